@@ -1,0 +1,47 @@
+# The two quick-start commands are `make run` and `make test`; both install what is missing first.
+JOBS ?= 2
+SCENARIO ?= scenarios/profile_matmul.yaml
+
+.PHONY: all setup configure build run test test-default test-asan bench fuzz format clean
+
+all: build
+
+setup:
+	@bash tools/setup.sh
+
+build/build.ninja: | setup
+	cmake --preset default >/dev/null
+
+configure: build/build.ninja
+
+build: configure
+	cmake --build build -j $(JOBS)
+
+run: build
+	RBLN_PROFILER=1 build/bin/rblnsim run $(SCENARIO) --trace build/trace.json
+
+test: test-default test-asan
+
+test-default: build
+	bash tools/run_ctest.sh build default
+
+build-asan/build.ninja: | setup
+	cmake --preset asan >/dev/null
+
+test-asan: build-asan/build.ninja
+	cmake --build build-asan -j $(JOBS)
+	bash tools/run_ctest.sh build-asan asan
+
+bench: build
+	bash bench/run_all.sh
+
+fuzz: | setup
+	cmake --preset fuzz >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	bash tests/fuzz/run_fuzzers.sh build-fuzz 300
+
+format:
+	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,116 @@
+// The in-memory trace model shared by the bridge (simulated runs), the importer (traces captured on
+// cards) and everything downstream: writer, tables, checks, analyses. It mirrors what Kineto's
+// Chrome-trace output holds, with times kept as absolute system-clock nanoseconds; the writer makes
+// them relative to |base_time_ns| and prints µs with three decimals.
+#ifndef RBLNSIM_PROFILER_TRACE_TRACE_H_
+#define RBLNSIM_PROFILER_TRACE_TRACE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace rblnsim::trace {
+
+// Raw JSON text (a number, object, array, true/false/null) written without quoting.
+struct RawJson {
+  std::string text;
+  bool operator==(const RawJson&) const = default;
+};
+
+// An "args" value: integers and doubles stay numbers, strings are quoted, RawJson is verbatim.
+using ArgValue = std::variant<int64_t, double, bool, std::string, RawJson>;
+
+struct Arg {
+  std::string key;
+  ArgValue value;
+  bool operator==(const Arg&) const = default;
+};
+
+// Kineto activity categories ("cat"). kOther keeps the original text in Event::cat_text.
+enum class Category : uint8_t {
+  kCpuOp = 0,
+  kUserAnnotation = 1,
+  kPythonFunction = 2,
+  kPrivateUse1Runtime = 3,
+  kPrivateUse1Driver = 4,
+  kKernel = 5,
+  kGpuMemcpy = 6,
+  kGpuMemset = 7,
+  kGpuUserAnnotation = 8,
+  kOther = 9,
+};
+
+std::string_view CategoryName(Category category);
+Category CategoryFromName(std::string_view name);
+
+// PyTorch maps kernel/memcpy/memset to the PrivateUse1 device; the privateuse1_* runtime and
+// driver types map to the CPU (kineto_shim.cpp deviceTypeFromActivity).
+inline bool IsDeviceCategory(Category c) {
+  return c == Category::kKernel || c == Category::kGpuMemcpy || c == Category::kGpuMemset;
+}
+
+enum class Phase : uint8_t { kComplete = 0, kInstant = 1 };
+enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
+
+// One "X" (complete) or "i" (instant) event. A flow end ("s"/"f" with cat ac2g) is attached to
+// the event it is anchored on, the way Kineto writes it right after that event.
+struct Event {
+  Phase phase = Phase::kComplete;
+  Category category = Category::kOther;
+  std::string cat_text;  // only used when category == kOther
+  std::string name;
+  int64_t pid = 0;
+  int64_t tid = 0;
+  int64_t ts_ns = 0;   // absolute system-clock ns
+  int64_t dur_ns = 0;  // 0 for instants
+  std::vector<Arg> args;
+  uint64_t flow_id = 0;
+  FlowRole flow_role = FlowRole::kNone;
+
+  int64_t end_ns() const { return ts_ns + dur_ns; }
+  std::string_view cat() const;
+  const Arg* FindArg(std::string_view key) const;
+  // Integer value of an arg (a number, or a quoted decimal string); nullopt if absent/not integral.
+  std::optional<int64_t> IntArg(std::string_view key) const;
+};
+
+struct ProcessRow {
+  int64_t pid = 0;
+  std::string name;
+  std::string labels;
+  int64_t sort_index = 0;
+};
+
+struct ThreadRow {
+  int64_t pid = 0;
+  int64_t tid = 0;
+  std::string name;
+  int64_t sort_index = 0;
+};
+
+struct Trace {
+  int64_t base_time_ns = 0;
+  int64_t capture_start_ns = 0;  // system-clock ns of the profiling window
+  int64_t capture_end_ns = 0;
+  std::vector<RawJson> device_properties;              // each one JSON object
+  std::vector<std::pair<std::string, RawJson>> metadata;  // top-level "key": value pairs
+  std::vector<ProcessRow> processes;
+  std::vector<ThreadRow> threads;
+  std::vector<Event> events;  // logging order: host ops, then device activities
+  std::string trace_name;
+
+  const ProcessRow* FindProcess(int64_t pid) const;
+  const ThreadRow* FindThread(int64_t pid, int64_t tid) const;
+};
+
+// Kineto's base time: wall clock floored to 7,889,238 s (about three months), so relative
+// timestamps stay small while files from the same quarter share a base.
+int64_t KinetoBaseTimeNs(int64_t system_ns);
+
+}  // namespace rblnsim::trace
+
+#endif  // RBLNSIM_PROFILER_TRACE_TRACE_H_

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages rblnsim builds, tests and benchmarks with.
+# Idempotent: packages already present are not touched, and apt-get runs only when one is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libsystemc-dev libyaml-cpp-dev libsimdjson-dev libcli11-dev libfmt-dev zlib1g-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  clang clang-tidy clang-format libclang-rt-14-dev
+  python3 parallel time
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+if [[ $(id -u) -ne 0 ]]; then
+  sudo="sudo"
+else
+  sudo=""
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
