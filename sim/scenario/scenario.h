@@ -43,7 +43,7 @@ struct DeviceConfig {
   int64_t chiplet_split_min_flops = 1ll << 31;         // device.matmul.split_min_flops
 
   // General Compute Engine: vector/elementwise work.
-  int64_t gce_elements_per_cycle = 256;                // device.gce.elements_per_cycle
+  int64_t gce_elements_per_cycle = 512;                // device.gce.elements_per_cycle
   double gce_efficiency = 1.0;                         // device.gce.efficiency (0, 1]
 
   // Memory.
@@ -68,7 +68,7 @@ struct DeviceConfig {
   double decode_ns = 400.0;                            // device.queue.decode
   double dispatch_ns = 150.0;                          // device.queue.dispatch (per command)
   double completion_ns = 800.0;                        // device.queue.completion (to the host)
-  double command_overhead_cycles = 1500;               // device.queue.command_overhead (cycles)
+  double command_overhead_cycles = 1210;               // device.queue.command_overhead (cycles)
   double command_timeout_ns = 1e9;                     // device.queue.command_timeout
 
   // Device profiler unit.

@@ -1,0 +1,54 @@
+// The compiler model: turns one op launch into a program of named commands, the way the RBLN
+// compiler turns an eager op into a command stream. The split into commands is an estimate:
+//   args_<i>_0  Task DMA      argument descriptor and page-table entries
+//   args_<i>_1  Neural DMA    prefetch of the argument's first SRAM tile
+//   args_<i>_2  GCE           conversion of that tile to the device's physical layout
+//   <layer>_0.. the op itself: for a matmul, stationary-operand load (Neural DMA), the compute
+//               (Neural Engine Clusters), the output drain (Neural DMA), once per chiplet used.
+// A 512×512 fp16 mm therefore compiles to args_0_{0,1,2} and mm_{0,1,2}, as the seed trace shows.
+#ifndef RBLNSIM_MODELS_COMPILER_OP_COMPILER_H_
+#define RBLNSIM_MODELS_COMPILER_OP_COMPILER_H_
+
+#include <string>
+#include <vector>
+
+#include "models/compiler/program.h"
+#include "profiler/base/status.h"
+#include "sim/scenario/scenario.h"
+
+namespace rblnsim::compiler {
+
+enum class OpClass {
+  kMatmul,        // mm, bmm, matmul, linear, addmm
+  kElementwise,   // add, mul, silu, ...
+  kReduction,     // mean, max, sum along the last dim
+  kSoftmax,       // softmax along the last dim
+  kNorm,          // rms_norm
+  kAttention,     // scaled dot-product attention: QK^T, softmax, PV
+  kDataMovement,  // cat, transpose, embedding gather
+};
+
+struct TensorArg {
+  std::vector<int64_t> shape;
+  scenario::DType dtype = scenario::DType::kFp16;
+  int distinct_index = 0;  // inputs that are the same tensor share one args_<i> group
+  bool on_device = true;
+};
+
+struct OpLaunch {
+  std::string layer;  // "mm", "add", ... (becomes the layer token of command names)
+  OpClass op_class = OpClass::kElementwise;
+  std::vector<TensorArg> inputs;
+  std::vector<int64_t> output_shape;
+  scenario::DType output_dtype = scenario::DType::kFp16;
+  bool weight_transposed = false;  // linear: the weight is [n, k]
+  double ops_per_element = 1.0;    // elementwise cost, e.g. silu ~4, softmax ~5
+};
+
+int64_t NumElements(const std::vector<int64_t>& shape);
+
+StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device);
+
+}  // namespace rblnsim::compiler
+
+#endif  // RBLNSIM_MODELS_COMPILER_OP_COMPILER_H_

@@ -1,0 +1,56 @@
+// What the compiler model hands the device: a program of named commands with the work each one
+// does and the dependencies fixed at compile time (the command processor enforces them).
+#ifndef RBLNSIM_MODELS_COMPILER_PROGRAM_H_
+#define RBLNSIM_MODELS_COMPILER_PROGRAM_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/rebel100/engine_types.h"
+#include "sim/scenario/scenario.h"
+
+namespace rblnsim::compiler {
+
+// C[m×n] += A[m×k] · B[k×n] on one chiplet, |batch| times.
+struct MatmulWork {
+  int64_t m = 0, k = 0, n = 0, batch = 1;
+  scenario::DType dtype = scenario::DType::kFp16;
+};
+
+struct TransferWork {
+  int64_t bytes = 0;
+  bool crosses_chiplet = false;  // pays the die-to-die hop
+};
+
+struct VectorWork {
+  int64_t elements = 0;
+  double ops_per_element = 1.0;
+  int64_t bytes = 0;  // HBM traffic the engine streams while computing
+};
+
+struct SyncWork {
+  int participants = 1;
+};
+
+using Work = std::variant<MatmulWork, TransferWork, VectorWork, SyncWork>;
+
+struct Command {
+  std::string layer;  // "args_0", "mm", "softmax", ...
+  int index = 0;      // command index within the layer
+  rebel100::EngineType engine = rebel100::EngineType::kNeuralEngine;
+  int chiplet = 0;
+  Work work;
+  std::vector<int> deps;  // indices into Program::commands, all smaller than this one's
+};
+
+struct Program {
+  std::string key;  // cache key: op, shapes, dtypes, scalars
+  std::vector<Command> commands;
+  int64_t flops = 0;
+};
+
+}  // namespace rblnsim::compiler
+
+#endif  // RBLNSIM_MODELS_COMPILER_PROGRAM_H_

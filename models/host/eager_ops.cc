@@ -1,0 +1,316 @@
+#include "models/host/eager_ops.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "models/compiler/op_compiler.h"
+
+namespace rblnsim::host {
+
+using scenario::DType;
+using Location = TensorState::Location;
+
+namespace {
+
+int64_t Elements(const TensorType& type) { return compiler::NumElements(type.shape); }
+int64_t Bytes(const TensorType& type) { return Elements(type) * scenario::DTypeBytes(type.dtype); }
+
+// CPU matmul throughput for fallbacks and the cost of a CPU kernel: an estimate of one core.
+constexpr double kCpuMatmulFlopsPerNs = 20.0;
+
+}  // namespace
+
+Status EagerOps::Call(const scenario::Step& step) {
+  RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(step.op));
+  std::vector<Operand> inputs;
+  std::vector<TensorType> types;
+  for (const std::string& name : step.inputs) {
+    auto it = host_->tensors_.find(name);
+    if (it == host_->tensors_.end()) {
+      return Status::Error(fmt::format("{}:{}:{}: tensor '{}' is not defined", step.loc.file,
+                                       step.loc.line, step.loc.column, name));
+    }
+    inputs.push_back({name, &it->second});
+    types.push_back(it->second.type);
+  }
+  auto out_type = InferOpOutput(step.op, types, step.scalars);
+  if (!out_type.ok()) {
+    return out_type.status().WithPrefix(
+        fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column));
+  }
+  const std::string out_name = step.output.empty() ? "_" : step.output;
+  if (traits.is_view) {
+    TensorState view = *inputs.front().state;
+    view.type = *out_type;
+    host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, 0));
+    host_->tensors_[out_name] = view;
+    return Status::Ok();
+  }
+  if (step.op == "matmul") {
+    // torch.matmul dispatches to mm (2-D) or bmm (batched) underneath its own frame; the device
+    // program is the kernel's, so its commands are named after mm/bmm.
+    const std::string inner(scenario::KernelAtenName(*scenario::FindOp(step.op), types));
+    OpTraits kernel_traits = traits;
+    kernel_traits.layer = inner.substr(inner.find("::") + 2);
+    host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0), [&] {
+      Dispatch(inner, kernel_traits, inputs, *out_type, out_name);
+    });
+  } else {
+    Dispatch(traits.aten_name, traits, inputs, *out_type, out_name);
+  }
+  return Status::Ok();
+}
+
+Status EagerOps::Cpu(const std::string& tensor, const scenario::Step& step) {
+  auto it = host_->tensors_.find(tensor);
+  if (it == host_->tensors_.end()) {
+    return Status::Error(fmt::format("{}:{}:{}: tensor '{}' is not defined", step.loc.file,
+                                     step.loc.line, step.loc.column, tensor));
+  }
+  Download(&it->second, "cpu()");
+  return Status::Ok();
+}
+
+std::optional<sim::FallbackReason> EagerOps::QuickCheck(const OpTraits& traits,
+                                                        const std::vector<Operand>& inputs,
+                                                        const TensorType& out_type) const {
+  bool all_scalar = !inputs.empty();
+  for (const Operand& in : inputs) {
+    if (in.state->type.dtype != DType::kFp16 && in.state->type.dtype != DType::kBf16) {
+      return sim::FallbackReason::kDtype;
+    }
+    if (!in.state->type.shape.empty()) all_scalar = false;
+  }
+  if (all_scalar) return sim::FallbackReason::kAllScalar;
+  if (!traits.device_supported) return sim::FallbackReason::kUnsupportedOp;
+  if (traits.elementwise && !out_type.shape.empty() && out_type.shape.back() % 64 != 0) {
+    return sim::FallbackReason::kUnaligned;
+  }
+  return std::nullopt;
+}
+
+void EagerOps::Dispatch(const std::string& aten,
+                        const OpTraits& traits,
+                        const std::vector<Operand>& inputs,
+                        const TensorType& out_type,
+                        const std::string& out_name) {
+  TensorState& out = host_->tensors_[out_name];
+  TensorState result;
+  result.type = out_type;
+  // The dispatcher frame; the pre-dispatch checks run in it before the kernel is redispatched.
+  host_->Op(aten, host_->costs_.SelfNs(aten, 0), [&] {
+    std::optional<sim::FallbackReason> reason = QuickCheck(traits, inputs, out_type);
+    if (!reason && !host_->scenario_.env.torch_rbln_deploy) {
+      for (const Operand& in : inputs) {
+        if (!in.state->on_device || in.state->type.shape.empty()) continue;
+        NanInfScan(in.state);
+        if (in.state->has_nan || in.state->has_inf) reason = sim::FallbackReason::kNanInf;
+      }
+    }
+    if (reason) {
+      Fallback(aten, *reason, inputs, out_type, &result);
+    } else {
+      Kernel(aten, traits, inputs, out_type, &result);
+    }
+  });
+  out = result;
+}
+
+void EagerOps::NanInfScan(TensorState* tensor) {
+  // The scan borrows a host pointer: device-latest data is downloaded first, then checked as
+  // fp32 on the host (isinf via abs and eq, isnan via ne), and the two masks are combined.
+  const int64_t elements = Elements(tensor->type);
+  HostCosts& costs = host_->costs_;
+  if (host_->recording_) ++host_->truth_.nan_inf_scans;
+  Download(tensor, "nan/inf scan");
+  host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
+    host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
+      host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
+      host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0));
+    });
+  });
+  host_->Op("aten::isinf", costs.SelfNs("aten::isinf", 0), [&] {
+    // Functional abs allocates its result, then runs abs.out into it.
+    host_->Op("aten::abs", costs.SelfNs("aten::abs", 0), [&] {
+      host_->Op("aten::empty", costs.SelfNs("aten::empty", 0));
+      host_->Op("aten::abs", costs.SelfNs("aten::abs.out", elements));
+    });
+    host_->Op("aten::eq", costs.SelfNs("aten::eq", elements));
+  });
+  host_->Op("aten::isnan", costs.SelfNs("aten::isnan", 0), [&] {
+    host_->Op("aten::ne", costs.SelfNs("aten::ne", elements));
+  });
+  host_->Op("aten::logical_or", costs.SelfNs("aten::logical_or", elements));
+  host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0));
+  // The verdict is read back as a Python bool: any() then item().
+  host_->Op("aten::any", costs.SelfNs("aten::any", elements));
+  host_->Op("aten::item", costs.SelfNs("aten::item", 0), [&] {
+    host_->Op("aten::_local_scalar_dense", costs.SelfNs("aten::_local_scalar_dense", 0));
+  });
+}
+
+void EagerOps::Kernel(const std::string& aten,
+                      const OpTraits& traits,
+                      const std::vector<Operand>& inputs,
+                      const TensorType& out_type,
+                      TensorState* out) {
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
+    compiler::OpLaunch launch;
+    launch.layer = traits.layer;
+    launch.op_class = traits.op_class;
+    launch.output_shape = out_type.shape;
+    launch.output_dtype = out_type.dtype;
+    launch.weight_transposed = traits.weight_transposed;
+    launch.ops_per_element = traits.ops_per_element;
+    std::vector<const TensorState*> distinct;
+    for (const Operand& in : inputs) {
+      auto it = std::find(distinct.begin(), distinct.end(), in.state);
+      const int index = static_cast<int>(it - distinct.begin());
+      if (it == distinct.end()) distinct.push_back(in.state);
+      launch.inputs.push_back({in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
+    }
+    auto program = compiler::CompileOp(launch, host_->scenario_.device);
+    const std::string key = program.ok() ? program->key : traits.layer;
+    auto cached = host_->cache_.find(key);
+    if (cached == host_->cache_.end()) {
+      // A miss compiles the op for this shape/dtype: a recompile, and a new program instance.
+      const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
+      host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
+      host_->Close(span);
+      CompiledProgram compiled;
+      compiled.program = std::make_unique<compiler::Program>(program.ok() ? std::move(*program)
+                                                                          : compiler::Program{});
+      compiled.instance = host_->next_instance_++;
+      cached = host_->cache_.emplace(key, std::move(compiled)).first;
+      if (host_->recording_) {
+        host_->truth_.recompiles.push_back(
+            {aten, key, cached->second.instance, host_->next_external_id_ - 1});
+      }
+    }
+    CompiledProgram& compiled = cached->second;
+    rebel100::RunRequest& run = host_->runs_.emplace_back();
+    run.launch_id = host_->next_launch_id_++;
+    run.program = compiled.program.get();
+    run.instance = compiled.instance;
+    run.sequence = compiled.next_sequence++;
+    run.record = host_->profiler_enabled_ && host_->recording_;
+    const bool marked = host_->profiler_enabled_;
+    const size_t marker = marked ? host_->Open("rbln_run", sim::HostEventKind::kRuntimeMarker)
+                                 : static_cast<size_t>(-1);
+    if (marker != static_cast<size_t>(-1)) host_->timeline_.events[marker].launch_id = run.launch_id;
+    run.truth.submit_ns = host_->NowNs();
+    host_->Spend(host_->costs_.Jitter(host_->scenario_.host.runtime_submit_ns));
+    host_->device_->Submit(&run);
+    if (host_->scenario_.env.runtime_force_sync) host_->device_->WaitCompletion(&run);
+    if (marked) host_->Close(marker);
+    if (host_->recording_) {
+      sim::LaunchTruth truth;
+      truth.launch_id = run.launch_id;
+      truth.op = aten;
+      truth.external_id = host_->next_external_id_ - 1;
+      truth.instance = run.instance;
+      truth.sequence = run.sequence;
+      truth.marker_start_ns = run.truth.submit_ns;
+      host_->truth_.launches.push_back(truth);
+      host_->launch_runs_.push_back(&run);
+    }
+    out->on_device = true;
+    out->location = Location::kDeviceOnly;
+    out->producer = run.completed ? nullptr : &run;
+    for (const Operand& in : inputs) {
+      out->has_nan |= in.state->has_nan;
+      out->has_inf |= in.state->has_inf;
+    }
+  });
+}
+
+void EagerOps::Fallback(const std::string& aten,
+                        sim::FallbackReason reason,
+                        const std::vector<Operand>& inputs,
+                        const TensorType& out_type,
+                        TensorState* out) {
+  const int64_t external_id = host_->next_external_id_ - 1;
+  int64_t to_host = 0;
+  std::vector<const TensorState*> copied;
+  for (const Operand& in : inputs) {
+    if (!in.state->on_device || std::find(copied.begin(), copied.end(), in.state) != copied.end()) {
+      continue;
+    }
+    copied.push_back(in.state);
+    to_host += Download(in.state, "fallback");
+  }
+  // The CPU kernel: matmuls by FLOPs, everything else by output elements.
+  double kernel_ns = host_->costs_.SelfNs("cpu::kernel", Elements(out_type));
+  if (inputs.size() >= 2 && (aten == "aten::mm" || aten == "aten::bmm" || aten == "aten::linear")) {
+    const auto& a = inputs[0].state->type.shape;
+    const double k = a.empty() ? 1.0 : static_cast<double>(a.back());
+    kernel_ns += 2.0 * static_cast<double>(Elements(out_type)) * k / kCpuMatmulFlopsPerNs;
+  }
+  host_->Op(aten, kernel_ns);
+  out->type = out_type;
+  out->on_device = true;
+  out->location = Location::kHostLatest;
+  for (const Operand& in : inputs) {
+    out->has_nan |= in.state->has_nan;
+    out->has_inf |= in.state->has_inf;
+  }
+  Upload(out, "fallback");
+  if (host_->recording_) {
+    host_->truth_.fallbacks.push_back({aten, reason, external_id, to_host, Bytes(out_type)});
+  }
+}
+
+int64_t EagerOps::Download(TensorState* tensor, const char* why) {
+  HostCosts& costs = host_->costs_;
+  int64_t moved = 0;
+  host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
+    host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
+      host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
+      host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
+        host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
+                  [&] { moved = CopyToHost(tensor, why); });
+      });
+    });
+  });
+  return moved;
+}
+
+int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
+  const scenario::DeviceConfig& device = host_->scenario_.device;
+  if (tensor->producer != nullptr) {
+    host_->device_->WaitCompletion(tensor->producer);
+    tensor->producer = nullptr;
+  }
+  const int64_t bytes = Bytes(tensor->type);
+  if (tensor->on_device && tensor->location == Location::kDeviceOnly) {
+    host_->Spend(host_->costs_.Jitter(device.pcie_latency_ns +
+                                      static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
+    tensor->location = Location::kSynced;
+    if (host_->recording_) {
+      host_->truth_.round_trips.push_back({why, true, bytes, host_->next_external_id_ - 1});
+    }
+    return bytes;
+  }
+  // Synced or host-latest: the host shadow copy is read, no PCIe transfer.
+  host_->Spend(host_->costs_.Jitter(static_cast<double>(bytes) /
+                                    host_->scenario_.host.host_copy_bytes_per_s * 1e9));
+  return 0;
+}
+
+void EagerOps::Upload(TensorState* tensor, const char* why) {
+  const scenario::DeviceConfig& device = host_->scenario_.device;
+  const int64_t bytes = Bytes(tensor->type);
+  HostCosts& costs = host_->costs_;
+  host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
+    host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0), [&] {
+      host_->Spend(costs.Jitter(device.pcie_latency_ns +
+                                static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
+    });
+  });
+  tensor->location = Location::kSynced;
+  if (host_->recording_) {
+    host_->truth_.round_trips.push_back({why, false, bytes, host_->next_external_id_ - 1});
+  }
+}
+
+}  // namespace rblnsim::host

@@ -1,0 +1,143 @@
+#include "models/host/host_runtime.h"
+
+#include <limits>
+
+#include "models/host/eager_ops.h"
+
+namespace rblnsim::host {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+constexpr size_t kNotRecorded = std::numeric_limits<size_t>::max();
+
+TensorState InitialState(const scenario::TensorSpec& spec) {
+  TensorState state;
+  state.type = {spec.shape, spec.dtype};
+  state.on_device = spec.device == "rbln";
+  // randn(..., device="rbln") materialises on the device: the newest data is device-only.
+  state.location = state.on_device ? TensorState::Location::kDeviceOnly
+                                   : TensorState::Location::kHostLatest;
+  state.has_nan = spec.init == scenario::TensorInit::kNan;
+  state.has_inf = spec.init == scenario::TensorInit::kInf;
+  return state;
+}
+}  // namespace
+
+HostRuntime::HostRuntime(sc_core::sc_module_name name,
+                         const scenario::Scenario& scenario,
+                         bool profiler_enabled,
+                         rebel100::Device* device)
+    : sc_module(name),
+      scenario_(scenario),
+      profiler_enabled_(profiler_enabled),
+      device_(device),
+      costs_(scenario.host, scenario.seed),
+      next_instance_(scenario.naming.instance_base) {
+  for (const scenario::TensorSpec& spec : scenario.workload.tensors) {
+    tensors_[spec.name] = InitialState(spec);
+  }
+  SC_THREAD(Thread);
+}
+
+void HostRuntime::Start(const std::vector<scenario::Step>* steps, bool recording) {
+  steps_ = steps;
+  recording_ = recording;
+  go_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HostRuntime::Thread() {
+  while (true) {
+    while (steps_ == nullptr) wait(go_);
+    status_ = RunSteps(*steps_);
+    // torch.rbln.synchronize() before closing the window: nothing may still run on the device.
+    if (status_.ok()) device_->WaitAllSubmitted();
+    for (const std::string& error : device_->stats().errors) {
+      if (status_.ok()) status_ = Status::Error(error);
+    }
+    steps_ = nullptr;
+  }
+}
+
+Status HostRuntime::RunSteps(const std::vector<scenario::Step>& steps) {
+  for (const scenario::Step& step : steps) RBLNSIM_RETURN_IF_ERROR(RunStep(step));
+  return Status::Ok();
+}
+
+Status HostRuntime::RunStep(const scenario::Step& step) {
+  EagerOps ops(this);
+  switch (step.kind) {
+    case scenario::Step::Kind::kOp:
+      return ops.Call(step);
+    case scenario::Step::Kind::kCpu:
+      return ops.Cpu(step.inputs.empty() ? std::string() : step.inputs.front(), step);
+    case scenario::Step::Kind::kSynchronize:
+      device_->WaitAllSubmitted();
+      return Status::Ok();
+    case scenario::Step::Kind::kRepeat:
+      for (int64_t i = 0; i < step.count; ++i) RBLNSIM_RETURN_IF_ERROR(RunSteps(step.body));
+      return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+double HostRuntime::NowNs() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+
+void HostRuntime::Spend(double ns) {
+  if (ns > 0) wait(sc_time(ns, SC_NS));
+}
+
+size_t HostRuntime::Open(const std::string& name, sim::HostEventKind kind) {
+  if (!recording_) return kNotRecorded;
+  sim::HostEvent event;
+  event.name_id = timeline_.Intern(name);
+  event.kind = kind;
+  event.start_ns = NowNs();
+  event.end_ns = event.start_ns;
+  if (kind == sim::HostEventKind::kCpuOp) event.external_id = next_external_id_++;
+  timeline_.events.push_back(event);
+  return timeline_.events.size() - 1;
+}
+
+void HostRuntime::Close(size_t index) {
+  if (index != kNotRecorded) timeline_.events[index].end_ns = NowNs();
+}
+
+void HostRuntime::Op(const std::string& name, double self_ns, const std::function<void()>& body) {
+  const size_t index = Open(name);
+  Spend(self_ns / 2);
+  if (body) body();
+  Spend(self_ns - self_ns / 2);
+  Close(index);
+}
+
+void HostRuntime::ResetSession() {
+  for (auto& [key, compiled] : cache_) compiled.next_sequence = 0;
+  timeline_ = sim::HostTimeline();
+  truth_.Clear();
+  launch_runs_.clear();
+}
+
+sim::HostTimeline HostRuntime::TakeTimeline() { return std::exchange(timeline_, sim::HostTimeline()); }
+
+sim::GroundTruth HostRuntime::TakeTruth() {
+  // Launch decompositions are complete only once the device has finished the runs.
+  for (size_t i = 0; i < truth_.launches.size(); ++i) {
+    sim::LaunchTruth& launch = truth_.launches[i];
+    const rebel100::RunRequest& run = *launch_runs_[i];
+    const rebel100::RunTruth& t = run.truth;
+    launch.host_overhead_ns = t.ring_wait_start_ns - t.submit_ns;
+    launch.ring_wait_ns = t.ring_acquired_ns - t.ring_wait_start_ns;
+    launch.queue_wait_ns = t.released_ns - t.decoded_ns;
+    launch.first_device_start_ns = t.first_start_ns;
+    launch.last_device_end_ns = t.last_end_ns;
+    launch.transport_ns = (t.first_start_ns - t.ring_acquired_ns) - launch.queue_wait_ns;
+    launch.completed_ns = t.completed_ns;
+    launch.failed = run.failed;
+  }
+  launch_runs_.clear();
+  return std::exchange(truth_, sim::GroundTruth());
+}
+
+}  // namespace rblnsim::host

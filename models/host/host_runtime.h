@@ -1,0 +1,97 @@
+// The host side of an eager torch-rbln process as a SystemC module: one host thread that runs
+// the workload's steps, records the ATen call trees torch.profiler would record, and drives the
+// device through the runtime (ring submission, async/sync dispatch, .cpu() synchronisation).
+#ifndef RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
+#define RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
+
+#include <systemc>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/compiler/program.h"
+#include "models/host/host_costs.h"
+#include "models/host/op_traits.h"
+#include "models/rebel100/device.h"
+#include "profiler/base/status.h"
+#include "sim/records.h"
+#include "sim/scenario/scenario.h"
+
+namespace rblnsim::host {
+
+struct TensorState {
+  TensorType type;
+  bool on_device = true;
+  enum class Location { kDeviceOnly, kSynced, kHostLatest } location = Location::kDeviceOnly;
+  bool has_nan = false;
+  bool has_inf = false;
+  rebel100::RunRequest* producer = nullptr;  // the run that writes it, until synchronised
+};
+
+struct CompiledProgram {
+  std::unique_ptr<compiler::Program> program;
+  int instance = 0;
+  int64_t next_sequence = 0;
+};
+
+class HostRuntime : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(HostRuntime);
+  HostRuntime(sc_core::sc_module_name name,
+              const scenario::Scenario& scenario,
+              bool profiler_enabled,
+              rebel100::Device* device);
+
+  // Queues |steps| for the host thread; the caller then runs the kernel until it is idle.
+  void Start(const std::vector<scenario::Step>* steps, bool recording);
+  bool busy() const { return steps_ != nullptr; }
+  const Status& status() const { return status_; }
+
+  // Session boundaries: per-instance sequence numbers restart and records are taken.
+  void ResetSession();
+  sim::HostTimeline TakeTimeline();
+  sim::GroundTruth TakeTruth();
+  int64_t launches() const { return next_launch_id_ - 1; }
+
+ private:
+  friend class EagerOps;
+  void Thread();
+  Status RunSteps(const std::vector<scenario::Step>& steps);
+  Status RunStep(const scenario::Step& step);
+
+  // Host time passes: a cost, with the kernel advancing.
+  void Spend(double ns);
+  double NowNs() const;
+  // Opens an event now; Close() stamps its end.
+  size_t Open(const std::string& name, sim::HostEventKind kind = sim::HostEventKind::kCpuOp);
+  void Close(size_t index);
+  // An op whose self time |self_ns| is split around |body|.
+  void Op(const std::string& name, double self_ns, const std::function<void()>& body = {});
+
+  const scenario::Scenario& scenario_;
+  bool profiler_enabled_;
+  rebel100::Device* device_;
+  HostCosts costs_;
+  std::map<std::string, TensorState> tensors_;
+  std::map<std::string, CompiledProgram> cache_;
+  std::deque<rebel100::RunRequest> runs_;  // stable addresses for the device
+  std::vector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
+  int next_instance_;
+  int64_t next_launch_id_ = 1;
+  int64_t next_external_id_ = 1;
+  bool recording_ = false;
+
+  const std::vector<scenario::Step>* steps_ = nullptr;
+  sc_core::sc_event go_;
+  Status status_;
+  sim::HostTimeline timeline_;
+  sim::GroundTruth truth_;
+};
+
+}  // namespace rblnsim::host
+
+#endif  // RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_

@@ -1,0 +1,87 @@
+#include "models/rebel100/matmul_timing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rblnsim::rebel100 {
+
+using scenario::Dataflow;
+using scenario::DType;
+
+namespace {
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+double PrecisionRate(DType dtype) {
+  switch (dtype) {
+    case DType::kFp8: return 2.0;
+    case DType::kFp32: return 0.25;
+    default: return 1.0;
+  }
+}
+
+double PeakFlopsPerSecond(const scenario::DeviceConfig& device, DType dtype) {
+  const double macs_per_cycle = static_cast<double>(device.engines_per_chiplet) * device.array_rows *
+                                device.array_cols * PrecisionRate(dtype);
+  return 2.0 * macs_per_cycle * device.chiplets * device.clock_ghz * 1e9;
+}
+
+MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
+                                 const scenario::DeviceConfig& device) {
+  MatmulTiming t;
+  const int64_t rows = device.array_rows;
+  // fp8 packs two MACs per PE: the array behaves as if it had twice the columns. fp32 needs four
+  // passes per MAC: the streamed dimension is four times longer.
+  const int64_t cols = work.dtype == DType::kFp8 ? device.array_cols * 2 : device.array_cols;
+  const int64_t passes = work.dtype == DType::kFp32 ? 4 : 1;
+  bool preload = true;
+  switch (device.dataflow) {
+    case Dataflow::kWeightStationary:
+      t.spatial_rows = work.k, t.spatial_cols = work.n, t.temporal = work.m;
+      break;
+    case Dataflow::kInputStationary:
+      t.spatial_rows = work.k, t.spatial_cols = work.m, t.temporal = work.n;
+      break;
+    case Dataflow::kOutputStationary:
+      t.spatial_rows = work.m, t.spatial_cols = work.n, t.temporal = work.k;
+      preload = false;
+      break;
+  }
+  const int64_t row_folds = CeilDiv(t.spatial_rows, rows);
+  const int64_t col_folds = CeilDiv(t.spatial_cols, cols);
+  t.folds = row_folds * col_folds * work.batch;
+  t.folds_per_engine = CeilDiv(t.folds, device.engines_per_chiplet);
+  // WS/IS preload the stationary operand (R cycles) before R + C + T - 2 cycles of skewed
+  // streaming and drain; OS has no preload (its outputs drain through the same skew).
+  t.fold_cycles = (preload ? rows : 0) + rows + cols + t.temporal * passes - 2;
+  t.compute_cycles = static_cast<int64_t>(
+      std::ceil(static_cast<double>(t.folds_per_engine * t.fold_cycles) / device.matmul_efficiency));
+
+  const int64_t elem = scenario::DTypeBytes(work.dtype);
+  const int64_t a_bytes = work.batch * work.m * work.k * elem;
+  const int64_t b_bytes = work.batch * work.k * work.n * elem;
+  const int64_t out_bytes = work.batch * work.m * work.n * elem;
+  const int64_t sram = device.sram_bytes_per_chiplet;
+  // An operand that fits its SRAM share is read from HBM once; otherwise it is re-streamed for
+  // every fold of the other spatial dimension. B's first SRAM half was loaded by the *_0 command.
+  const int64_t a_reads = a_bytes <= sram / 4 ? 1 : col_folds;
+  int64_t b_stream = std::max<int64_t>(0, b_bytes - sram / 2);
+  if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2) b_stream *= row_folds;
+  t.stream_bytes = a_bytes * a_reads + b_stream + out_bytes;
+
+  const double bytes_per_cycle = device.hbm_bandwidth_bytes_per_s / (device.clock_ghz * 1e9);
+  const double first_tiles = static_cast<double>((rows * cols + rows * rows) * elem);
+  t.fill_cycles = static_cast<int64_t>(std::ceil(first_tiles / bytes_per_cycle));
+
+  const double flops = 2.0 * work.batch * work.m * work.k * work.n;
+  t.ideal_cycles = flops / (2.0 * device.engines_per_chiplet * rows * device.array_cols *
+                            PrecisionRate(work.dtype));
+  return t;
+}
+
+int64_t VectorComputeCycles(const compiler::VectorWork& work, const scenario::DeviceConfig& device) {
+  const double per_cycle = static_cast<double>(device.gce_elements_per_cycle) * device.gce_efficiency;
+  return static_cast<int64_t>(std::ceil(work.elements * work.ops_per_element / per_cycle));
+}
+
+}  // namespace rblnsim::rebel100

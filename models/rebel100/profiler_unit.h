@@ -1,0 +1,81 @@
+// The device profiler unit: stamps each command's start and end in device cycles into a finite
+// record buffer. A full buffer drops records and counts every one; nothing is lost silently.
+#ifndef RBLNSIM_MODELS_REBEL100_PROFILER_UNIT_H_
+#define RBLNSIM_MODELS_REBEL100_PROFILER_UNIT_H_
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "models/rebel100/engine_types.h"
+
+namespace rblnsim::compiler {
+struct Program;
+}
+
+namespace rblnsim::rebel100 {
+
+// The device's free-running cycle counter: its own offset and drift (ppm) against host time.
+class DeviceClock {
+ public:
+  DeviceClock(double clock_ghz, double offset_ns, double drift_ppm)
+      : ghz_(clock_ghz), offset_ns_(offset_ns), rate_(1.0 + drift_ppm * 1e-6) {}
+
+  int64_t CyclesAt(double host_ns) const {
+    return static_cast<int64_t>(std::floor((host_ns * rate_ + offset_ns_) * ghz_));
+  }
+  double clock_ghz() const { return ghz_; }
+
+ private:
+  double ghz_;
+  double offset_ns_;
+  double rate_;
+};
+
+struct DeviceRecord {
+  int64_t launch_id = 0;
+  const compiler::Program* program = nullptr;  // owned by the compile cache, outlives records
+  int32_t command_index = 0;
+  int32_t instance = 0;
+  int64_t sequence = 0;
+  int16_t chiplet = 0;
+  EngineType engine = EngineType::kNeuralEngine;
+  int16_t engine_instance = 0;
+  int64_t start_cycles = 0;
+  int64_t end_cycles = 0;
+};
+
+class ProfilerUnit {
+ public:
+  ProfilerUnit(int64_t capacity, DeviceClock clock) : capacity_(capacity), clock_(clock) {}
+
+  void Record(DeviceRecord record, double start_ns, double end_ns) {
+    if (static_cast<int64_t>(records_.size()) >= capacity_) {
+      ++dropped_;
+      return;
+    }
+    record.start_cycles = clock_.CyclesAt(start_ns);
+    record.end_cycles = clock_.CyclesAt(end_ns);
+    records_.push_back(record);
+  }
+
+  // Empties the buffer for a new session (the runtime drains it at session end).
+  void Reset() {
+    records_.clear();
+    dropped_ = 0;
+  }
+
+  const std::vector<DeviceRecord>& records() const { return records_; }
+  int64_t dropped() const { return dropped_; }
+  const DeviceClock& clock() const { return clock_; }
+
+ private:
+  int64_t capacity_;
+  DeviceClock clock_;
+  std::vector<DeviceRecord> records_;
+  int64_t dropped_ = 0;
+};
+
+}  // namespace rblnsim::rebel100
+
+#endif  // RBLNSIM_MODELS_REBEL100_PROFILER_UNIT_H_

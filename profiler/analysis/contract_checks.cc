@@ -1,0 +1,307 @@
+#include "profiler/analysis/contract_checks.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "profiler/analysis/launch_index.h"
+
+namespace rblnsim::analysis {
+
+namespace {
+
+using trace::Category;
+using trace::Event;
+using trace::FlowRole;
+
+// Collects one rule's violations, keeping the first few as examples.
+class RuleSink {
+ public:
+  RuleSink(CheckReport* report, size_t max_examples, std::string id, std::string description)
+      : report_(*report), index_(report->rules.size()), max_examples_(max_examples) {
+    RuleResult rule;
+    rule.id = std::move(id);
+    rule.description = std::move(description);
+    report_.rules.push_back(std::move(rule));
+  }
+
+  void Violation(const Event& e, std::string detail) {
+    RuleResult& rule = report_.rules[index_];
+    ++rule.violation_count;
+    rule.passed = false;
+    if (rule.examples.size() >= max_examples_) return;
+    Offender o;
+    o.name = e.name;
+    o.cat = std::string(e.cat());
+    o.pid = e.pid;
+    o.tid = e.tid;
+    o.ts_ns = e.ts_ns;
+    o.launch_id = e.IntArg(kLaunchIdArg);
+    o.detail = std::move(detail);
+    rule.examples.push_back(std::move(o));
+  }
+
+  void Skip() { report_.rules[index_].skipped = true; }
+
+ private:
+  CheckReport& report_;
+  size_t index_;
+  size_t max_examples_;
+};
+
+std::string Ns(int64_t ns) { return std::to_string(ns) + " ns"; }
+
+class ContractChecker {
+ public:
+  ContractChecker(const trace::Trace& trace, const CheckOptions& options, CheckReport* report)
+      : trace_(trace), events_(trace.events), options_(options), report_(*report), index_(trace) {}
+
+  void Run() {
+    DeviceCategory(Rule("device-category",
+                        "device slices use cat kernel, gpu_memcpy or privateuse1_driver"));
+    MarkerPerLaunch(Rule("marker-per-launch",
+                         "every launch_id on device slices has exactly one rbln_run marker "
+                         "carrying an integer launch_id"));
+    MarkerInsideOp(Rule("marker-inside-op",
+                        "every rbln_run marker lies inside a cpu_op or user_annotation on its "
+                        "own thread"));
+    DeviceAfterMarker(
+        Rule("device-after-marker", "device slices start at or after their launch's marker"));
+    SyncEndInsideOp(Rule("sync-end-inside-op",
+                         "with sync dispatch, device slices end by the end of the launching op"));
+    FlowStart(Rule("flow-start",
+                   "each marker carries exactly one ac2g flow start, and no other event does"));
+    FlowFinish(Rule("flow-finish",
+                    "every flow start has a finish; every finish lands on a device slice of the "
+                    "start's launch; no finish without a start"));
+    FlowUnique(Rule("flow-unique", "no two flow starts share an id"));
+    DeviceRowsNamed(Rule("device-rows-named",
+                         "every device pid has a process_name and every device (pid, tid) a "
+                         "thread_name"));
+    NoNegativeDurations(Rule("no-negative-durations", "no event has a negative duration"));
+    InsideCaptureWindow(Rule("inside-capture-window", "events lie inside the capture window"));
+    for (const RuleResult& r : report_.rules) report_.passed = report_.passed && r.passed;
+  }
+
+ private:
+  RuleSink Rule(std::string id, std::string description) {
+    return RuleSink(&report_, options_.max_examples, std::move(id), std::move(description));
+  }
+
+  void DeviceCategory(RuleSink sink) {
+    for (size_t i : index_.device_slices) {
+      const Event& e = events_[i];
+      if (e.category == Category::kKernel || e.category == Category::kGpuMemcpy ||
+          e.category == Category::kPrivateUse1Driver) {
+        continue;
+      }
+      sink.Violation(e, "device slice has cat \"" + std::string(e.cat()) + "\"");
+    }
+  }
+
+  void MarkerPerLaunch(RuleSink sink) {
+    for (size_t m : index_.markers) {
+      if (!events_[m].IntArg(kLaunchIdArg)) sink.Violation(events_[m], "marker has no launch_id");
+    }
+    for (const auto& [id, markers] : index_.markers_by_launch) {
+      for (size_t k = 1; k < markers.size(); ++k) {
+        sink.Violation(events_[markers[k]], "launch has " + std::to_string(markers.size()) +
+                                                " rbln_run markers");
+      }
+    }
+    for (const auto& [id, slices] : index_.slices_by_launch) {
+      if (!index_.MarkerOf(id)) sink.Violation(events_[slices.front()], "launch has no marker");
+    }
+    for (size_t i : index_.device_slices) {
+      const Event& e = events_[i];
+      if (e.FindArg(kLaunchIdArg) != nullptr && !e.IntArg(kLaunchIdArg)) {
+        sink.Violation(e, "launch_id is not an integer");
+      }
+    }
+  }
+
+  void MarkerInsideOp(RuleSink sink) {
+    for (size_t m : index_.markers) {
+      if (!index_.LauncherOf(m)) {
+        sink.Violation(events_[m], "no cpu_op or user_annotation on its thread encloses it");
+      }
+    }
+  }
+
+  void DeviceAfterMarker(RuleSink sink) {
+    for (const auto& [id, slices] : index_.slices_by_launch) {
+      const auto marker = index_.MarkerOf(id);
+      if (!marker) continue;  // marker-per-launch reports it
+      const int64_t marker_ts = events_[*marker].ts_ns;
+      for (size_t i : slices) {
+        if (events_[i].ts_ns < marker_ts) {
+          sink.Violation(events_[i],
+                         "starts " + Ns(marker_ts - events_[i].ts_ns) + " before its marker");
+        }
+      }
+    }
+  }
+
+  void SyncEndInsideOp(RuleSink sink) {
+    if (!options_.sync) {
+      sink.Skip();
+      return;
+    }
+    for (const auto& [id, slices] : index_.slices_by_launch) {
+      const auto marker = index_.MarkerOf(id);
+      const auto op = marker ? index_.LauncherOf(*marker) : std::nullopt;
+      if (!op) continue;  // marker-per-launch / marker-inside-op report it
+      const Event& launcher = events_[*op];
+      for (size_t i : slices) {
+        if (events_[i].end_ns() > launcher.end_ns()) {
+          sink.Violation(events_[i], "ends " + Ns(events_[i].end_ns() - launcher.end_ns()) +
+                                         " after its launching op " + launcher.name);
+        }
+      }
+    }
+  }
+
+  void FlowStart(RuleSink sink) {
+    for (size_t m : index_.markers) {
+      const Event& e = events_[m];
+      if (e.flow_role == FlowRole::kFinish) {
+        sink.Violation(e, "marker carries a flow finish instead of a start");
+      } else if (e.flow_role != FlowRole::kStart) {
+        sink.Violation(e, "marker has no ac2g flow start");
+      }
+    }
+    for (size_t i = 0; i < events_.size(); ++i) {
+      if (events_[i].flow_role == FlowRole::kStart && !index_.is_marker[i]) {
+        sink.Violation(events_[i], "flow start " + std::to_string(events_[i].flow_id) +
+                                       " on an event that is not an rbln_run marker");
+      }
+    }
+    for (const Event& f : options_.unanchored_flows) {
+      if (f.flow_role == FlowRole::kStart) {
+        sink.Violation(f, "flow start " + std::to_string(f.flow_id) + " is anchored on no event");
+      }
+    }
+  }
+
+  void FlowFinish(RuleSink sink) {
+    std::map<uint64_t, std::vector<size_t>> starts;
+    std::map<uint64_t, size_t> finish_count;
+    for (size_t i = 0; i < events_.size(); ++i) {
+      if (events_[i].flow_role == FlowRole::kStart) starts[events_[i].flow_id].push_back(i);
+      if (events_[i].flow_role == FlowRole::kFinish) ++finish_count[events_[i].flow_id];
+    }
+    for (const auto& [id, list] : starts) {
+      if (finish_count.count(id) == 0) {
+        sink.Violation(events_[list.front()], "flow " + std::to_string(id) + " has no finish");
+      }
+    }
+    for (size_t i = 0; i < events_.size(); ++i) {
+      const Event& f = events_[i];
+      if (f.flow_role != FlowRole::kFinish) continue;
+      auto it = starts.find(f.flow_id);
+      if (it == starts.end()) {
+        sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " has no start");
+        continue;
+      }
+      if (!index_.is_device[i]) {
+        sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) +
+                              " lands on an event that is not a device slice");
+        continue;
+      }
+      // Measure against the marker's start when duplicates exist (flow-unique reports them).
+      size_t start = it->second.front();
+      for (size_t s : it->second) {
+        if (index_.is_marker[s]) start = s;
+      }
+      const auto want = events_[start].IntArg(kLaunchIdArg);
+      const auto got = f.IntArg(kLaunchIdArg);
+      if (want && got != want) {
+        sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " lands on launch " +
+                              (got ? std::to_string(*got) : std::string("(none)")) +
+                              ", its start is on launch " + std::to_string(*want));
+      }
+    }
+    for (const Event& f : options_.unanchored_flows) {
+      if (f.flow_role == FlowRole::kFinish) {
+        sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) +
+                              " is anchored on no event");
+      }
+    }
+  }
+
+  void FlowUnique(RuleSink sink) {
+    std::map<uint64_t, int64_t> seen;
+    for (const Event& e : events_) {
+      if (e.flow_role != FlowRole::kStart) continue;
+      if (++seen[e.flow_id] > 1) {
+        sink.Violation(e, "another flow start already uses id " + std::to_string(e.flow_id));
+      }
+    }
+  }
+
+  void DeviceRowsNamed(RuleSink sink) {
+    std::set<int64_t> pids;
+    std::set<std::pair<int64_t, int64_t>> rows;
+    for (size_t i : index_.device_slices) {
+      const Event& e = events_[i];
+      if (pids.insert(e.pid).second) {
+        const trace::ProcessRow* p = trace_.FindProcess(e.pid);
+        if (p == nullptr || p->name.empty()) {
+          sink.Violation(e, "device pid " + std::to_string(e.pid) + " has no process_name");
+        }
+      }
+      if (rows.insert({e.pid, e.tid}).second) {
+        const trace::ThreadRow* t = trace_.FindThread(e.pid, e.tid);
+        if (t == nullptr || t->name.empty()) {
+          sink.Violation(e, "device row " + std::to_string(e.pid) + "/" + std::to_string(e.tid) +
+                                " has no thread_name");
+        }
+      }
+    }
+  }
+
+  void NoNegativeDurations(RuleSink sink) {
+    for (const Event& e : events_) {
+      if (e.dur_ns < 0) sink.Violation(e, "dur is " + Ns(e.dur_ns));
+    }
+  }
+
+  void InsideCaptureWindow(RuleSink sink) {
+    const int64_t begin = trace_.capture_start_ns;
+    const int64_t end = trace_.capture_end_ns;
+    if (begin == 0 && end == 0) return;  // no window recorded
+    for (const Event& e : events_) {
+      if (e.ts_ns < begin) {
+        sink.Violation(e, "starts " + Ns(begin - e.ts_ns) + " before the capture window");
+      } else if (e.end_ns() > end) {
+        sink.Violation(e, "ends " + Ns(e.end_ns() - end) + " after the capture window");
+      }
+    }
+  }
+
+  const trace::Trace& trace_;
+  const std::vector<Event>& events_;
+  const CheckOptions& options_;
+  CheckReport& report_;
+  LaunchIndex index_;
+};
+
+}  // namespace
+
+const RuleResult* CheckReport::Find(const std::string& id) const {
+  for (const RuleResult& r : rules) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options) {
+  CheckReport report;
+  report.sync = options.sync;
+  report.base_time_ns = trace.base_time_ns;
+  ContractChecker(trace, options, &report).Run();
+  return report;
+}
+
+}  // namespace rblnsim::analysis

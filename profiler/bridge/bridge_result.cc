@@ -1,0 +1,56 @@
+#include "profiler/bridge/bridge_result.h"
+
+namespace rblnsim::bridge {
+
+namespace {
+
+// Counter names are identifiers from the table, so they never need JSON escaping.
+trace::RawJson ObjectOf(const std::vector<std::pair<std::string, uint64_t>>& fields) {
+  std::string text = "{";
+  for (const auto& [name, value] : fields) {
+    if (text.size() > 1)
+      text += ", ";
+    text += "\"" + name + "\": " + std::to_string(value);
+  }
+  text += "}";
+  return trace::RawJson{std::move(text)};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, uint64_t>> BridgeStats::Counters() const {
+  return {
+#define RBLNSIM_BRIDGE_LIST_COUNTER(field, description) {#field, field},
+      RBLNSIM_BRIDGE_COUNTERS(RBLNSIM_BRIDGE_LIST_COUNTER)
+#undef RBLNSIM_BRIDGE_LIST_COUNTER
+  };
+}
+
+void BridgeResult::AppendTo(trace::Trace* trace) const {
+  for (const trace::ProcessRow& row : processes) {
+    if (trace->FindProcess(row.pid) == nullptr)
+      trace->processes.push_back(row);
+  }
+  for (const trace::ThreadRow& row : threads) {
+    if (trace->FindThread(row.pid, row.tid) == nullptr)
+      trace->threads.push_back(row);
+  }
+  trace->events.insert(trace->events.end(), events.begin(), events.end());
+}
+
+std::vector<std::pair<std::string, trace::RawJson>> BridgeResult::StatsAsMetadata() const {
+  std::vector<std::pair<std::string, trace::RawJson>> metadata;
+  metadata.emplace_back("rbln_bridge", ObjectOf(stats.Counters()));
+  if (stats.has_producer_stats) {
+    metadata.emplace_back("rbln_producer",
+                          ObjectOf({
+                              {"records_captured", stats.producer.records_captured},
+                              {"records_dropped", stats.producer.records_dropped},
+                              {"launches", stats.producer.launches},
+                              {"commands_timed_out", stats.producer.commands_timed_out},
+                          }));
+  }
+  return metadata;
+}
+
+}  // namespace rblnsim::bridge

@@ -1,0 +1,117 @@
+#include "profiler/bridge/rbln_bridge.h"
+
+#include <optional>
+#include <utility>
+
+#include "profiler/bridge/export_copy.h"
+#include "profiler/bridge/slice_converter.h"
+
+namespace rblnsim::bridge {
+
+namespace {
+
+// What the sink hands back across the C boundary. Only the first export is kept: the ABI allows
+// exactly one call, and a second one is a producer bug to count, not data to merge.
+struct SinkState {
+  std::optional<CopiedExport> copy;
+  uint64_t calls = 0;
+  uint64_t null_exports = 0;
+};
+
+// A plain function, so it can be passed as RblnKinetoExportSink; its SinkState arrives through
+// |user_data|. Copying is all it does: the pointers die when it returns.
+void SinkTrampoline(const RblnKinetoExport* exp, void* user_data) {
+  auto* state = static_cast<SinkState*>(user_data);
+  ++state->calls;
+  if (exp == nullptr) {
+    ++state->null_exports;
+    return;
+  }
+  if (!state->copy.has_value())
+    state->copy = CopyExport(*exp);
+}
+
+// Accounts for every way the producer can break "exported_out says whether the sink was called,
+// and the sink is called at most once".
+void CountProtocol(const SinkState& sink, int32_t exported, BridgeStats* stats) {
+  stats->sink_calls = sink.calls;
+  stats->protocol_null_export = sink.null_exports;
+  if (sink.calls > 1)
+    stats->protocol_sink_repeated = sink.calls - 1;
+  if (exported != 0 && exported != 1)
+    ++stats->protocol_exported_out_invalid;
+  if (exported == 1 && sink.calls == 0)
+    ++stats->protocol_sink_missing;
+  if (exported == 0 && sink.calls > 0)
+    ++stats->protocol_sink_unreported;
+}
+
+}  // namespace
+
+RblnBridge::RblnBridge(KinetoApi api, BridgeClock* clock) : api_(api), clock_(clock) {}
+
+StatusOr<bool> RblnBridge::Configure() {
+  if (started_)
+    return Status::Error("rbln bridge: Configure() while a session is running");
+  int32_t active = 0;
+  const RBLNRetCode code = api_.is_active(&active);
+  if (code != RBLN_KINETO_OK) {
+    return Status::Error("rbln_kineto_is_active failed: " + RetCodeName(code));
+  }
+  has_session_ = active == 1;
+  return has_session_;
+}
+
+Status RblnBridge::Start() {
+  if (!has_session_)
+    return Status::Ok();
+  if (started_)
+    return Status::Error("rbln bridge: Start() twice without Stop()");
+  // The anchor comes first so it brackets the whole session, as in the adapter's start().
+  anchor_steady_ns_ = clock_->SteadyNowNs();
+  anchor_system_ns_ = clock_->SystemNowNs();
+  const RBLNRetCode code = api_.begin_session();
+  if (code != RBLN_KINETO_OK) {
+    return Status::Error("rbln_kineto_begin_session failed: " + RetCodeName(code));
+  }
+  started_ = true;
+  return Status::Ok();
+}
+
+StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
+                                        int64_t capture_end_system_ns) {
+  if (!has_session_)
+    return BridgeResult{};
+  if (!started_)
+    return Status::Error("rbln bridge: Stop() without Start()");
+  if (capture_end_system_ns < capture_start_system_ns) {
+    return Status::Error("rbln bridge: capture window ends before it starts");
+  }
+  started_ = false;
+
+  SinkState sink;
+  // An out-of-range sentinel, so a producer that never writes exported_out is caught too.
+  int32_t exported = -1;
+  const RBLNRetCode code = api_.end_session_and_export(&SinkTrampoline, &sink, &exported);
+  if (code != RBLN_KINETO_OK) {
+    return Status::Error("rbln_kineto_end_session_and_export failed: " + RetCodeName(code));
+  }
+
+  ConvertWindow window;
+  window.offset_ns = anchor_system_ns_ - anchor_steady_ns_;
+  window.capture_start_ns = capture_start_system_ns;
+  window.capture_end_ns = capture_end_system_ns;
+  BridgeResult result = sink.copy.has_value() ? ConvertExport(*sink.copy, window) : BridgeResult{};
+  CountProtocol(sink, exported, &result.stats);
+
+  if (api_.last_session_stats != nullptr) {
+    RblnsimKinetoStats producer = {};
+    if (api_.last_session_stats(&producer) == RBLN_KINETO_OK) {
+      result.stats.has_producer_stats = true;
+      result.stats.producer = producer;
+    }
+  }
+  return result;
+}
+
+}  // namespace rblnsim::bridge

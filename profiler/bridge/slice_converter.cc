@@ -1,0 +1,203 @@
+#include "profiler/bridge/slice_converter.h"
+
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "profiler/bridge/flows.h"
+#include "profiler/bridge/json_syntax.h"
+
+namespace rblnsim::bridge {
+
+namespace {
+
+constexpr char kNullText[] = "(null)";
+
+// Garbage timestamps must not overflow (UB) when shifted; saturated values land outside any
+// real capture window and are dropped and counted there.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum))
+    return sum;
+  return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+
+int64_t SaturatingSub(int64_t a, int64_t b) {
+  int64_t diff = 0;
+  if (!__builtin_sub_overflow(a, b, &diff))
+    return diff;
+  return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+
+std::string OrNull(const CopiedString& text, uint64_t* null_counter) {
+  if (text.has_value())
+    return *text;
+  ++*null_counter;
+  return kNullText;
+}
+
+std::string JoinCategories(const std::vector<std::string>& categories) {
+  std::string joined;
+  for (const std::string& category : categories) {
+    if (!joined.empty())
+      joined += ", ";
+    joined += category;
+  }
+  return joined;
+}
+
+// Annotations first, in export order; then the bridge's own keys. A key may appear once per
+// slice (a JSON object with repeated keys is read differently by different tools), and the
+// bridge's keys win because they come from the slice's typed fields.
+std::vector<trace::Arg> BuildArgs(const CopiedSlice& slice,
+                                  trace::Category category,
+                                  BridgeStats* stats) {
+  std::vector<trace::Arg> own;
+  if (!slice.categories.empty())
+    own.push_back({"categories", JoinCategories(slice.categories)});
+  if (IsLaunchDeviceCategory(category)) {
+    // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
+    own.push_back({"device", int64_t{slice.device_pid}});
+    own.push_back({"stream", int64_t{slice.resource_tid}});
+    own.push_back({"correlation", slice.corr_id});
+  } else if (slice.corr_id != 0) {
+    own.push_back({"correlation", slice.corr_id});  // HTA wants it on the runtime side too
+  }
+
+  std::set<std::string> used;
+  for (const trace::Arg& arg : own)
+    used.insert(arg.key);
+  std::vector<trace::Arg> args;
+  args.reserve(slice.annotations.size() + own.size());
+  for (const CopiedAnnotation& annotation : slice.annotations) {
+    std::string key = OrNull(annotation.name, &stats->null_strings);
+    if (!used.insert(key).second) {
+      ++stats->duplicate_arg_keys;
+      continue;
+    }
+    if (!annotation.value.has_value()) {
+      ++stats->null_strings;
+      args.push_back({std::move(key), annotation.value_is_quoted != 0
+                                          ? trace::ArgValue(std::string(kNullText))
+                                          : trace::ArgValue(trace::RawJson{"null"})});
+    } else if (annotation.value_is_quoted != 0) {
+      args.push_back({std::move(key), *annotation.value});
+    } else if (IsValidJsonValue(*annotation.value)) {
+      args.push_back({std::move(key), trace::RawJson{*annotation.value}});
+    } else {
+      // Written verbatim it would corrupt the whole trace file; quoted it still shows.
+      ++stats->invalid_raw_annotations;
+      args.push_back({std::move(key), *annotation.value});
+    }
+  }
+  for (trace::Arg& arg : own)
+    args.push_back(std::move(arg));
+  return args;
+}
+
+void ConvertRows(const CopiedExport& exp,
+                 BridgeResult* result,
+                 std::set<int32_t>* device_pids,
+                 std::set<std::pair<int32_t, int32_t>>* lane_keys) {
+  BridgeStats& stats = result->stats;
+  for (size_t i = 0; i < exp.devices.size(); ++i) {
+    const CopiedDevice& device = exp.devices[i];
+    if (i > 0 && device.pid < exp.devices[i - 1].pid)
+      ++stats.unsorted_devices;
+    if (!device_pids->insert(device.pid).second) {
+      ++stats.duplicate_rows;
+      continue;
+    }
+    result->processes.push_back({device.pid, OrNull(device.name, &stats.null_strings), "",
+                                 kDeviceSortIndexBase + device.pid});
+  }
+  for (const CopiedLane& lane : exp.lanes) {
+    if (!device_pids->contains(lane.device_pid)) {
+      ++stats.lanes_unknown_device;
+      continue;
+    }
+    if (!lane_keys->emplace(lane.device_pid, lane.resource_tid).second) {
+      ++stats.duplicate_rows;
+      continue;
+    }
+    result->threads.push_back({lane.device_pid, lane.resource_tid,
+                               OrNull(lane.name, &stats.null_strings), lane.resource_tid});
+  }
+}
+
+}  // namespace
+
+trace::Category CategoryForKind(int32_t kind) {
+  switch (kind) {
+    case RBLN_KINETO_KIND_COMPUTE:
+      return trace::Category::kKernel;
+    case RBLN_KINETO_KIND_DMA:
+      return trace::Category::kGpuMemcpy;
+    case RBLN_KINETO_KIND_SYNC:
+      return trace::Category::kPrivateUse1Driver;
+    default:
+      return trace::Category::kPrivateUse1Runtime;
+  }
+}
+
+bool IsLaunchDeviceCategory(trace::Category category) {
+  return category == trace::Category::kKernel || category == trace::Category::kGpuMemcpy ||
+         category == trace::Category::kPrivateUse1Driver;
+}
+
+BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window) {
+  BridgeResult result;
+  BridgeStats& stats = result.stats;
+  stats.null_arrays = exp.null_arrays;
+  stats.slices_received = exp.slices.size();
+
+  std::set<int32_t> device_pids;
+  std::set<std::pair<int32_t, int32_t>> lane_keys;
+  ConvertRows(exp, &result, &device_pids, &lane_keys);
+
+  std::vector<LaunchTag> tags;
+  for (const CopiedSlice& slice : exp.slices) {
+    // A slice without its rows would be drawn on an unnamed track, or not at all.
+    if (!device_pids.contains(slice.device_pid) ||
+        !lane_keys.contains({slice.device_pid, slice.resource_tid})) {
+      ++stats.dropped_unknown_row;
+      continue;
+    }
+    const int64_t start_ns = SaturatingAdd(slice.start_steady_ns, window.offset_ns);
+    const int64_t raw_end_ns = SaturatingAdd(slice.end_steady_ns, window.offset_ns);
+    const bool negative = raw_end_ns < start_ns;
+    const int64_t end_ns = negative ? start_ns : raw_end_ns;
+    // Only slices entirely outside are dropped; one that straddles a window edge is real work of
+    // the session and stays whole.
+    if (end_ns < window.capture_start_ns || start_ns > window.capture_end_ns) {
+      ++stats.dropped_out_of_window;
+      continue;
+    }
+    if (negative)
+      ++stats.negative_duration;
+
+    trace::Event event;
+    event.phase = trace::Phase::kComplete;
+    event.category = CategoryForKind(slice.kind);
+    event.name = OrNull(slice.name, &stats.null_names);
+    event.pid = slice.device_pid;
+    event.tid = slice.resource_tid;
+    event.ts_ns = start_ns;
+    event.dur_ns = SaturatingSub(end_ns, start_ns);
+    event.args = BuildArgs(slice, event.category, &stats);
+
+    LaunchTag tag;
+    tag.launch_id = LaunchIdOf(slice);
+    tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name == kLaunchMarkerName;
+    tag.is_device = IsLaunchDeviceCategory(event.category);
+    tags.push_back(tag);
+    result.events.push_back(std::move(event));
+  }
+  stats.slices_kept = result.events.size();
+  AssignFlows(tags, &result.events, &stats);
+  return result;
+}
+
+}  // namespace rblnsim::bridge

@@ -1,0 +1,262 @@
+// The FunctionEvent half of key_averages(): which events become rows, the CPU tree, kernel
+// attribution, dup-node folding and the per-name sums. The table text is in
+// key_averages_table.cc.
+#include "profiler/report/key_averages.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+namespace rblnsim::report {
+
+namespace {
+
+using trace::Category;
+using trace::Event;
+
+// torch's _filter_name: utility ops that never become FunctionEvents.
+bool IsFilteredName(std::string_view name) {
+  return name == "[memory]" || name == "[OutOfMemory]" ||
+         name == "profiler::_record_function_enter" ||
+         name == "profiler::_record_function_enter_new" ||
+         name == "profiler::_record_function_exit" || name == "aten::is_leaf" ||
+         name == "aten::output_nr" || name == "aten::_version";
+}
+
+bool IsOpCategory(Category c) {
+  return c == Category::kCpuOp || c == Category::kUserAnnotation;
+}
+
+bool IsUserAnnotation(Category c) {
+  return c == Category::kUserAnnotation || c == Category::kGpuUserAnnotation;
+}
+
+// torch's _rewrite_name(with_wildcard=True): the numbered ProfilerStep#N ranges of a schedule
+// share one row.
+std::string_view RowName(std::string_view name) {
+  return name.starts_with("ProfilerStep#") ? std::string_view("ProfilerStep*") : name;
+}
+
+// One FunctionEvent. Times stay integer ns; torch's float µs only matter when printing.
+struct Node {
+  const Event* event = nullptr;
+  std::string_view name;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  bool device = false;
+  int parent = -1;
+  std::vector<int> children;
+  std::vector<int64_t> kernels_ns;
+};
+
+class EventTree {
+ public:
+  explicit EventTree(const trace::Trace& trace) {
+    for (const Event& event : trace.events) {
+      if (event.phase != trace::Phase::kComplete || IsFilteredName(event.name))
+        continue;
+      Node& node = nodes_.emplace_back();
+      node.event = &event;
+      node.name = RowName(event.name);
+      node.start_ns = event.ts_ns;
+      node.end_ns = event.ts_ns + std::max<int64_t>(event.dur_ns, 0);
+      node.device = IsPrivateUse1Event(event);
+    }
+    // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every
+    // child then comes after its parent, which the passes below rely on.
+    std::stable_sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
+      return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+    });
+    alive_.resize(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      alive_[i] = static_cast<int>(i);
+    PopulateCpuChildren();
+  }
+
+  void Attribute(Attribution attribution, AttributionStats* stats) {
+    std::unordered_map<int64_t, int> marker_by_launch;
+    std::unordered_map<int64_t, int> op_by_external_id;
+    for (int i : alive_) {
+      const Event& event = *nodes_[i].event;
+      if (nodes_[i].device)
+        continue;
+      if (event.name == "rbln_run") {
+        if (auto launch = event.IntArg("launch_id"))
+          marker_by_launch.emplace(*launch, i);
+      } else if (IsOpCategory(event.category)) {
+        auto external_id = event.IntArg("External id");
+        if (external_id && *external_id > 0)
+          op_by_external_id.emplace(*external_id, i);
+      }
+    }
+    for (int i : alive_) {
+      Node& node = nodes_[i];
+      if (!node.device || !trace::IsDeviceCategory(node.event->category))
+        continue;
+      ++stats->device_events;
+      if (attribution == Attribution::kReleased)
+        continue;
+      int op = -1;
+      if (auto launch = node.event->IntArg("launch_id")) {
+        auto marker = marker_by_launch.find(*launch);
+        if (marker == marker_by_launch.end()) {
+          ++stats->missing_marker;
+          continue;
+        }
+        op = EnclosingOp(marker->second);
+        if (op < 0) {
+          ++stats->no_enclosing_op;
+          continue;
+        }
+      } else if (auto external_id = node.event->IntArg("External id")) {
+        auto found = op_by_external_id.find(*external_id);
+        if (found != op_by_external_id.end())
+          op = found->second;
+      }
+      if (op < 0) {
+        ++stats->unlinked;
+        continue;
+      }
+      nodes_[op].kernels_ns.push_back(node.end_ns - node.start_ns);
+      ++stats->attributed;
+    }
+  }
+
+  // torch's _remove_dup_nodes, including its quirk that the folded child's kernels replace the
+  // parent's instead of adding to them.
+  void RemoveDupNodes() {
+    while (true) {
+      std::vector<int> kept;
+      kept.reserve(alive_.size());
+      for (int i : alive_) {
+        Node& node = nodes_[i];
+        if (node.parent >= 0) {
+          Node& parent = nodes_[node.parent];
+          if (parent.name == node.name && parent.children.size() == 1) {
+            parent.children = node.children;
+            parent.kernels_ns = node.kernels_ns;
+            for (int child : node.children)
+              nodes_[child].parent = node.parent;
+            continue;
+          }
+        }
+        kept.push_back(i);
+      }
+      if (kept.size() == alive_.size())
+        return;
+      alive_ = std::move(kept);
+    }
+  }
+
+  std::vector<KeyAverage> Aggregate() const {
+    // Children follow their parents in alive_, so a reverse pass sees every child first.
+    std::vector<int64_t> device_total_ns(nodes_.size(), 0);
+    for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
+      const Node& node = nodes_[*it];
+      int64_t total = 0;
+      if (node.device) {
+        total = node.end_ns - node.start_ns;
+      } else {
+        for (int64_t kernel : node.kernels_ns)
+          total += kernel;
+        for (int child : node.children)
+          total += device_total_ns[child];
+      }
+      device_total_ns[*it] = total;
+    }
+
+    std::vector<KeyAverage> rows;
+    std::unordered_map<std::string, size_t> row_by_key;
+    for (int i : alive_) {
+      const Node& node = nodes_[i];
+      const bool user_annotation = IsUserAnnotation(node.event->category);
+      std::string key(node.name);
+      key += node.device ? "\x1d"
+                           "d"
+                         : "\x1d"
+                           "c";
+      key += user_annotation ? 'u' : '-';
+      auto [it, inserted] = row_by_key.emplace(std::move(key), rows.size());
+      if (inserted) {
+        KeyAverage& row = rows.emplace_back();
+        row.name = node.name;
+        row.is_device = node.device;
+        row.is_user_annotation = user_annotation;
+      }
+      KeyAverage& row = rows[it->second];
+      ++row.count;
+      if (node.device) {
+        row.device_total_ns += device_total_ns[i];
+        row.self_device_ns += device_total_ns[i];
+        continue;
+      }
+      const int64_t cpu_total = node.end_ns - node.start_ns;
+      int64_t self_cpu = cpu_total;
+      int64_t self_device = device_total_ns[i];
+      for (int child : node.children) {
+        self_cpu -= nodes_[child].end_ns - nodes_[child].start_ns;
+        self_device -= device_total_ns[child];
+      }
+      row.cpu_total_ns += cpu_total;
+      row.self_cpu_ns += self_cpu;
+      row.device_total_ns += device_total_ns[i];
+      row.self_device_ns += self_device;
+    }
+    return rows;
+  }
+
+ private:
+  // torch's _populate_cpu_children: per-thread stacks over the (start, -end) order; an event is
+  // a child only if [start, end) lies inside the parent, partial overlaps give no relation.
+  void PopulateCpuChildren() {
+    std::map<std::pair<int64_t, int64_t>, std::vector<int>> stacks;
+    for (int i : alive_) {
+      Node& node = nodes_[i];
+      if (node.device)
+        continue;
+      std::vector<int>& stack = stacks[{node.event->pid, node.event->tid}];
+      while (!stack.empty()) {
+        Node& parent = nodes_[stack.back()];
+        if (node.start_ns >= parent.end_ns || node.end_ns > parent.end_ns) {
+          stack.pop_back();
+          continue;
+        }
+        parent.children.push_back(i);
+        node.parent = stack.back();
+        break;
+      }
+      stack.push_back(i);
+    }
+  }
+
+  // The innermost cpu_op/user_annotation above |marker|, skipping runtime and Python frames.
+  int EnclosingOp(int marker) const {
+    for (int p = nodes_[marker].parent; p >= 0; p = nodes_[p].parent) {
+      if (IsOpCategory(nodes_[p].event->category))
+        return p;
+    }
+    return -1;
+  }
+
+  std::vector<Node> nodes_;  // (start, -end, logging) order
+  std::vector<int> alive_;   // indices into nodes_ not folded away, in that order
+};
+
+}  // namespace
+
+bool IsPrivateUse1Event(const trace::Event& event) {
+  return trace::IsDeviceCategory(event.category) || event.category == Category::kGpuUserAnnotation;
+}
+
+KeyAverages ComputeKeyAverages(const trace::Trace& trace, Attribution attribution) {
+  KeyAverages result;
+  EventTree tree(trace);
+  // Kernels are attached before folding, as torch attaches them while parsing.
+  tree.Attribute(attribution, &result.stats);
+  tree.RemoveDupNodes();
+  result.rows = tree.Aggregate();
+  return result;
+}
+
+}  // namespace rblnsim::report

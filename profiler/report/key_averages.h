@@ -1,0 +1,92 @@
+// torch.profiler's prof.key_averages() and .table() (torch/autograd/profiler_util.py), computed
+// from a Trace: the CPU parent/child tree per thread, _remove_dup_nodes, self = total - children,
+// PrivateUse1 device rows, grouping by name, and the exact table text (reference §3).
+#ifndef RBLNSIM_PROFILER_REPORT_KEY_AVERAGES_H_
+#define RBLNSIM_PROFILER_REPORT_KEY_AVERAGES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/base/status.h"
+#include "profiler/trace/trace.h"
+
+namespace rblnsim::report {
+
+// Whether device time shows on the CPU op that launched it.
+enum class Attribution : uint8_t {
+  // What the shipped bridge does: device events stay their own rows, CPU rows show 0 device time.
+  kReleased = 0,
+  // Each device event is attached as a kernel of the op that launched it: through its
+  // "launch_id" arg and the "rbln_run" marker with the same launch_id (the innermost
+  // cpu_op/user_annotation enclosing the marker), or, without a launch_id, through torch's own
+  // link: the cpu_op/user_annotation whose "External id" equals the device event's.
+  kAttributed = 1,
+};
+
+struct TableOptions {
+  // A FunctionEventAvg attribute, sorted descending; "cuda"/"xpu"/"privateuse1" are rewritten to
+  // "device" as torch does. Empty keeps first-appearance order (torch's sort_by=None).
+  std::string sort_by;
+  // Printing stops once this many rows were printed; negative prints all (torch semantics).
+  int row_limit = 100;
+  // use_device; printed upper-cased ("Self RBLN").
+  std::string device_name = "RBLN";
+  Attribution attribution = Attribution::kReleased;
+};
+
+// One key_averages() row.
+struct KeyAverage {
+  std::string name;
+  bool is_device = false;           // a PrivateUse1 row (kernel, memcpy, memset, gpu annotation)
+  bool is_user_annotation = false;  // user_annotation / gpu_user_annotation: separate rows
+  int64_t count = 0;
+  int64_t self_cpu_ns = 0;
+  int64_t cpu_total_ns = 0;
+  int64_t self_device_ns = 0;
+  int64_t device_total_ns = 0;
+};
+
+// How device events were attached in Attribution::kAttributed (all but device_events stay 0 in
+// kReleased).
+struct AttributionStats {
+  int64_t device_events = 0;
+  int64_t attributed = 0;
+  int64_t missing_marker = 0;   // has a launch_id, but no "rbln_run" marker carries it
+  int64_t no_enclosing_op = 0;  // the marker lies inside no cpu_op/user_annotation
+  int64_t unlinked = 0;         // neither a launch_id nor a matching "External id"
+  int64_t unattributed() const { return missing_marker + no_enclosing_op + unlinked; }
+};
+
+struct KeyAverages {
+  std::vector<KeyAverage> rows;  // first-appearance order (events sorted by start, -end)
+  AttributionStats stats;
+};
+
+// Device rows for the table: the device categories plus gpu_user_annotation, which torch also
+// maps to the PrivateUse1 device type.
+bool IsPrivateUse1Event(const trace::Event& event);
+
+KeyAverages ComputeKeyAverages(const trace::Trace& trace, Attribution attribution);
+
+// Stable descending sort, so ties keep first-appearance order. Unknown keys are an error.
+Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);
+
+// The table text for |rows| in the given order; "" when there are no rows.
+std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
+                                   const TableOptions& options);
+
+// ComputeKeyAverages + SortKeyAverages + RenderKeyAveragesTable. |stats| may be null.
+StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,
+                                             const TableOptions& options,
+                                             AttributionStats* stats = nullptr);
+
+// torch's _format_time: "1.000s", "1.000ms", "999.999us".
+std::string FormatTime(double us);
+// torch's _format_time_share: "60.00%", or "NaN" when |total_us| is 0.
+std::string FormatTimeShare(double us, double total_us);
+
+}  // namespace rblnsim::report
+
+#endif  // RBLNSIM_PROFILER_REPORT_KEY_AVERAGES_H_

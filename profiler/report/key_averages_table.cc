@@ -1,0 +1,226 @@
+// The text half of key_averages(): torch's _build_table, sort_by and row_limit. Widths count code
+// points like Python's len(), so non-ASCII names line up the way torch prints them.
+#include <algorithm>
+#include <charconv>
+#include <functional>
+
+#include "profiler/report/key_averages.h"
+#include "profiler/trace/json_writer.h"
+
+namespace rblnsim::report {
+
+namespace {
+
+constexpr size_t kColumnWidth = 12;
+constexpr size_t kMaxNameColumnWidth = 55;
+constexpr std::string_view kSpacing = "  ";
+
+double UsFromNs(int64_t ns) {
+  return static_cast<double>(ns) / 1000.0;
+}
+
+double Average(double total, int64_t count) {
+  return count == 0 ? 0.0 : total / static_cast<double>(count);
+}
+
+// f"{value:.{decimals}f}": to_chars is correctly rounded like Python and ignores the locale.
+std::string Fixed(double value, int decimals) {
+  char buf[64];
+  const auto result =
+      std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed, decimals);
+  return std::string(buf, result.ptr);
+}
+
+// The first |count| code points of |text|.
+std::string_view Utf8Prefix(std::string_view text, size_t count) {
+  size_t offset = 0;
+  for (size_t i = 0; i < count && offset < text.size(); ++i) {
+    size_t bad_len = 0;
+    const size_t len = trace::Utf8SequenceLength(text.substr(offset), &bad_len);
+    offset += len != 0 ? len : bad_len;
+  }
+  return text.substr(0, offset);
+}
+
+// One line built like torch's row_format: every cell right-aligned in its width, each followed
+// by two spaces (hence the trailing spaces on every table line).
+class Line {
+ public:
+  void Cell(std::string_view text, size_t width) {
+    const size_t length = trace::Utf8Length(text);
+    if (length < width)
+      text_.append(width - length, ' ');
+    text_.append(text);
+    text_.append(kSpacing);
+  }
+  void Separator(size_t width) {
+    text_.append(width, '-');
+    text_.append(kSpacing);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+using SortKey = std::function<double(const KeyAverage&)>;
+
+bool LookupSortKey(const std::string& attribute, SortKey* key) {
+  if (attribute == "cpu_time_total") {
+    *key = [](const KeyAverage& r) { return UsFromNs(r.cpu_total_ns); };
+  } else if (attribute == "self_cpu_time_total") {
+    *key = [](const KeyAverage& r) { return UsFromNs(r.self_cpu_ns); };
+  } else if (attribute == "cpu_time") {
+    *key = [](const KeyAverage& r) { return Average(UsFromNs(r.cpu_total_ns), r.count); };
+  } else if (attribute == "device_time_total") {
+    *key = [](const KeyAverage& r) { return UsFromNs(r.device_total_ns); };
+  } else if (attribute == "self_device_time_total") {
+    *key = [](const KeyAverage& r) { return UsFromNs(r.self_device_ns); };
+  } else if (attribute == "device_time") {
+    *key = [](const KeyAverage& r) { return Average(UsFromNs(r.device_total_ns), r.count); };
+  } else if (attribute == "count") {
+    *key = [](const KeyAverage& r) { return static_cast<double>(r.count); };
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void ReplaceAll(std::string* text, std::string_view from, std::string_view to) {
+  for (size_t pos = text->find(from); pos != std::string::npos;
+       pos = text->find(from, pos + to.size())) {
+    text->replace(pos, from.size(), to);
+  }
+}
+
+}  // namespace
+
+std::string FormatTime(double us) {
+  if (us >= 1000.0 * 1000.0)
+    return Fixed(us / (1000.0 * 1000.0), 3) + "s";
+  if (us >= 1000.0)
+    return Fixed(us / 1000.0, 3) + "ms";
+  return Fixed(us, 3) + "us";
+}
+
+std::string FormatTimeShare(double us, double total_us) {
+  if (total_us == 0)
+    return "NaN";
+  return Fixed(us * 100.0 / total_us, 2) + "%";
+}
+
+Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows) {
+  std::string attribute(sort_by);
+  ReplaceAll(&attribute, "cuda", "device");
+  ReplaceAll(&attribute, "xpu", "device");
+  ReplaceAll(&attribute, "privateuse1", "device");
+  SortKey key;
+  if (!LookupSortKey(attribute, &key)) {
+    return Status::Error("unknown sort_by key '" + std::string(sort_by) +
+                         "' (expected cpu_time_total, self_cpu_time_total, cpu_time, "
+                         "device_time_total, self_device_time_total, device_time or count)");
+  }
+  // Python's sorted(reverse=True) is stable too: equal keys keep their order.
+  std::stable_sort(rows->begin(), rows->end(),
+                   [&key](const KeyAverage& a, const KeyAverage& b) { return key(a) > key(b); });
+  return Status::Ok();
+}
+
+std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
+                                   const TableOptions& options) {
+  if (rows.empty())
+    return "";
+  std::string device = options.device_name;
+  for (char& c : device) {
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
+  }
+
+  size_t name_width = 0;
+  int64_t self_cpu_total_ns = 0;
+  int64_t self_device_total_ns = 0;
+  bool has_device_time = false;
+  for (const KeyAverage& row : rows) {
+    name_width = std::max(name_width, trace::Utf8Length(row.name) + 4);
+    self_cpu_total_ns += row.self_cpu_ns;
+    // The footer counts device rows only, and not GPU annotations (torch's sum rule).
+    if (row.is_device && !row.is_user_annotation)
+      self_device_total_ns += row.self_device_ns;
+    has_device_time = has_device_time || row.self_device_ns > 0;
+  }
+  name_width = std::min(name_width, kMaxNameColumnWidth);
+  const double self_cpu_total_us = UsFromNs(self_cpu_total_ns);
+  const double self_device_total_us = UsFromNs(self_device_total_ns);
+
+  std::vector<std::string> headers = {"Self CPU %", "Self CPU", "CPU total %", "CPU total",
+                                      "CPU time avg"};
+  if (has_device_time) {
+    headers.insert(headers.end(), {"Self " + device, "Self " + device + " %", device + " total",
+                                   device + " time avg"});
+  }
+  headers.push_back("# of Calls");
+
+  std::string out;
+  const auto append = [&out](const std::string& line) {
+    out += line;
+    out += '\n';
+  };
+  Line separator;
+  separator.Separator(name_width);
+  for (size_t i = 0; i < headers.size(); ++i)
+    separator.Separator(kColumnWidth);
+  Line header;
+  header.Cell("Name", name_width);
+  for (const std::string& text : headers)
+    header.Cell(text, kColumnWidth);
+  append(separator.text());
+  append(header.text());
+  append(separator.text());
+
+  int printed = 0;
+  for (const KeyAverage& row : rows) {
+    if (printed == options.row_limit)
+      break;
+    ++printed;
+    std::string name = row.name;
+    if (trace::Utf8Length(name) >= kMaxNameColumnWidth - 3) {
+      name = std::string(Utf8Prefix(name, kMaxNameColumnWidth - 3)) + "...";
+    }
+    const double cpu_total_us = UsFromNs(row.cpu_total_ns);
+    const double device_total_us = UsFromNs(row.device_total_ns);
+    Line line;
+    line.Cell(name, name_width);
+    line.Cell(FormatTimeShare(UsFromNs(row.self_cpu_ns), self_cpu_total_us), kColumnWidth);
+    line.Cell(FormatTime(UsFromNs(row.self_cpu_ns)), kColumnWidth);
+    line.Cell(FormatTimeShare(cpu_total_us, self_cpu_total_us), kColumnWidth);
+    line.Cell(FormatTime(cpu_total_us), kColumnWidth);
+    line.Cell(FormatTime(Average(cpu_total_us, row.count)), kColumnWidth);
+    if (has_device_time) {
+      line.Cell(FormatTime(UsFromNs(row.self_device_ns)), kColumnWidth);
+      line.Cell(FormatTimeShare(UsFromNs(row.self_device_ns), self_device_total_us), kColumnWidth);
+      line.Cell(FormatTime(device_total_us), kColumnWidth);
+      line.Cell(FormatTime(Average(device_total_us, row.count)), kColumnWidth);
+    }
+    line.Cell(std::to_string(row.count), kColumnWidth);
+    append(line.text());
+  }
+  append(separator.text());
+  append("Self CPU time total: " + FormatTime(self_cpu_total_us));
+  if (has_device_time)
+    append("Self " + device + " time total: " + FormatTime(self_device_total_us));
+  return out;
+}
+
+StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,
+                                             const TableOptions& options,
+                                             AttributionStats* stats) {
+  KeyAverages averages = ComputeKeyAverages(trace, options.attribution);
+  if (stats != nullptr)
+    *stats = averages.stats;
+  if (!options.sort_by.empty()) {
+    RBLNSIM_RETURN_IF_ERROR(SortKeyAverages(options.sort_by, &averages.rows));
+  }
+  return RenderKeyAveragesTable(averages.rows, options);
+}
+
+}  // namespace rblnsim::report

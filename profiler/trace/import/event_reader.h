@@ -1,0 +1,78 @@
+// Parses single JSON values cut out of the input by the scanner (json_scan.h) with simdjson's
+// On-Demand API: one trace event at a time, or one top-level member's value. Only this file's
+// .cc includes simdjson.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_READER_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiler/base/status.h"
+#include "profiler/trace/trace.h"
+
+namespace rblnsim::trace::import {
+
+class JsonInput;
+
+// A "pid" or "tid": an integer (number or numeric string), or the text of any other value
+// (Kineto's "Spans", "Traces", "", or a tid such as "PyTorch Profiler").
+struct RowId {
+  bool present = false;
+  bool is_int = false;
+  int64_t value = 0;
+  std::string text;
+};
+
+// One traceEvents element as written, before the assembler decides what it is.
+struct RawEvent {
+  uint64_t offset = 0;  // byte offset of the element in the (decompressed) input
+  bool has_ph = false;
+  bool has_cat = false;
+  bool has_ts = false;
+  bool has_dur = false;
+  std::string ph;
+  std::string cat;
+  std::string name;
+  RowId pid;
+  RowId tid;
+  int64_t ts_ns = 0;   // relative to baseTimeNanoseconds (added later: it may come after)
+  int64_t dur_ns = 0;
+  std::optional<uint64_t> id;  // flow id, when it is a non-negative integer
+  std::vector<Arg> args;
+
+  void Clear();
+};
+
+class EventReader {
+ public:
+  // |input| must outlive the reader. |ns_exponent|: 3 when ts/dur are µs, 0 when ns.
+  EventReader(const JsonInput& input, int ns_exponent);
+  ~EventReader();
+  EventReader(const EventReader&) = delete;
+  EventReader& operator=(const EventReader&) = delete;
+
+  // displayTimeUnit may only be known after the reader is made.
+  void set_ns_exponent(int ns_exponent);
+
+  // The element at [begin, end) of the input. Errors are "byte <offset>: <what>".
+  Status ReadEvent(size_t begin, size_t end, RawEvent* event);
+
+  // A top-level member's value at [begin, end), validated and re-serialised compactly.
+  StatusOr<std::string> ReadCompact(size_t begin, size_t end);
+  // A string value (or key, quotes included) at [begin, end), unescaped.
+  StatusOr<std::string> ReadString(size_t begin, size_t end);
+  // An integer value, written as a number or a numeric string.
+  StatusOr<int64_t> ReadInt(size_t begin, size_t end);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_READER_H_

@@ -1,0 +1,43 @@
+// A structural scanner: finds where a JSON value ends by matching brackets and quotes, without
+// parsing what is inside. The importer uses it to cut the traceEvents array into events, so
+// simdjson only ever indexes one event at a time: a whole-document index costs four bytes per
+// input byte and cannot pass 4 GiB, and real traces reach gigabytes.
+//
+// Errors are one line "byte <offset>: <what>", offsets into |text|; the caller adds the path.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_JSON_SCAN_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_JSON_SCAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "profiler/base/status.h"
+
+namespace rblnsim::trace::import {
+
+// simdjson's default depth limit; deeper input is rejected rather than recursed into.
+inline constexpr size_t kMaxJsonDepth = 1024;
+
+Status ErrorAtByte(uint64_t offset, const std::string& what);
+
+// "'x'" for a printable byte, "byte 0xNN" otherwise: keeps messages on one printable line.
+std::string DescribeByte(char c);
+
+inline bool IsJsonWhitespace(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// First non-whitespace position at or after |pos| (text.size() if none).
+size_t SkipWhitespace(std::string_view text, size_t pos);
+
+// |pos| is at an opening quote; returns one past the closing quote.
+StatusOr<size_t> SkipString(std::string_view text, size_t pos);
+
+// |pos| is at the first byte of a value; returns one past its last byte. Scalars end at the next
+// delimiter; they are validated later by whoever parses them.
+StatusOr<size_t> SkipValue(std::string_view text, size_t pos);
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_JSON_SCAN_H_

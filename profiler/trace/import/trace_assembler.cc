@@ -1,0 +1,316 @@
+#include "profiler/trace/import/trace_assembler.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include "profiler/trace/import/json_scan.h"
+
+namespace rblnsim::trace::import {
+
+namespace {
+
+// Kineto writes its own spans and markers on string pids (reference §2.5).
+bool IsKinetoBookkeepingRow(const RowId& pid) {
+  return pid.present && !pid.is_int &&
+         (pid.text == "Spans" || pid.text == "Traces" || pid.text.empty());
+}
+
+const ArgValue* FindArgValue(const std::vector<Arg>& args, std::string_view key) {
+  for (const Arg& arg : args) {
+    if (arg.key == key) return &arg.value;
+  }
+  return nullptr;
+}
+
+std::string StringArg(const std::vector<Arg>& args, std::string_view key) {
+  const ArgValue* value = FindArgValue(args, key);
+  const auto* s = value != nullptr ? std::get_if<std::string>(value) : nullptr;
+  return s != nullptr ? *s : std::string();
+}
+
+int64_t IntArgOr0(const std::vector<Arg>& args, std::string_view key) {
+  const ArgValue* value = FindArgValue(args, key);
+  const auto* i = value != nullptr ? std::get_if<int64_t>(value) : nullptr;
+  return i != nullptr ? *i : 0;
+}
+
+struct FlowKey {
+  int64_t pid;
+  int64_t tid;
+  int64_t ts_ns;
+  bool operator==(const FlowKey&) const = default;
+};
+
+struct FlowKeyHash {
+  size_t operator()(const FlowKey& k) const {
+    uint64_t h = static_cast<uint64_t>(k.ts_ns) * 0x9E3779B97F4A7C15ULL;
+    h ^= static_cast<uint64_t>(k.pid) + 0x7F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(k.tid) + 0x9E3779B9ULL + (h << 6) + (h >> 2);
+    return static_cast<size_t>(h);
+  }
+};
+
+bool CanAnchor(const Event& target, const Event& flow) {
+  return target.phase == Phase::kComplete && target.flow_role == FlowRole::kNone &&
+         target.pid == flow.pid && target.tid == flow.tid && target.ts_ns == flow.ts_ns;
+}
+
+void Attach(Event& target, const Event& flow) {
+  target.flow_id = flow.flow_id;
+  target.flow_role = flow.flow_role;
+}
+
+}  // namespace
+
+TraceAssembler::TraceAssembler(ImportResult* result) : result_(*result), trace_(result->trace) {}
+
+Status TraceAssembler::Add(RawEvent& raw) {
+  if (!raw.has_ph) return ErrorAtByte(raw.offset, "trace event has no \"ph\"");
+  const std::string_view ph = raw.ph;
+  const bool timed = ph == "X" || ph == "i" || ph == "I" || ph == "s" || ph == "f";
+  if (timed && !raw.has_ts) {
+    return ErrorAtByte(raw.offset, "\"" + raw.ph + "\" event has no \"ts\"");
+  }
+  int64_t end_ns = 0;
+  if (__builtin_add_overflow(raw.ts_ns, raw.dur_ns, &end_ns)) {
+    return ErrorAtByte(raw.offset, "ts + dur is out of int64 range");
+  }
+  if (ph == "X") {
+    AddComplete(raw);
+  } else if (ph == "i" || ph == "I") {
+    AddInstant(raw);
+  } else if (ph == "M") {
+    AddMetadata(raw);
+  } else if (ph == "s" || ph == "f") {
+    AddFlow(raw, ph == "s" ? FlowRole::kStart : FlowRole::kFinish);
+  } else if (ph == "t") {
+    ++result_.other_flow_events;  // a flow step: Kineto never writes one, the model has no slot
+  } else {
+    ++result_.unknown_phase_events;
+  }
+  return Status::Ok();
+}
+
+void TraceAssembler::AddComplete(RawEvent& raw) {
+  if (!raw.pid.is_int || !raw.tid.is_int) {
+    if (!IsKinetoBookkeepingRow(raw.pid)) {
+      ++result_.skipped_events;
+      return;
+    }
+    ++result_.span_events;
+    if (raw.pid.text == "Spans" && raw.cat == "Trace") {
+      const int64_t end_ns = raw.ts_ns + raw.dur_ns;
+      span_begin_ns_ = std::min(span_begin_ns_.value_or(raw.ts_ns), raw.ts_ns);
+      span_end_ns_ = std::max(span_end_ns_.value_or(end_ns), end_ns);
+    }
+    return;
+  }
+  Event event;
+  event.phase = Phase::kComplete;
+  event.category = CategoryFromName(raw.cat);
+  if (event.category == Category::kOther) event.cat_text = std::move(raw.cat);
+  event.name = std::move(raw.name);
+  event.pid = raw.pid.value;
+  event.tid = raw.tid.value;
+  event.ts_ns = raw.ts_ns;
+  event.dur_ns = raw.dur_ns;
+  event.args = std::move(raw.args);
+  NoteRange(event.ts_ns, event.end_ns());
+  last_complete_ = trace_.events.size();
+  trace_.events.push_back(std::move(event));
+  ++result_.complete_events;
+}
+
+void TraceAssembler::AddInstant(RawEvent& raw) {
+  if (!raw.pid.is_int || !raw.tid.is_int) {
+    if (!IsKinetoBookkeepingRow(raw.pid)) {
+      ++result_.skipped_events;
+      return;
+    }
+    ++result_.span_events;
+    if (raw.name == "Record Window End") window_end_ns_ = raw.ts_ns;
+    return;
+  }
+  Event event;
+  event.phase = Phase::kInstant;
+  event.category = CategoryFromName(raw.cat);
+  if (event.category == Category::kOther) event.cat_text = std::move(raw.cat);
+  event.name = std::move(raw.name);
+  event.pid = raw.pid.value;
+  event.tid = raw.tid.value;
+  event.ts_ns = raw.ts_ns;
+  event.args = std::move(raw.args);
+  NoteRange(event.ts_ns, event.ts_ns);
+  trace_.events.push_back(std::move(event));
+  ++result_.instant_events;
+}
+
+void TraceAssembler::AddMetadata(RawEvent& raw) {
+  if (!raw.pid.is_int) {
+    ++(IsKinetoBookkeepingRow(raw.pid) ? result_.span_events : result_.skipped_events);
+    return;
+  }
+  const std::string_view name = raw.name;
+  const bool thread_row = name == "thread_name" || name == "thread_sort_index";
+  const bool process_row =
+      name == "process_name" || name == "process_labels" || name == "process_sort_index";
+  if (!thread_row && !process_row) {
+    ++result_.unknown_metadata_events;
+    return;
+  }
+  if (thread_row && !raw.tid.is_int) {
+    ++result_.skipped_events;
+    return;
+  }
+  ++result_.metadata_events;
+  if (name == "process_name") {
+    ProcessRow& row = Process(raw.pid.value);
+    std::string value = StringArg(raw.args, "name");
+    if (row.name.empty()) {
+      row.name = std::move(value);
+    } else if (row.name != value) {
+      ++result_.conflicting_rows;
+    }
+  } else if (name == "process_labels") {
+    Process(raw.pid.value).labels = StringArg(raw.args, "labels");
+  } else if (name == "process_sort_index") {
+    Process(raw.pid.value).sort_index = IntArgOr0(raw.args, "sort_index");
+  } else if (name == "thread_name") {
+    ThreadRow& row = Thread(raw.pid.value, raw.tid.value);
+    std::string value = StringArg(raw.args, "name");
+    if (row.name.empty()) {
+      row.name = std::move(value);
+    } else if (row.name != value) {
+      ++result_.conflicting_rows;
+    }
+  } else {
+    Thread(raw.pid.value, raw.tid.value).sort_index = IntArgOr0(raw.args, "sort_index");
+  }
+}
+
+void TraceAssembler::AddFlow(RawEvent& raw, FlowRole role) {
+  if (raw.cat != "ac2g") {
+    ++result_.other_flow_events;
+    return;
+  }
+  if (!raw.pid.is_int || !raw.tid.is_int) {
+    ++result_.skipped_events;
+    return;
+  }
+  Event flow;
+  flow.phase = Phase::kInstant;
+  flow.category = Category::kOther;
+  flow.cat_text = "ac2g";
+  flow.name = "ac2g";
+  flow.pid = raw.pid.value;
+  flow.tid = raw.tid.value;
+  flow.ts_ns = raw.ts_ns;
+  flow.flow_role = role;
+  flow.flow_id = raw.id.value_or(0);
+  if (flow.flow_id == 0) {
+    Orphan(std::move(flow), raw.offset, "flow has no positive integer \"id\"");
+    return;
+  }
+  // Kineto writes a flow right after the event it belongs to (reference §2.4).
+  if (last_complete_ && CanAnchor(trace_.events[*last_complete_], flow)) {
+    Attach(trace_.events[*last_complete_], flow);
+    ++result_.flow_events;
+    return;
+  }
+  pending_flows_.push_back({std::move(flow), raw.offset});
+}
+
+void TraceAssembler::ResolvePendingFlows() {
+  if (pending_flows_.empty()) return;
+  // Index only the (pid, tid, ts) the pending flows ask for: a trace can hold millions of X
+  // events and normally no pending flow at all.
+  std::unordered_map<FlowKey, std::vector<size_t>, FlowKeyHash> candidates;
+  for (const PendingFlow& p : pending_flows_) {
+    candidates.try_emplace(FlowKey{p.flow.pid, p.flow.tid, p.flow.ts_ns});
+  }
+  for (size_t i = 0; i < trace_.events.size(); ++i) {
+    const Event& e = trace_.events[i];
+    if (e.phase != Phase::kComplete) continue;
+    auto it = candidates.find(FlowKey{e.pid, e.tid, e.ts_ns});
+    if (it != candidates.end()) it->second.push_back(i);
+  }
+  for (PendingFlow& p : pending_flows_) {
+    const std::vector<size_t>& at = candidates[FlowKey{p.flow.pid, p.flow.tid, p.flow.ts_ns}];
+    auto free_slot = std::find_if(at.begin(), at.end(), [&](size_t i) {
+      return CanAnchor(trace_.events[i], p.flow);
+    });
+    if (free_slot != at.end()) {
+      Attach(trace_.events[*free_slot], p.flow);
+      ++result_.flow_events;
+    } else {
+      Orphan(std::move(p.flow), p.offset,
+             at.empty() ? "no X event starts at this pid/tid/ts"
+                        : "every X event starting at this pid/tid/ts already has a flow");
+    }
+  }
+  pending_flows_.clear();
+}
+
+void TraceAssembler::Orphan(Event flow, uint64_t offset, std::string reason) {
+  ++result_.orphan_flow_events;
+  if (result_.orphan_flows.size() < kMaxListedOrphanFlows) {
+    result_.orphan_flows.push_back({std::move(flow), offset, std::move(reason)});
+  }
+}
+
+void TraceAssembler::NoteRange(int64_t begin_ns, int64_t end_ns) {
+  first_ns_ = std::min(first_ns_.value_or(begin_ns), begin_ns);
+  last_ns_ = std::max(last_ns_.value_or(end_ns), std::max(begin_ns, end_ns));
+}
+
+ProcessRow& TraceAssembler::Process(int64_t pid) {
+  auto [it, inserted] = process_index_.try_emplace(pid, trace_.processes.size());
+  if (inserted) {
+    ProcessRow row;
+    row.pid = pid;
+    trace_.processes.push_back(std::move(row));
+  }
+  return trace_.processes[it->second];
+}
+
+ThreadRow& TraceAssembler::Thread(int64_t pid, int64_t tid) {
+  auto [it, inserted] = thread_index_[pid].try_emplace(tid, trace_.threads.size());
+  if (inserted) {
+    ThreadRow row;
+    row.pid = pid;
+    row.tid = tid;
+    trace_.threads.push_back(std::move(row));
+  }
+  return trace_.threads[it->second];
+}
+
+Status TraceAssembler::Finish(int64_t base_ns, uint64_t base_offset) {
+  ResolvePendingFlows();
+  std::optional<int64_t> start = span_begin_ns_ ? span_begin_ns_ : first_ns_;
+  std::optional<int64_t> end = window_end_ns_ ? window_end_ns_
+                               : span_end_ns_ ? span_end_ns_
+                                              : last_ns_;
+  result_.capture_window_from_trace = span_begin_ns_ || window_end_ns_;
+
+  bool overflow = false;
+  auto shift = [&](int64_t& ns) { overflow |= __builtin_add_overflow(ns, base_ns, &ns); };
+  for (Event& e : trace_.events) {
+    shift(e.ts_ns);
+    int64_t end_ns = 0;
+    overflow |= __builtin_add_overflow(e.ts_ns, e.dur_ns, &end_ns);
+  }
+  for (OrphanFlow& o : result_.orphan_flows) shift(o.flow.ts_ns);
+  if (start) shift(*start);
+  if (end) shift(*end);
+  if (overflow) {
+    return ErrorAtByte(base_offset, "baseTimeNanoseconds moves event times out of int64 range");
+  }
+  trace_.base_time_ns = base_ns;
+  trace_.capture_start_ns = start.value_or(0);
+  trace_.capture_end_ns = end.value_or(trace_.capture_start_ns);
+  return Status::Ok();
+}
+
+}  // namespace rblnsim::trace::import

@@ -1,0 +1,63 @@
+// Turns parsed traceEvents elements, in file order, into the trace model: rows from "M" events,
+// X and instant events, ac2g flows attached to the X event they are anchored on, and the capture
+// window from Kineto's "Trace" span / Record Window End.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_TRACE_ASSEMBLER_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_TRACE_ASSEMBLER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "profiler/base/status.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/event_reader.h"
+
+namespace rblnsim::trace::import {
+
+class TraceAssembler {
+ public:
+  explicit TraceAssembler(ImportResult* result);
+
+  // Consumes |event| (its strings and args are moved out).
+  Status Add(RawEvent& event);
+
+  // Anchors the flows that did not follow their event, then makes every time absolute by adding
+  // |base_ns| (baseTimeNanoseconds; 0 when the file has absolute times). |base_offset| locates
+  // the base in errors.
+  Status Finish(int64_t base_ns, uint64_t base_offset);
+
+ private:
+  struct PendingFlow {
+    Event flow;
+    uint64_t offset;
+  };
+
+  void AddComplete(RawEvent& raw);
+  void AddInstant(RawEvent& raw);
+  void AddMetadata(RawEvent& raw);
+  void AddFlow(RawEvent& raw, FlowRole role);
+  void ResolvePendingFlows();
+  void Orphan(Event flow, uint64_t offset, std::string reason);
+  void NoteRange(int64_t begin_ns, int64_t end_ns);
+  ProcessRow& Process(int64_t pid);
+  ThreadRow& Thread(int64_t pid, int64_t tid);
+
+  ImportResult& result_;
+  Trace& trace_;
+  std::unordered_map<int64_t, size_t> process_index_;
+  std::unordered_map<int64_t, std::unordered_map<int64_t, size_t>> thread_index_;
+  std::optional<size_t> last_complete_;  // the X event a flow written right after belongs to
+  std::vector<PendingFlow> pending_flows_;
+
+  std::optional<int64_t> span_begin_ns_;  // union of Kineto's "Trace" spans
+  std::optional<int64_t> span_end_ns_;
+  std::optional<int64_t> window_end_ns_;  // Record Window End
+  std::optional<int64_t> first_ns_;       // min/max over kept events
+  std::optional<int64_t> last_ns_;
+};
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_TRACE_ASSEMBLER_H_

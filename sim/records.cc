@@ -1,0 +1,24 @@
+#include "sim/records.h"
+
+namespace rblnsim::sim {
+
+uint32_t HostTimeline::Intern(const std::string& name) {
+  for (uint32_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return i;
+  }
+  names.push_back(name);
+  return static_cast<uint32_t>(names.size() - 1);
+}
+
+const char* FallbackReasonName(FallbackReason reason) {
+  switch (reason) {
+    case FallbackReason::kDtype: return "dtype-not-fp16";
+    case FallbackReason::kNanInf: return "nan/inf input";
+    case FallbackReason::kAllScalar: return "all-scalar inputs";
+    case FallbackReason::kUnaligned: return "last dim not a multiple of 64";
+    case FallbackReason::kUnsupportedOp: return "op not supported on the device";
+  }
+  return "unknown";
+}
+
+}  // namespace rblnsim::sim

@@ -1,0 +1,81 @@
+#include "sim/runtime/capture_conversion.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "models/rebel100/device.h"
+
+namespace rblnsim::sim {
+
+using rebel100::EngineType;
+
+int32_t ChipletPid(int chiplet) { return kDevicePidBase + chiplet; }
+
+// Positive tids (HTA wants stream > 0), one block of eight per engine type.
+int32_t EngineTid(EngineType type, int instance) {
+  return 1 + static_cast<int32_t>(type) * 8 + instance;
+}
+
+int64_t SteadyMapping::ToSteady(double sim_ns) const {
+  return static_cast<int64_t>(std::llround(sim_ns)) + steady_minus_sim_ns;
+}
+
+abi::ProducerCapture ConvertSession(const Simulation& simulation,
+                                    const SessionData& session,
+                                    const SteadyMapping& steady) {
+  const scenario::Scenario& scenario = simulation.scenario();
+  abi::ProducerCapture capture;
+  const auto host_pid = static_cast<int32_t>(scenario.host.pid);
+  const auto host_tid = static_cast<int32_t>(scenario.host.tid);
+  capture.devices.push_back({host_pid, scenario.host.process_name});
+  capture.lanes.push_back(
+      {host_pid, host_tid, fmt::format("thread {} ({})", host_tid, scenario.host.process_name)});
+  for (int c = 0; c < scenario.device.chiplets; ++c) {
+    capture.devices.push_back(
+        {ChipletPid(c), fmt::format("rbln0 chiplet {} ({})", c, scenario.device.card_name)});
+    for (int t = 0; t < rebel100::kEngineTypeCount; ++t) {
+      const auto type = static_cast<EngineType>(t);
+      const int count = rebel100::EnginesOfType(type);
+      for (int i = 0; i < count; ++i) {
+        std::string name = rebel100::EngineTypeName(type);
+        if (count > 1) name += fmt::format(" {}", i);
+        capture.lanes.push_back({ChipletPid(c), EngineTid(type, i), std::move(name)});
+      }
+      capture.category_sets.push_back({rebel100::EngineTypeName(type), fmt::format("chiplet {}", c)});
+    }
+  }
+
+  std::unordered_map<std::string, uint32_t> name_ids;
+  capture.slices.reserve(session.records.size());
+  for (const rebel100::DeviceRecord& record : session.records) {
+    std::string name = simulation.CommandName(record);
+    auto [it, inserted] = name_ids.try_emplace(std::move(name), capture.names.size());
+    if (inserted) capture.names.push_back(it->first);
+    abi::DeviceSliceRecord slice;
+    slice.device_pid = ChipletPid(record.chiplet);
+    slice.resource_tid = EngineTid(record.engine, record.engine_instance);
+    slice.name_id = it->second;
+    slice.category_id = record.chiplet * rebel100::kEngineTypeCount + static_cast<int>(record.engine);
+    slice.start_cycles = record.start_cycles;
+    slice.end_cycles = record.end_cycles;
+    slice.launch_id = record.launch_id;
+    slice.kind = static_cast<abi::SliceKind>(rebel100::EngineActivityKind(record.engine));
+    capture.slices.push_back(slice);
+  }
+  for (const HostEvent& event : session.timeline.events) {
+    if (event.kind != HostEventKind::kRuntimeMarker) continue;
+    capture.markers.push_back({host_pid, host_tid, steady.ToSteady(event.start_ns),
+                               steady.ToSteady(event.end_ns), event.launch_id});
+  }
+  // The runtime reads the device counter at the session's begin and end; the device clock's
+  // offset and drift are linear, so two points pin the conversion down.
+  for (double t : {session.begin_ns, session.end_ns}) {
+    capture.sync_points.push_back({simulation.DeviceCyclesAt(t), steady.ToSteady(t)});
+  }
+  capture.records_dropped = static_cast<uint64_t>(session.records_dropped);
+  capture.commands_timed_out = static_cast<uint64_t>(session.commands_timed_out);
+  return capture;
+}
+
+}  // namespace rblnsim::sim

@@ -1,0 +1,13 @@
+# The seed's 18 device slices must sum to 36.959 us within 10 %, produced by the model.
+set(ENV{RBLN_PROFILER} 1)
+set(ENV{RBLNSIM_SCENARIO} ${SCENARIO})
+execute_process(COMMAND ${CONSUMER} ${LIB} active OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "consumer failed (${rc}): ${out}")
+endif()
+string(REGEX MATCH "device_us=([0-9.]+)" _ "${out}")
+set(us ${CMAKE_MATCH_1})
+if(us LESS 33.2631 OR us GREATER 40.6549)
+  message(FATAL_ERROR "device total ${us} us is not within 10% of 36.959 us")
+endif()
+message(STATUS "device total ${us} us")

@@ -1,0 +1,64 @@
+#include "profiler/bridge/bridge_result.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "profiler/bridge/json_syntax.h"
+
+namespace rblnsim::bridge {
+namespace {
+
+TEST(BridgeResultTest, AppendToMergesRowsWithoutDuplicates) {
+  trace::Trace trace;
+  trace.processes = {{100, "python3", "CPU", 100}};
+  trace.threads = {{100, 100, "thread 100 (python3)", 100}};
+  trace.events.resize(1);  // a host op already there
+
+  BridgeResult result;
+  result.processes = {{1, "RBLN 0", "", 5'000'001}, {100, "host from producer", "", 5'000'100}};
+  result.threads = {{1, 1, "compute", 1}, {100, 100, "main thread", 100}, {100, 7, "worker", 7}};
+  result.events.resize(2);
+  result.AppendTo(&trace);
+
+  ASSERT_EQ(trace.processes.size(), 2u);
+  EXPECT_EQ(trace.FindProcess(100)->name, "python3");  // the host side's row stays
+  EXPECT_EQ(trace.FindProcess(1)->name, "RBLN 0");
+  ASSERT_EQ(trace.threads.size(), 3u);
+  EXPECT_EQ(trace.FindThread(100, 100)->name, "thread 100 (python3)");
+  EXPECT_NE(trace.FindThread(100, 7), nullptr);
+  EXPECT_EQ(trace.events.size(), 3u);
+
+  // Appending again adds no rows (events are the caller's to append once).
+  result.events.clear();
+  result.AppendTo(&trace);
+  EXPECT_EQ(trace.processes.size(), 2u);
+  EXPECT_EQ(trace.threads.size(), 3u);
+}
+
+TEST(BridgeResultTest, StatsAsMetadataIsValidJsonWithEveryCounter) {
+  BridgeResult result;
+  result.stats.dropped_out_of_window = 4;
+  result.stats.flows_started = 2;
+  std::vector<std::pair<std::string, trace::RawJson>> metadata = result.StatsAsMetadata();
+  ASSERT_EQ(metadata.size(), 1u);
+  EXPECT_EQ(metadata[0].first, "rbln_bridge");
+  const std::string& json = metadata[0].second.text;
+  EXPECT_TRUE(IsValidJsonValue(json)) << json;
+  EXPECT_NE(json.find("\"dropped_out_of_window\": 4"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"flows_started\": 2"), std::string::npos);
+  for (const auto& [name, value] : result.stats.Counters()) {
+    EXPECT_NE(json.find("\"" + name + "\""), std::string::npos) << name;
+  }
+
+  result.stats.has_producer_stats = true;
+  result.stats.producer = {10, 2, 3, 1};
+  metadata = result.StatsAsMetadata();
+  ASSERT_EQ(metadata.size(), 2u);
+  EXPECT_EQ(metadata[1].first, "rbln_producer");
+  EXPECT_TRUE(IsValidJsonValue(metadata[1].second.text));
+  EXPECT_NE(metadata[1].second.text.find("\"records_dropped\": 2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rblnsim::bridge

@@ -1,0 +1,153 @@
+// The Rebel100 device model end to end inside one process per test: the seed's device events,
+// the record buffer, dependencies, the queue under a burst, timeouts, and reactions to parameters.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "models/compiler/program.h"
+#include "models/rebel100/device.h"
+#include "tests/unit/models/sim_fixtures.h"
+
+namespace rblnsim::testing {
+namespace {
+
+TEST(Device, SeedGivesEighteenCommandsNearTheTutorialTotal) {
+  const scenario::Scenario s = SeedScenario();
+  auto simulation = sim::Simulation::Create(s, true);
+  ASSERT_TRUE(simulation.ok());
+  ASSERT_TRUE((*simulation)->RunWarmup().ok());
+  (*simulation)->BeginSession();
+  ASSERT_TRUE((*simulation)->RunWindow().ok());
+  sim::SessionData session = (*simulation)->EndSession();
+  ASSERT_EQ(session.records.size(), 18u);
+  EXPECT_EQ(session.records_dropped, 0);
+  const double total_us = RecordsTotalNs(session, s.device.clock_ghz) / 1000.0;
+  EXPECT_NEAR(total_us, 36.959, 36.959 * 0.10);
+
+  std::vector<rebel100::DeviceRecord> sorted = session.records;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.start_cycles < b.start_cycles; });
+  EXPECT_EQ((*simulation)->CommandName(sorted[0]), "i1_0_W0_args_0_0");
+  EXPECT_EQ((*simulation)->CommandName(sorted[1]), "i1_0_W0_args_0_1");
+  EXPECT_EQ((*simulation)->CommandName(sorted[2]), "i1_0_W0_args_0_2");
+  EXPECT_EQ((*simulation)->CommandName(sorted[3]), "i1_0_W0_mm_0");
+  EXPECT_EQ((*simulation)->CommandName(sorted[17]), "i1_2_W0_mm_2");
+  EXPECT_EQ(session.truth.launches.size(), 3u);
+}
+
+TEST(Device, RecordBufferOverflowCountsEveryDrop) {
+  scenario::Scenario s = SeedScenario();
+  s.device.record_buffer_capacity = 10;
+  const sim::SessionData session = RunSession(s);
+  EXPECT_EQ(session.records.size(), 10u);
+  EXPECT_EQ(session.records_dropped, 8);
+}
+
+TEST(Device, DependenciesAreNeverViolated) {
+  scenario::Scenario s;
+  s.env.rbln_profiler = true;
+  s.env.torch_rbln_deploy = true;
+  scenario::TensorSpec a{"a", {4096, 4096}};
+  scenario::TensorSpec q{"q", {8, 256, 64}};
+  s.workload.tensors = {a, q};
+  s.workload.profile = {OpStep("mm", {"a", "a"}, "b"), OpStep("sdpa", {"q", "q", "q"}, "o"),
+                        OpStep("softmax", {"b"}, "c"), CpuStep("c")};
+  const sim::SessionData session = RunSession(s);
+  ASSERT_GT(session.records.size(), 12u);
+  std::map<std::pair<int64_t, int>, const rebel100::DeviceRecord*> by_command;
+  for (const auto& r : session.records) by_command[{r.launch_id, r.command_index}] = &r;
+  int checked = 0;
+  for (const auto& r : session.records) {
+    for (int dep : r.program->commands[r.command_index].deps) {
+      const auto* before = by_command.at({r.launch_id, dep});
+      EXPECT_LE(before->end_cycles, r.start_cycles);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10);
+  // A 4096^3 matmul is split over the four chiplets.
+  std::set<int> chiplets;
+  for (const auto& r : session.records) chiplets.insert(r.chiplet);
+  EXPECT_EQ(chiplets.size(), 4u);
+}
+
+// A burst of small launches from a host that submits faster than the device drains them.
+scenario::Scenario Burst(int depth) {
+  scenario::Scenario s;
+  s.env.rbln_profiler = true;
+  s.env.torch_rbln_deploy = true;
+  s.device.queue_depth = depth;
+  s.host.op_costs["aten::add"] = {200};
+  s.host.op_costs["rbln::kernel"] = {300};
+  s.host.runtime_submit_ns = 500;
+  s.workload.tensors = {scenario::TensorSpec{"x", {64, 64}}};
+  s.workload.warmup = {OpStep("add", {"x", "x"}, "y")};
+  s.workload.profile = {Repeat(48, {OpStep("add", {"x", "x"}, "y")})};
+  return s;
+}
+
+double MeanLatencyNs(const sim::SessionData& session) {
+  double sum = 0;
+  for (const auto& l : session.truth.launches) sum += l.first_device_start_ns - l.marker_start_ns;
+  return sum / static_cast<double>(session.truth.launches.size());
+}
+
+TEST(Device, ShallowQueueRaisesSubmissionLatencyUnderABurst) {
+  const auto shallow = InChild([] {
+    const auto session = RunSession(Burst(1));
+    double ring_wait = 0;
+    for (const auto& l : session.truth.launches) ring_wait += l.ring_wait_ns;
+    return std::vector<double>{MeanLatencyNs(session), ring_wait};
+  });
+  const auto deep = InChild([] {
+    const auto session = RunSession(Burst(32));
+    double ring_wait = 0;
+    for (const auto& l : session.truth.launches) ring_wait += l.ring_wait_ns;
+    return std::vector<double>{MeanLatencyNs(session), ring_wait};
+  });
+  ASSERT_EQ(shallow.size(), 2u);
+  ASSERT_EQ(deep.size(), 2u);
+  EXPECT_GT(shallow[0], deep[0] * 1.2);
+  EXPECT_GT(shallow[1], 0.0);       // the host blocked on the full ring
+  EXPECT_LT(deep[1], shallow[1]);
+}
+
+TEST(Device, TimeoutFiresAndNamesTheCommand) {
+  scenario::Scenario s = SeedScenario();
+  s.device.hang_command = "mm_1";
+  s.device.command_timeout_ns = 50'000;
+  Status window;
+  const sim::SessionData session = RunSession(s, &window);
+  EXPECT_FALSE(window.ok());
+  EXPECT_NE(window.message().find("i1_0_W0_mm_1"), std::string::npos) << window.message();
+  EXPECT_EQ(session.commands_timed_out, 3);
+}
+
+TEST(Device, DeviceTimeReactsToParameters) {
+  const auto base = InChild([] {
+    const auto s = SeedScenario();
+    return std::vector<double>{RecordsTotalNs(RunSession(s), s.device.clock_ghz)};
+  });
+  const auto fast_clock = InChild([] {
+    auto s = SeedScenario();
+    s.device.clock_ghz = 2.0;
+    return std::vector<double>{RecordsTotalNs(RunSession(s), s.device.clock_ghz)};
+  });
+  const auto more_overhead = InChild([] {
+    auto s = SeedScenario();
+    s.device.command_overhead_cycles *= 2;
+    return std::vector<double>{RecordsTotalNs(RunSession(s), s.device.clock_ghz)};
+  });
+  ASSERT_EQ(base.size(), 1u);
+  ASSERT_EQ(fast_clock.size(), 1u);
+  ASSERT_EQ(more_overhead.size(), 1u);
+  EXPECT_LT(fast_clock[0], base[0] * 0.75);
+  // Six commands per call, three calls: the extra overhead shows up 18 times.
+  EXPECT_NEAR(more_overhead[0] - base[0], 18 * 1210.0, 18 * 2.0);
+}
+
+}  // namespace
+}  // namespace rblnsim::testing

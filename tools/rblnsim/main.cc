@@ -1,0 +1,31 @@
+// The rblnsim command line. Every subcommand validates its input once and reports bad input as
+// one line on stderr with exit status 2.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "tools/rblnsim/run_command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"rblnsim: Rebel100 NPU simulator and torch.profiler PrivateUse1 test harness"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "rblnsim 0.1.0");
+
+  rblnsim::cli::RunOptions run;
+  rblnsim::cli::AddRunCommand(&app, &run);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "rblnsim: %s (run with --help for usage)\n", e.what());
+    return 2;
+  }
+  if (app.got_subcommand("run")) return rblnsim::cli::RunCommand(run);
+  return 2;
+}

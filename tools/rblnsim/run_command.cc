@@ -1,0 +1,184 @@
+#include "tools/rblnsim/run_command.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "profiler/abi/rbln_kineto_api.h"
+#include "profiler/bridge/clock.h"
+#include "profiler/bridge/kineto_api.h"
+#include "profiler/bridge/rbln_bridge.h"
+#include "profiler/report/device_events.h"
+#include "profiler/report/key_averages.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/chrome_trace_writer.h"
+#include "sim/runtime/simulated_runtime.h"
+#include "sim/scenario/env.h"
+#include "sim/scenario/loader.h"
+#include "tools/rblnsim/expectations.h"
+#include "tools/rblnsim/host_trace.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+// The bridge's clocks, read from the simulation so every run of a scenario gives the same trace.
+class SimulatedClock final : public bridge::BridgeClock {
+ public:
+  explicit SimulatedClock(sim::SimulatedRuntime* runtime) : runtime_(runtime) {}
+  int64_t SteadyNowNs() override { return runtime_->SteadyNowNs(); }
+  int64_t SystemNowNs() override { return runtime_->SystemNowNs(); }
+
+ private:
+  sim::SimulatedRuntime* runtime_;
+};
+
+int BadInput(const Status& status) {
+  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
+  return 2;
+}
+
+void PrintRuntimeStatus(const scenario::Scenario& scenario,
+                        bool active,
+                        const sim::SessionData& session,
+                        const bridge::BridgeStats* stats) {
+  const scenario::DeviceConfig& d = scenario.device;
+  const bool atom = d.variant == scenario::DeviceVariant::kAtom;
+  std::printf("RBLN runtime: rbln0 %s (%s, %d chiplet%s) | device profiler: %s\n",
+              d.card_name.c_str(), atom ? "atom" : "rebel100", d.chiplets, d.chiplets == 1 ? "" : "s",
+              active ? "active (RBLN_PROFILER=1)"
+                     : (atom ? "inactive (ATOM: no active profiler bridge, host activity only)"
+                             : "inactive (RBLN_PROFILER not set when the runtime started)"));
+  if (active && stats != nullptr) {
+    std::printf(
+        "RBLN profiler: %llu device records captured, %llu dropped (record buffer full), %llu "
+        "launches, %llu slices dropped by the bridge\n",
+        static_cast<unsigned long long>(stats->producer.records_captured),
+        static_cast<unsigned long long>(stats->producer.records_dropped),
+        static_cast<unsigned long long>(stats->producer.launches),
+        static_cast<unsigned long long>(stats->dropped_out_of_window + stats->dropped_unknown_row));
+  }
+  if (session.commands_timed_out > 0) {
+    std::printf("RBLN runtime: %lld command(s) timed out\n",
+                static_cast<long long>(session.commands_timed_out));
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App* app, RunOptions* options) {
+  CLI::App* run = app->add_subcommand(
+      "run", "Simulate a scenario and print the key_averages table, the device events and a trace");
+  run->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
+  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)");
+  run->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
+  run->add_option("--overlay", options->overlays, "Layer a YAML overlay over the scenario (repeatable)");
+  run->add_option("--seed", options->seed, "Override the scenario's seed");
+  run->add_option("--sort-by", options->sort_by, "key_averages sort key (default cpu_time_total)");
+  run->add_option("--row-limit", options->row_limit, "Rows of the table (default 10)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--attribution", options->attribution,
+                  "released: device time on its own rows (the released bridge); attributed: rolled "
+                  "up to the launching op")
+      ->check(CLI::IsMember({"released", "attributed"}));
+}
+
+int RunCommand(const RunOptions& options) {
+  auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);
+  if (!loaded.ok()) return BadInput(loaded.status());
+  scenario::Scenario scenario = std::move(*loaded);
+  if (options.seed) scenario.seed = *options.seed;
+  Status env = scenario::ApplyProcessEnvironment(&scenario, [](const char* name) { return std::getenv(name); });
+  if (!env.ok()) return BadInput(env);
+  std::vector<report::KeyAverage> probe;
+  Status sort_ok = report::SortKeyAverages(options.sort_by, &probe);
+  if (!sort_ok.ok()) return BadInput(sort_ok.WithPrefix("--sort-by: "));
+  Status writable = trace::CheckWritable(options.trace_path);
+  if (!writable.ok()) return BadInput(writable);
+
+  sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
+  Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
+  if (!configured.ok()) return BadInput(configured);
+  Status warm = runtime.RunWarmup();
+  if (!warm.ok()) {
+    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", warm.message().c_str());
+    return 1;
+  }
+
+  // The consumer side sees the producer only through the C-ABI, exactly as torch-rbln does.
+  auto api = bridge::KinetoApi::FromFunctions(&rbln_kineto_is_active, &rbln_kineto_begin_session,
+                                              &rbln_kineto_end_session_and_export,
+                                              &rblnsim_kineto_last_session_stats);
+  if (!api.ok()) return BadInput(api.status());
+  SimulatedClock clock(&runtime);
+  bridge::RblnBridge bridge(*api, &clock);
+  auto has_session = bridge.Configure();
+  if (!has_session.ok()) return BadInput(has_session.status());
+
+  const int64_t capture_start = runtime.SystemNowNs();
+  Status started = bridge.Start();
+  if (!started.ok()) return BadInput(started);
+  sim::Simulation* simulation = runtime.simulation();
+  if (!*has_session) simulation->BeginSession();
+  Status window = runtime.RunWindow();
+  const int64_t capture_end = runtime.SystemNowNs();
+
+  std::optional<bridge::BridgeResult> device_side;
+  sim::SessionData session;
+  if (*has_session) {
+    auto result = bridge.Stop(capture_start, capture_end);
+    if (!result.ok()) return BadInput(result.status());
+    device_side = std::move(*result);
+    auto taken = runtime.TakeLastSession();
+    if (taken) session = std::move(*taken);
+  } else {
+    session = simulation->EndSession();
+  }
+
+  trace::Trace trace;
+  trace.capture_start_ns = capture_start;
+  trace.capture_end_ns = capture_end;
+  trace.base_time_ns = trace::KinetoBaseTimeNs(capture_start);
+  trace.device_properties.push_back(DeviceProperties(scenario));
+  AppendHostTrace(scenario, session.timeline,
+                  scenario.host.system_epoch_ns, &trace);
+  if (device_side) {
+    device_side->AppendTo(&trace);
+    for (auto& entry : device_side->StatsAsMetadata()) trace.metadata.push_back(std::move(entry));
+  }
+
+  PrintRuntimeStatus(scenario, *has_session, session, device_side ? &device_side->stats : nullptr);
+  report::TableOptions table_options;
+  table_options.sort_by = options.sort_by;
+  table_options.row_limit = options.row_limit;
+  table_options.attribution = options.attribution == "attributed" ? report::Attribution::kAttributed
+                                                                  : report::Attribution::kReleased;
+  auto table = report::FormatKeyAveragesTable(trace, table_options);
+  if (!table.ok()) return BadInput(table.status());
+  std::fputs(table->c_str(), stdout);
+  std::printf("\n%s\n", report::FormatDeviceEventsLine(report::DeviceEvents(trace), 4).c_str());
+  if (!*has_session && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
+    std::printf(
+        "hint: the table has no Self RBLN columns and there are 0 device events because "
+        "RBLN_PROFILER=1 was not set when the runtime started; set it on the command line: "
+        "RBLN_PROFILER=1 rblnsim run %s\n",
+        options.scenario_path.c_str());
+  }
+
+  Status written = trace::WriteChromeTrace(trace, options.trace_path);
+  if (!written.ok()) return BadInput(written);
+  std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(), trace.events.size());
+
+  int exit_code = 0;
+  if (!window.ok()) {
+    std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n", window.message().c_str());
+    exit_code = 1;
+  }
+  if (!CheckExpectations(scenario, trace, session, stdout)) exit_code = 1;
+  return exit_code;
+}
+
+}  // namespace rblnsim::cli
