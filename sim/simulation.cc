@@ -53,6 +53,8 @@ int64_t Simulation::DeviceCyclesAt(double host_ns) const {
 
 int64_t Simulation::launches() const { return impl_->host.launches(); }
 
+int64_t Simulation::commands_executed() const { return impl_->device.stats().commands_executed; }
+
 std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const {
   const compiler::Command& command = record.program->commands[record.command_index];
   return compiler::FormatCommandName(
@@ -60,7 +62,7 @@ std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const 
       {record.instance, record.sequence, 0, command.layer, command.index});
 }
 
-Status Simulation::Run(const std::vector<scenario::Step>& steps, bool recording) {
+Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recording) {
   impl_->host.Start(&steps, recording);
   // Runs until every process waits with nothing scheduled: the host is done and the device idle.
   sc_core::sc_start();
@@ -70,7 +72,7 @@ Status Simulation::Run(const std::vector<scenario::Step>& steps, bool recording)
   return impl_->host.status();
 }
 
-Status Simulation::RunWarmup() { return Run(impl_->scenario.workload.warmup, /*recording=*/false); }
+Status Simulation::RunWarmup() { return RunSteps(impl_->scenario.workload.warmup, /*recording=*/false); }
 
 void Simulation::BeginSession() {
   impl_->device.profiler().Reset();
@@ -81,7 +83,7 @@ void Simulation::BeginSession() {
 
 Status Simulation::RunWindow() {
   window_ran_ = true;
-  return Run(impl_->scenario.workload.profile, /*recording=*/true);
+  return RunSteps(impl_->scenario.workload.profile, /*recording=*/true);
 }
 
 SessionData Simulation::EndSession() {

@@ -45,6 +45,8 @@ class Simulation {
   ~Simulation();
 
   Status RunWarmup();
+  // Runs any steps over the scenario's tensors (benchmarks, tools); |recording| as in a window.
+  Status RunSteps(const std::vector<scenario::Step>& steps, bool recording);
   void BeginSession();
   Status RunWindow();
   SessionData EndSession();
@@ -55,11 +57,11 @@ class Simulation {
   const scenario::Scenario& scenario() const;
   std::string CommandName(const rebel100::DeviceRecord& record) const;
   int64_t launches() const;
+  int64_t commands_executed() const;
 
  private:
   struct Impl;
   explicit Simulation(std::unique_ptr<Impl> impl);
-  Status Run(const std::vector<scenario::Step>& steps, bool recording);
 
   std::unique_ptr<Impl> impl_;
   bool window_ran_ = false;

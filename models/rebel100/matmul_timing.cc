@@ -64,7 +64,10 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   const int64_t sram = device.sram_bytes_per_chiplet;
   // An operand that fits its SRAM share is read from HBM once; otherwise it is re-streamed for
   // every fold of the other spatial dimension. B's first SRAM half was loaded by the *_0 command.
-  const int64_t a_reads = a_bytes <= sram / 4 ? 1 : col_folds;
+  // The engines of a chiplet work on different column folds at once and share each streamed row
+  // of A, so A is re-read once per group of |engines| column folds.
+  const int64_t a_reads =
+      a_bytes <= sram / 4 ? 1 : CeilDiv(col_folds, device.engines_per_chiplet);
   int64_t b_stream = std::max<int64_t>(0, b_bytes - sram / 2);
   if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2) b_stream *= row_folds;
   t.stream_bytes = a_bytes * a_reads + b_stream + out_bytes;

@@ -14,7 +14,8 @@ constexpr size_t kTextExamples = 5;
 std::string Printable(const std::string& text) {
   std::string out = text;
   for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
   }
   return out;
 }
@@ -23,7 +24,8 @@ std::string OffenderLine(const Offender& o, int64_t base_time_ns) {
   std::string line = Printable(o.cat) + " \"" + Printable(o.name) + "\" pid " +
                      std::to_string(o.pid) + " tid " + std::to_string(o.tid) + " ts " +
                      trace::FormatNsAsUs(o.ts_ns - base_time_ns) + "us";
-  if (o.launch_id) line += " launch_id " + std::to_string(*o.launch_id);
+  if (o.launch_id)
+    line += " launch_id " + std::to_string(*o.launch_id);
   return line + ": " + Printable(o.detail);
 }
 

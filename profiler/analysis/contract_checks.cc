@@ -1,5 +1,6 @@
 #include "profiler/analysis/contract_checks.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -30,7 +31,8 @@ class RuleSink {
     RuleResult& rule = report_.rules[index_];
     ++rule.violation_count;
     rule.passed = false;
-    if (rule.examples.size() >= max_examples_) return;
+    if (rule.examples.size() >= max_examples_)
+      return;
     Offender o;
     o.name = e.name;
     o.cat = std::string(e.cat());
@@ -50,7 +52,9 @@ class RuleSink {
   size_t max_examples_;
 };
 
-std::string Ns(int64_t ns) { return std::to_string(ns) + " ns"; }
+std::string Ns(int64_t ns) {
+  return std::to_string(ns) + " ns";
+}
 
 class ContractChecker {
  public:
@@ -58,8 +62,8 @@ class ContractChecker {
       : trace_(trace), events_(trace.events), options_(options), report_(*report), index_(trace) {}
 
   void Run() {
-    DeviceCategory(Rule("device-category",
-                        "device slices use cat kernel, gpu_memcpy or privateuse1_driver"));
+    DeviceCategory(
+        Rule("device-category", "device slices use cat kernel, gpu_memcpy or privateuse1_driver"));
     MarkerPerLaunch(Rule("marker-per-launch",
                          "every launch_id on device slices has exactly one rbln_run marker "
                          "carrying an integer launch_id"));
@@ -81,7 +85,8 @@ class ContractChecker {
                          "thread_name"));
     NoNegativeDurations(Rule("no-negative-durations", "no event has a negative duration"));
     InsideCaptureWindow(Rule("inside-capture-window", "events lie inside the capture window"));
-    for (const RuleResult& r : report_.rules) report_.passed = report_.passed && r.passed;
+    for (const RuleResult& r : report_.rules)
+      report_.passed = report_.passed && r.passed;
   }
 
  private:
@@ -102,16 +107,18 @@ class ContractChecker {
 
   void MarkerPerLaunch(RuleSink sink) {
     for (size_t m : index_.markers) {
-      if (!events_[m].IntArg(kLaunchIdArg)) sink.Violation(events_[m], "marker has no launch_id");
+      if (!events_[m].IntArg(kLaunchIdArg))
+        sink.Violation(events_[m], "marker has no launch_id");
     }
     for (const auto& [id, markers] : index_.markers_by_launch) {
       for (size_t k = 1; k < markers.size(); ++k) {
-        sink.Violation(events_[markers[k]], "launch has " + std::to_string(markers.size()) +
-                                                " rbln_run markers");
+        sink.Violation(events_[markers[k]],
+                       "launch has " + std::to_string(markers.size()) + " rbln_run markers");
       }
     }
     for (const auto& [id, slices] : index_.slices_by_launch) {
-      if (!index_.MarkerOf(id)) sink.Violation(events_[slices.front()], "launch has no marker");
+      if (!index_.MarkerOf(id))
+        sink.Violation(events_[slices.front()], "launch has no marker");
     }
     for (size_t i : index_.device_slices) {
       const Event& e = events_[i];
@@ -132,7 +139,8 @@ class ContractChecker {
   void DeviceAfterMarker(RuleSink sink) {
     for (const auto& [id, slices] : index_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
-      if (!marker) continue;  // marker-per-launch reports it
+      if (!marker)
+        continue;  // marker-per-launch reports it
       const int64_t marker_ts = events_[*marker].ts_ns;
       for (size_t i : slices) {
         if (events_[i].ts_ns < marker_ts) {
@@ -151,7 +159,8 @@ class ContractChecker {
     for (const auto& [id, slices] : index_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
       const auto op = marker ? index_.LauncherOf(*marker) : std::nullopt;
-      if (!op) continue;  // marker-per-launch / marker-inside-op report it
+      if (!op)
+        continue;  // marker-per-launch / marker-inside-op report it
       const Event& launcher = events_[*op];
       for (size_t i : slices) {
         if (events_[i].end_ns() > launcher.end_ns()) {
@@ -188,8 +197,10 @@ class ContractChecker {
     std::map<uint64_t, std::vector<size_t>> starts;
     std::map<uint64_t, size_t> finish_count;
     for (size_t i = 0; i < events_.size(); ++i) {
-      if (events_[i].flow_role == FlowRole::kStart) starts[events_[i].flow_id].push_back(i);
-      if (events_[i].flow_role == FlowRole::kFinish) ++finish_count[events_[i].flow_id];
+      if (events_[i].flow_role == FlowRole::kStart)
+        starts[events_[i].flow_id].push_back(i);
+      if (events_[i].flow_role == FlowRole::kFinish)
+        ++finish_count[events_[i].flow_id];
     }
     for (const auto& [id, list] : starts) {
       if (finish_count.count(id) == 0) {
@@ -198,7 +209,8 @@ class ContractChecker {
     }
     for (size_t i = 0; i < events_.size(); ++i) {
       const Event& f = events_[i];
-      if (f.flow_role != FlowRole::kFinish) continue;
+      if (f.flow_role != FlowRole::kFinish)
+        continue;
       auto it = starts.find(f.flow_id);
       if (it == starts.end()) {
         sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " has no start");
@@ -212,7 +224,8 @@ class ContractChecker {
       // Measure against the marker's start when duplicates exist (flow-unique reports them).
       size_t start = it->second.front();
       for (size_t s : it->second) {
-        if (index_.is_marker[s]) start = s;
+        if (index_.is_marker[s])
+          start = s;
       }
       const auto want = events_[start].IntArg(kLaunchIdArg);
       const auto got = f.IntArg(kLaunchIdArg);
@@ -224,18 +237,31 @@ class ContractChecker {
     }
     for (const Event& f : options_.unanchored_flows) {
       if (f.flow_role == FlowRole::kFinish) {
-        sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) +
-                              " is anchored on no event");
+        sink.Violation(f,
+                       "finish of flow " + std::to_string(f.flow_id) + " is anchored on no event");
       }
     }
   }
 
   void FlowUnique(RuleSink sink) {
-    std::map<uint64_t, int64_t> seen;
-    for (const Event& e : events_) {
-      if (e.flow_role != FlowRole::kStart) continue;
-      if (++seen[e.flow_id] > 1) {
-        sink.Violation(e, "another flow start already uses id " + std::to_string(e.flow_id));
+    std::map<uint64_t, std::vector<size_t>> starts;
+    for (size_t i = 0; i < events_.size(); ++i) {
+      if (events_[i].flow_role == FlowRole::kStart)
+        starts[events_[i].flow_id].push_back(i);
+    }
+    for (const auto& [id, list] : starts) {
+      if (list.size() < 2)
+        continue;
+      // The start on a marker is the legitimate one; blame the others.
+      auto keep =
+          std::find_if(list.begin(), list.end(), [&](size_t i) { return index_.is_marker[i]; });
+      if (keep == list.end())
+        keep = list.begin();
+      for (auto it = list.begin(); it != list.end(); ++it) {
+        if (it == keep)
+          continue;
+        sink.Violation(events_[*it], "flow id " + std::to_string(id) + " has " +
+                                         std::to_string(list.size()) + " starts");
       }
     }
   }
@@ -263,14 +289,16 @@ class ContractChecker {
 
   void NoNegativeDurations(RuleSink sink) {
     for (const Event& e : events_) {
-      if (e.dur_ns < 0) sink.Violation(e, "dur is " + Ns(e.dur_ns));
+      if (e.dur_ns < 0)
+        sink.Violation(e, "dur is " + Ns(e.dur_ns));
     }
   }
 
   void InsideCaptureWindow(RuleSink sink) {
     const int64_t begin = trace_.capture_start_ns;
     const int64_t end = trace_.capture_end_ns;
-    if (begin == 0 && end == 0) return;  // no window recorded
+    if (begin == 0 && end == 0)
+      return;  // no window recorded
     for (const Event& e : events_) {
       if (e.ts_ns < begin) {
         sink.Violation(e, "starts " + Ns(begin - e.ts_ns) + " before the capture window");
@@ -291,7 +319,8 @@ class ContractChecker {
 
 const RuleResult* CheckReport::Find(const std::string& id) const {
   for (const RuleResult& r : rules) {
-    if (r.id == id) return &r;
+    if (r.id == id)
+      return &r;
   }
   return nullptr;
 }

@@ -49,7 +49,7 @@ struct RuleResult {
 struct CheckReport {
   bool passed = true;
   bool sync = false;
-  int64_t base_time_ns = 0;  // for printing times relative to the trace base
+  int64_t base_time_ns = 0;       // for printing times relative to the trace base
   std::vector<RuleResult> rules;  // in the fixed order of the rule list
 
   const RuleResult* Find(const std::string& id) const;

@@ -14,8 +14,7 @@ using trace::Event;
 // PyTorch drops plugin activities of these types (reference §1.8), so a row holding one is a
 // host thread, never a device lane.
 bool IsHostCategory(Category c) {
-  return c == Category::kCpuOp || c == Category::kUserAnnotation ||
-         c == Category::kPythonFunction;
+  return c == Category::kCpuOp || c == Category::kUserAnnotation || c == Category::kPythonFunction;
 }
 
 // What can launch: an ATen op in eager mode, "Torch-Compiled Region" (user_annotation) in graph
@@ -36,7 +35,9 @@ struct RowKeyHash {
   }
 };
 
-RowKey RowOf(const Event& e) { return {e.pid, e.tid}; }
+RowKey RowOf(const Event& e) {
+  return {e.pid, e.tid};
+}
 
 }  // namespace
 
@@ -48,60 +49,78 @@ LaunchIndex::LaunchIndex(const trace::Trace& t)
     : trace(t), is_marker(t.events.size(), false), is_device(t.events.size(), false) {
   std::unordered_set<RowKey, RowKeyHash> host_rows;
   for (const Event& e : t.events) {
-    if (IsHostCategory(e.category)) host_rows.insert(RowOf(e));
+    if (IsHostCategory(e.category))
+      host_rows.insert(RowOf(e));
   }
   for (size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     if (IsMarker(e)) {
       is_marker[i] = true;
       markers.push_back(i);
-      if (auto id = e.IntArg(kLaunchIdArg)) markers_by_launch[*id].push_back(i);
+      if (auto id = e.IntArg(kLaunchIdArg))
+        markers_by_launch[*id].push_back(i);
       continue;
     }
-    if (e.phase != trace::Phase::kComplete) continue;
+    if (e.phase != trace::Phase::kComplete)
+      continue;
     // A launch_id marks device work wherever it sits; otherwise the row decides.
     const bool carries_launch = e.FindArg(kLaunchIdArg) != nullptr;
-    if (!carries_launch && host_rows.count(RowOf(e)) > 0) continue;
+    if (!carries_launch && host_rows.count(RowOf(e)) > 0)
+      continue;
     is_device[i] = true;
     device_slices.push_back(i);
-    if (auto id = e.IntArg(kLaunchIdArg)) slices_by_launch[*id].push_back(i);
+    if (auto id = e.IntArg(kLaunchIdArg))
+      slices_by_launch[*id].push_back(i);
   }
   FindLaunchers();
 }
 
 void LaunchIndex::FindLaunchers() {
   const std::vector<Event>& events = trace.events;
-  std::unordered_map<RowKey, std::vector<size_t>, RowKeyHash> rows;
-  for (size_t m : markers) rows[RowOf(events[m])].push_back(m);
+  // Sort keys: by start; at equal starts ops before markers (an op starting with its marker
+  // encloses it) and longer ops first (outer before inner). Kept apart from the events so the
+  // sort does not chase indices through a large vector.
+  struct Item {
+    int64_t ts_ns;
+    bool is_marker;
+    int64_t neg_dur_ns;
+    size_t index;
+    bool operator<(const Item& o) const {
+      return std::tie(ts_ns, is_marker, neg_dur_ns, index) <
+             std::tie(o.ts_ns, o.is_marker, o.neg_dur_ns, o.index);
+    }
+  };
+  auto item = [&](size_t i) {
+    return Item{events[i].ts_ns, static_cast<bool>(is_marker[i]), -events[i].dur_ns, i};
+  };
+  std::unordered_map<RowKey, std::vector<Item>, RowKeyHash> rows;
+  for (size_t m : markers)
+    rows[RowOf(events[m])].push_back(item(m));
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     if (is_device[i] || e.phase != trace::Phase::kComplete || !IsLauncherCategory(e.category)) {
       continue;
     }
     auto row = rows.find(RowOf(e));
-    if (row != rows.end()) row->second.push_back(i);  // only rows that hold markers matter
+    if (row != rows.end())
+      row->second.push_back(item(i));  // only rows holding markers matter
   }
   for (auto& [key, items] : rows) {
-    // By start; at equal starts ops before markers (an op starting with its marker encloses
-    // it) and longer ops first (outer before inner).
-    std::sort(items.begin(), items.end(), [&](size_t a, size_t b) {
-      return std::make_tuple(events[a].ts_ns, is_marker[a], -events[a].dur_ns, a) <
-             std::make_tuple(events[b].ts_ns, is_marker[b], -events[b].dur_ns, b);
-    });
+    std::sort(items.begin(), items.end());
     // Sweep with a stack of open ops; partial overlaps are tolerated by checking enclosure
     // explicitly instead of trusting the nesting.
     std::vector<size_t> open;
-    for (size_t i : items) {
-      const Event& e = events[i];
-      while (!open.empty() && events[open.back()].end_ns() < e.ts_ns) open.pop_back();
-      if (!is_marker[i]) {
-        open.push_back(i);
+    for (const Item& it : items) {
+      const Event& e = events[it.index];
+      while (!open.empty() && events[open.back()].end_ns() < e.ts_ns)
+        open.pop_back();
+      if (!it.is_marker) {
+        open.push_back(it.index);
         continue;
       }
-      for (auto it = open.rbegin(); it != open.rend(); ++it) {
-        const Event& op = events[*it];
-        if (op.ts_ns <= e.ts_ns && e.end_ns() <= op.end_ns()) {
-          launcher_by_marker[i] = *it;
+      for (auto op = open.rbegin(); op != open.rend(); ++op) {
+        if (events[*op].ts_ns <= e.ts_ns && e.end_ns() <= events[*op].end_ns()) {
+          launcher_by_marker[it.index] = *op;
           break;
         }
       }
@@ -111,13 +130,15 @@ void LaunchIndex::FindLaunchers() {
 
 std::optional<size_t> LaunchIndex::MarkerOf(int64_t launch_id) const {
   auto it = markers_by_launch.find(launch_id);
-  if (it == markers_by_launch.end() || it->second.empty()) return std::nullopt;
+  if (it == markers_by_launch.end() || it->second.empty())
+    return std::nullopt;
   return it->second.front();
 }
 
 std::optional<size_t> LaunchIndex::LauncherOf(size_t marker_event) const {
   auto it = launcher_by_marker.find(marker_event);
-  if (it == launcher_by_marker.end()) return std::nullopt;
+  if (it == launcher_by_marker.end())
+    return std::nullopt;
   return it->second;
 }
 

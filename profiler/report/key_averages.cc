@@ -4,6 +4,7 @@
 #include "profiler/report/key_averages.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -60,7 +61,10 @@ class EventTree {
       node.event = &event;
       node.name = RowName(event.name);
       node.start_ns = event.ts_ns;
-      node.end_ns = event.ts_ns + std::max<int64_t>(event.dur_ns, 0);
+      // Saturate so a corrupt duration in an imported trace cannot overflow.
+      const int64_t dur_ns = std::clamp<int64_t>(
+          event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
+      node.end_ns = event.ts_ns + dur_ns;
       node.device = IsPrivateUse1Event(event);
     }
     // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every

@@ -25,9 +25,11 @@ double Average(double total, int64_t count) {
 
 // f"{value:.{decimals}f}": to_chars is correctly rounded like Python and ignores the locale.
 std::string Fixed(double value, int decimals) {
-  char buf[64];
+  char buf[400];  // room for any finite double in fixed notation
   const auto result =
       std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed, decimals);
+  if (result.ec != std::errc())
+    return "nan";
   return std::string(buf, result.ptr);
 }
 

@@ -1,6 +1,7 @@
 // A streaming JSON writer. Output always is valid JSON in valid UTF-8: strings are escaped per
 // RFC 8259 and invalid UTF-8 bytes become U+FFFD, so a trace with a broken kernel name still loads
-// in Perfetto. Text goes to an OutputSink as it is produced; no document is held in memory.
+// in Perfetto. Text goes to an OutputSink as it is produced; no document is held in memory
+// (atomic_file.h has the file sink, FdSink).
 #ifndef RBLNSIM_PROFILER_TRACE_JSON_WRITER_H_
 #define RBLNSIM_PROFILER_TRACE_JSON_WRITER_H_
 

@@ -101,7 +101,14 @@ Status SimulatedRuntime::Begin() {
     const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
-    steady_.steady_minus_sim_ns = now - static_cast<int64_t>(std::llround(simulation_->NowNs()));
+    // Never move the mapping backwards: a second session continues simulated time, so its
+    // timestamps must follow the first session's even when the simulated window outran the
+    // real clock.
+    const int64_t offset = now - static_cast<int64_t>(std::llround(simulation_->NowNs()));
+    if (!real_clock_anchored_ || offset > steady_.steady_minus_sim_ns) {
+      steady_.steady_minus_sim_ns = offset;
+    }
+    real_clock_anchored_ = true;
   }
   return Status::Ok();
 }

@@ -59,6 +59,7 @@ class SimulatedRuntime : public abi::CaptureSource {
   bool profiler_enabled_ = false;
   bool warmed_up_ = false;
   ClockMode clock_mode_ = ClockMode::kReal;
+  bool real_clock_anchored_ = false;
   SteadyMapping steady_;
   std::optional<SessionData> last_session_;
 };

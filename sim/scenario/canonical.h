@@ -2,7 +2,8 @@
 // identified by this hash, so it must depend only on the configuration: every field, in a fixed
 // order, with fixed number formatting, and nothing about where it was loaded from (source_path
 // and SourceLocs are left out). The text is itself a valid scenario: loading it gives back an
-// equal Scenario.
+// equal Scenario. Defaults derived from other keys (ATOM's array size, a fetch batch clamped to a
+// small queue) are written out explicitly, so they no longer follow those keys when reloaded.
 #ifndef RBLNSIM_SIM_SCENARIO_CANONICAL_H_
 #define RBLNSIM_SIM_SCENARIO_CANONICAL_H_
 

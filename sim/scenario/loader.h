@@ -12,8 +12,10 @@
 
 namespace rblnsim::scenario {
 
-// Scenario and overlay files above this size are rejected before parsing.
-inline constexpr size_t kMaxScenarioFileBytes = size_t{4} << 20;
+// Scenario and overlay files above this size are rejected before parsing. Real scenarios are a few
+// KB (repeat keeps even long workloads short). yaml-cpp needs up to ~0.7 s and ~100 MB per MiB of
+// token-dense input, so the cap keeps a hostile file well under a second and 256 MB.
+inline constexpr size_t kMaxScenarioFileBytes = size_t{256} << 10;
 
 // Loads `path`, merges `overlay_paths` in order (maps key by key, later wins; a null value
 // deletes a key), applies `set_overrides` ("device.queue.depth=16"; the value is YAML), and

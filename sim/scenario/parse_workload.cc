@@ -3,6 +3,7 @@
 // here, at the step that has it, rather than minutes into a simulation.
 #include <cctype>
 #include <map>
+#include <optional>
 
 #include "sim/scenario/op_catalog.h"
 #include "sim/scenario/parse_sections.h"
@@ -48,8 +49,23 @@ class WorkloadChecker {
   Status Repeat(const Section& s, int depth, Step* step, int64_t* executed);
   StatusOr<const TensorState*> Lookup(const YamlNode& name_node, const std::string& path) const;
 
+  // Records a tensor's state before its first assignment in each enclosing repeat body, so a
+  // body that changes a type can be found without copying every tensor per repeat.
+  void Assign(const std::string& name, TensorState state);
+
   std::map<std::string, TensorState> tensors_;
+  // One journal per open repeat body: name → type before the body (nullopt: did not exist).
+  std::vector<std::map<std::string, std::optional<TensorType>>> journals_;
 };
+
+void WorkloadChecker::Assign(const std::string& name, TensorState state) {
+  const auto it = tensors_.find(name);
+  if (!journals_.empty() && journals_.back().count(name) == 0) {
+    journals_.back()[name] =
+        it == tensors_.end() ? std::nullopt : std::optional<TensorType>(it->second.type);
+  }
+  tensors_[name] = std::move(state);
+}
 
 StatusOr<const TensorState*> WorkloadChecker::Lookup(const YamlNode& name_node,
                                                      const std::string& path) const {
@@ -234,7 +250,7 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
   step->output = std::string(out_name);
   // The result lives where its inputs do; tensor.device is the logical device even after a
   // CPU fallback.
-  tensors_[step->output] = TensorState{*result, on_device != nullptr, out};
+  Assign(step->output, TensorState{*result, on_device != nullptr, out});
   return Status::Ok();
 }
 
@@ -255,20 +271,23 @@ Status WorkloadChecker::Repeat(const Section& s, int depth, Step* step, int64_t*
     return NodeError(body != nullptr ? *body : *s.node(),
                      s.path() + ": repeat needs a non-empty steps: [...] list");
   }
-  const std::map<std::string, TensorState> before = tensors_;
+  journals_.emplace_back();
   int64_t body_steps = 0;
-  RBLNSIM_RETURN_IF_ERROR(Steps(*body, s.Path("steps"), depth + 1, &step->body, &body_steps));
+  Status body_status = Steps(*body, s.Path("steps"), depth + 1, &step->body, &body_steps);
+  std::map<std::string, std::optional<TensorType>> journal = std::move(journals_.back());
+  journals_.pop_back();
+  RBLNSIM_RETURN_IF_ERROR(body_status);
   // A second iteration sees the types the first one left; they must be the ones it started with.
-  if (step->count > 1) {
-    for (const auto& [name, state] : before) {
-      const TensorState& now = tensors_.at(name);
-      if (now.type != state.type) {
-        return NodeError(*now.assigned_at, "tensor " + Quoted(name) + " changes type inside a " +
-                                               "repeat (" + state.type.ToString() + " -> " +
-                                               now.type.ToString() + "); a repeated body must " +
-                                               "leave types as it found them");
-      }
+  for (const auto& [name, before] : journal) {
+    const TensorState& now = tensors_.at(name);
+    if (step->count > 1 && before.has_value() && now.type != *before) {
+      return NodeError(*now.assigned_at, "tensor " + Quoted(name) + " changes type inside a " +
+                                             "repeat (" + before->ToString() + " -> " +
+                                             now.type.ToString() + "); a repeated body must " +
+                                             "leave types as it found them");
     }
+    // The enclosing body saw the same state before this repeat began.
+    if (!journals_.empty()) journals_.back().emplace(name, before);
   }
   const int64_t total = SaturatingMul(body_steps, step->count);
   if (total > kMaxExecutedSteps || *executed + total > kMaxExecutedSteps) {

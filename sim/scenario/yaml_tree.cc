@@ -155,7 +155,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (parent.expanded_size > kMaxExpandedNodes) {
       Fail(Where(*node, alias_mark),
            "more than " + std::to_string(kMaxExpandedNodes) +
-               " nodes once aliases are expanded (YAML alias bomb?)");
+               " YAML nodes once aliases are expanded (YAML alias bomb?)");
     }
   }
 
@@ -205,6 +205,62 @@ std::string DoubleQuotedImpl(std::string_view text) {
   return out + "\"";
 }
 
+// yaml-cpp's scanner queues every token of a flow collection before the parser's own depth guard
+// runs, so a file of a million '[' costs hundreds of MB. Bound bracket nesting first with a rough
+// lexical pass: quoted scalars and comments are skipped; brackets inside plain or block scalars
+// count, which only matters past kMaxNestingDepth unclosed ones.
+Status CheckFlowDepth(std::string_view text, const Origin& origin) {
+  int depth = 0;
+  int line = 0;
+  size_t line_start = 0;
+  char quote = 0;
+  bool comment = false;
+  char previous = '\n';
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      comment = false;
+      previous = c;
+      continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (c == quote && quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is an escaped quote
+      } else if (c == quote) {
+        quote = 0;
+      } else if (quote == '"' && c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;
+      }
+      previous = c;
+      continue;
+    }
+    const bool after_space = previous == '\n' || previous == ' ' || previous == '\t';
+    if (c == '#' && after_space) {
+      comment = true;
+      continue;
+    }
+    if ((c == '"' || c == '\'') &&
+        (after_space || previous == '[' || previous == '{' || previous == ',')) {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNestingDepth) {
+        YAML::Mark mark;
+        mark.line = line;
+        mark.column = static_cast<int>(i - line_start);
+        return MarkError(origin, mark,
+                         "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+    previous = c;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 const YamlNode* YamlNode::Find(std::string_view key) const {
@@ -245,6 +301,7 @@ SourceLoc ToSourceLoc(const YamlNode& node) {
 }
 
 StatusOr<YamlNodePtr> ParseYaml(std::string_view text, std::shared_ptr<const Origin> origin) {
+  RBLNSIM_RETURN_IF_ERROR(CheckFlowDepth(text, *origin));
   std::istringstream stream{std::string(text)};
   try {
     YAML::Parser parser(stream);
@@ -272,17 +329,23 @@ StatusOr<YamlNodePtr> MergeYaml(const YamlNodePtr& base, const YamlNodePtr& over
   }
   if (base == nullptr || base->kind != Kind::kMap || overlay->kind != Kind::kMap) return overlay;
   auto merged = std::make_shared<YamlNode>(*base);
+  // An index keeps merging two large maps (many tensors, say) linear.
+  std::unordered_map<std::string_view, size_t> index;
+  for (size_t i = 0; i < merged->entries.size(); ++i) index[merged->entries[i].first->scalar] = i;
   for (const auto& [key, value] : overlay->entries) {
-    auto it = merged->entries.begin();
-    while (it != merged->entries.end() && it->first->scalar != key->scalar) ++it;
-    if (value->kind == Kind::kNull) {
-      if (it != merged->entries.end()) merged->entries.erase(it);
-    } else if (it != merged->entries.end()) {
-      RBLNSIM_ASSIGN_OR_RETURN(it->second, MergeYaml(it->second, value, budget));
-    } else {
+    const auto it = index.find(key->scalar);
+    if (it == index.end()) {
+      if (value->kind == Kind::kNull) continue;
+      index[key->scalar] = merged->entries.size();
       merged->entries.emplace_back(key, value);
+    } else if (value->kind == Kind::kNull) {
+      merged->entries[it->second].second = nullptr;  // deleted; compacted below
+    } else {
+      YamlNodePtr& slot = merged->entries[it->second].second;
+      RBLNSIM_ASSIGN_OR_RETURN(slot, MergeYaml(slot, value, budget));
     }
   }
+  std::erase_if(merged->entries, [](const auto& entry) { return entry.second == nullptr; });
   Recount(merged.get());
   return YamlNodePtr(merged);
 }

@@ -83,7 +83,7 @@ def test_seed_table():
 
 
 def test_without_profiler():
-    proc, trace = run_seed()
+    proc, trace = run_seed(["--no-expect"])
     header, rows, footers = parse_table(proc.stdout)
     assert not any("RBLN" in h for h in header), header
     assert "Self RBLN time total" not in footers
@@ -94,7 +94,7 @@ def test_without_profiler():
 
 
 def test_atom_is_host_only():
-    proc, trace = run_seed(["--set", "device.variant=atom"], env={"RBLN_PROFILER": "1"})
+    proc, trace = run_seed(["--set", "device.variant=atom", "--no-expect"], env={"RBLN_PROFILER": "1"})
     assert "0 device events" in proc.stdout
     events = strict_json(trace)["traceEvents"]
     assert all(e.get("cat") in ("cpu_op", "user_annotation", "Trace", None) for e in events), \
@@ -103,7 +103,7 @@ def test_atom_is_host_only():
 
 
 def test_deploy_removes_the_scan():
-    proc, _ = run_seed(env={"RBLN_PROFILER": "1", "TORCH_RBLN_DEPLOY": "ON"})
+    proc, _ = run_seed(["--no-expect"], env={"RBLN_PROFILER": "1", "TORCH_RBLN_DEPLOY": "ON"})
     _, rows, _ = parse_table(proc.stdout)
     for op in ("aten::abs", "aten::isinf", "aten::isnan", "aten::ne"):
         assert op not in rows, rows.keys()
@@ -211,12 +211,17 @@ def test_golden_stdout():
 
 
 def test_deterministic_trace():
-    digests = set()
+    # traceName records the path, as Kineto does, so every run writes to the same path.
+    tmp = tempfile.mkdtemp(prefix="rblnsim-e2e-")
+    trace = os.path.join(tmp, "same.json")
+    digests, outputs = set(), set()
     for _ in range(3):
-        _, trace = run_seed(env={"RBLN_PROFILER": "1"}, trace_name="same.json")
+        proc = rblnsim(["run", SEED, "--trace", trace], env={"RBLN_PROFILER": "1"})
+        outputs.add(proc.stdout)
         with open(trace, "rb") as f:
             digests.add(hashlib.sha256(f.read()).hexdigest())
     assert len(digests) == 1, digests
+    assert len(outputs) == 1
 
 
 def test_bad_inputs_exit_2():
@@ -233,6 +238,15 @@ def test_bad_inputs_exit_2():
     assert bad_sort.returncode == 2 and not os.path.exists(os.path.join(tmp, "x.json")), bad_sort.stderr
     bad_flag = rblnsim(["run", SEED, "--row-limit", "many"], check=False)
     assert bad_flag.returncode == 2, bad_flag.stderr
+
+
+def test_expect_block_decides_the_exit_status():
+    ok = rblnsim(["run", SEED, "--trace", os.path.join(tempfile.mkdtemp(), "t.json")],
+                 env={"RBLN_PROFILER": "1"})
+    assert "PASS  device_events == 18" in ok.stdout and "FAIL" not in ok.stdout, ok.stdout
+    off = rblnsim(["run", SEED, "--trace", os.path.join(tempfile.mkdtemp(), "t.json")], check=False)
+    assert off.returncode == 1, off.returncode
+    assert "FAIL  device_events == 18 (got 0)" in off.stdout, off.stdout
 
 
 def test_help():

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "tools/rblnsim/check_command.h"
 #include "tools/rblnsim/run_command.h"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
 
   rblnsim::cli::RunOptions run;
   rblnsim::cli::AddRunCommand(&app, &run);
+  rblnsim::cli::CheckCommandOptions check;
+  rblnsim::cli::AddCheckCommand(&app, &check);
 
   try {
     app.parse(argc, argv);
@@ -27,5 +30,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (app.got_subcommand("run")) return rblnsim::cli::RunCommand(run);
+  if (app.got_subcommand("check")) return rblnsim::cli::CheckCommand(check);
   return 2;
 }

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string sort_by = "cpu_time_total";
   int row_limit = 10;
   std::string attribution = "released";
+  bool no_expect = false;
 };
 
 void AddRunCommand(CLI::App* app, RunOptions* options);

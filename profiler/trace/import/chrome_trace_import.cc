@@ -1,7 +1,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 
-#include <optional>
 #include <utility>
+#include <vector>
 
 #include "profiler/trace/import/event_reader.h"
 #include "profiler/trace/import/json_input.h"
@@ -38,15 +38,20 @@ std::string DescribeValueStart(char c) {
 class TopLevelReader {
  public:
   TopLevelReader(const import::JsonInput& input, ImportResult* result)
-      : text_(input.view()), reader_(input, kMicrosecondExponent), assembler_(result),
+      : text_(input.view()),
+        reader_(input, kMicrosecondExponent),
+        assembler_(result),
         result_(*result) {}
 
   Status Run() {
     size_t pos = 0;
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // a UTF-8 byte order mark
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF")
+      pos = 3;  // a UTF-8 byte order mark
     pos = import::SkipWhitespace(text_, pos);
-    if (text_.empty()) return ErrorAtByte(0, "empty input");
-    if (pos == text_.size()) return ErrorAtByte(pos, "no JSON value, only whitespace");
+    if (text_.empty())
+      return ErrorAtByte(0, "empty input");
+    if (pos == text_.size())
+      return ErrorAtByte(pos, "no JSON value, only whitespace");
     size_t end = 0;
     if (text_[pos] == '[') {
       // A bare array of events (Chrome's "JSON array format"): µs, absolute times.
@@ -59,8 +64,8 @@ class TopLevelReader {
     }
     pos = import::SkipWhitespace(text_, end);
     if (pos != text_.size()) {
-      return ErrorAtByte(pos, "unexpected " + import::DescribeByte(text_[pos]) +
-                                  " after the top-level value");
+      return ErrorAtByte(
+          pos, "unexpected " + import::DescribeByte(text_[pos]) + " after the top-level value");
     }
     return assembler_.Finish(base_ns_, base_offset_);
   }
@@ -70,33 +75,37 @@ class TopLevelReader {
 
   StatusOr<size_t> ReadTopObject(size_t open) {
     bool saw_events = false;
-    std::optional<std::pair<size_t, size_t>> deferred_events;
+    std::vector<size_t> deferred_events;  // where each postponed traceEvents array opens
     size_t pos = import::SkipWhitespace(text_, open + 1);
     if (pos < text_.size() && text_[pos] == '}') {
       return ErrorAtByte(open, "the top-level object has no \"traceEvents\"");
     }
     while (true) {
-      if (pos >= text_.size()) return Unclosed(open, "object");
+      if (pos >= text_.size())
+        return Unclosed(open, "object");
       if (text_[pos] != '"') {
-        return ErrorAtByte(pos, "expected a member name, found " + import::DescribeByte(text_[pos]));
+        return ErrorAtByte(pos,
+                           "expected a member name, found " + import::DescribeByte(text_[pos]));
       }
       size_t key_end = 0;
       RBLNSIM_ASSIGN_OR_RETURN(key_end, import::SkipString(text_, pos));
       std::string key;
       RBLNSIM_ASSIGN_OR_RETURN(key, reader_.ReadString(pos, key_end));
       pos = import::SkipWhitespace(text_, key_end);
-      if (pos >= text_.size()) return Unclosed(open, "object");
+      if (pos >= text_.size())
+        return Unclosed(open, "object");
       if (text_[pos] != ':') {
-        return ErrorAtByte(pos, "expected ':' after a member name, found " +
-                                    import::DescribeByte(text_[pos]));
+        return ErrorAtByte(
+            pos, "expected ':' after a member name, found " + import::DescribeByte(text_[pos]));
       }
       pos = import::SkipWhitespace(text_, pos + 1);
-      if (pos >= text_.size()) return Unclosed(open, "object");
+      if (pos >= text_.size())
+        return Unclosed(open, "object");
       size_t end = 0;
       if (key == "traceEvents") {
         if (text_[pos] != '[') {
-          return ErrorAtByte(pos, "\"traceEvents\" must be an array, found " +
-                                      DescribeValueStart(text_[pos]));
+          return ErrorAtByte(
+              pos, "\"traceEvents\" must be an array, found " + DescribeValueStart(text_[pos]));
         }
         saw_events = true;
         if (unit_known_) {
@@ -105,23 +114,28 @@ class TopLevelReader {
           // displayTimeUnit decides how every ts reads, and it may come later: come back once
           // the whole object has been seen. Kineto always writes it first, so this is rare.
           RBLNSIM_ASSIGN_OR_RETURN(end, import::SkipValue(text_, pos));
-          deferred_events.emplace(pos, end);
+          deferred_events.push_back(pos);
         }
       } else {
         RBLNSIM_ASSIGN_OR_RETURN(end, import::SkipValue(text_, pos));
         RBLNSIM_RETURN_IF_ERROR(ReadMember(key, pos, end));
       }
       pos = import::SkipWhitespace(text_, end);
-      if (pos >= text_.size()) return Unclosed(open, "object");
-      if (text_[pos] == '}') break;
+      if (pos >= text_.size())
+        return Unclosed(open, "object");
+      if (text_[pos] == '}')
+        break;
       if (text_[pos] != ',') {
-        return ErrorAtByte(pos, "expected ',' or '}' after a member, found " +
-                                    import::DescribeByte(text_[pos]));
+        return ErrorAtByte(
+            pos, "expected ',' or '}' after a member, found " + import::DescribeByte(text_[pos]));
       }
       pos = import::SkipWhitespace(text_, pos + 1);
     }
-    if (!saw_events) return ErrorAtByte(open, "the top-level object has no \"traceEvents\"");
-    if (deferred_events) RBLNSIM_RETURN_IF_ERROR(ReadEvents(deferred_events->first).status());
+    if (!saw_events)
+      return ErrorAtByte(open, "the top-level object has no \"traceEvents\"");
+    for (size_t events_open : deferred_events) {
+      RBLNSIM_RETURN_IF_ERROR(ReadEvents(events_open).status());
+    }
     return pos + 1;
   }
 
@@ -131,29 +145,33 @@ class TopLevelReader {
     Trace& trace = result_.trace;
     if (key == "displayTimeUnit") {
       auto unit = reader_.ReadString(begin, end);
-      if (!unit.ok()) return ErrorAtByte(begin, "\"displayTimeUnit\" must be a string");
+      if (!unit.ok())
+        return ErrorAtByte(begin, "\"displayTimeUnit\" must be a string");
       // Kineto built with DISPLAY_TRACE_IN_NS writes "ns" and then prints ns (reference §2.1).
       unit_known_ = true;
       reader_.set_ns_exponent(*unit == "ns" ? 0 : kMicrosecondExponent);
     } else if (key == "baseTimeNanoseconds") {
       auto base = reader_.ReadInt(begin, end);
-      if (!base.ok()) return ErrorAtByte(begin, "\"baseTimeNanoseconds\" must be an integer");
+      if (!base.ok())
+        return ErrorAtByte(begin, "\"baseTimeNanoseconds\" must be an integer");
       base_ns_ = *base;
       base_offset_ = begin;
     } else if (key == "traceName") {
       auto name = reader_.ReadString(begin, end);
-      if (!name.ok()) return ErrorAtByte(begin, "\"traceName\" must be a string");
+      if (!name.ok())
+        return ErrorAtByte(begin, "\"traceName\" must be a string");
       trace.trace_name = std::move(*name);
     } else if (key == "deviceProperties") {
       if (text_[begin] != '[') {
         return ErrorAtByte(begin, "\"deviceProperties\" must be an array, found " +
                                       DescribeValueStart(text_[begin]));
       }
-      return ForEachElement(begin, [&](size_t b, size_t e) -> Status {
-               RBLNSIM_ASSIGN_OR_RETURN(std::string json, reader_.ReadCompact(b, e));
-               trace.device_properties.push_back(RawJson{std::move(json)});
-               return Status::Ok();
-             })
+      return ForEachElement(begin,
+                            [&](size_t b, size_t e) -> Status {
+                              RBLNSIM_ASSIGN_OR_RETURN(std::string json, reader_.ReadCompact(b, e));
+                              trace.device_properties.push_back(RawJson{std::move(json)});
+                              return Status::Ok();
+                            })
           .status();
     } else if (key != "schemaVersion") {  // the writer stamps its own schema version
       RBLNSIM_ASSIGN_OR_RETURN(std::string json, reader_.ReadCompact(begin, end));
@@ -174,15 +192,19 @@ class TopLevelReader {
   template <typename Fn>
   StatusOr<size_t> ForEachElement(size_t open, Fn&& fn) {
     size_t pos = import::SkipWhitespace(text_, open + 1);
-    if (pos < text_.size() && text_[pos] == ']') return pos + 1;
+    if (pos < text_.size() && text_[pos] == ']')
+      return pos + 1;
     while (true) {
-      if (pos >= text_.size()) return Unclosed(open, "array");
+      if (pos >= text_.size())
+        return Unclosed(open, "array");
       size_t end = 0;
       RBLNSIM_ASSIGN_OR_RETURN(end, import::SkipValue(text_, pos));
       RBLNSIM_RETURN_IF_ERROR(fn(pos, end));
       pos = import::SkipWhitespace(text_, end);
-      if (pos >= text_.size()) return Unclosed(open, "array");
-      if (text_[pos] == ']') return pos + 1;
+      if (pos >= text_.size())
+        return Unclosed(open, "array");
+      if (text_[pos] == ']')
+        return pos + 1;
       if (text_[pos] != ',') {
         return ErrorAtByte(pos, "expected ',' or ']' after an array element, found " +
                                     import::DescribeByte(text_[pos]));
@@ -212,7 +234,8 @@ StatusOr<ImportResult> ImportInput(const import::JsonInput& input, const std::st
   result.was_gzip = input.was_gzip();
   result.input_bytes = input.size();
   Status status = TopLevelReader(input, &result).Run();
-  if (!status.ok()) return status.WithPrefix(name + ": ");
+  if (!status.ok())
+    return status.WithPrefix(name + ": ");
   return result;
 }
 
@@ -225,7 +248,8 @@ StatusOr<ImportResult> ImportChromeTrace(const std::string& path) {
 
 StatusOr<ImportResult> ImportChromeTraceFromBuffer(std::string_view json, const std::string& name) {
   auto input = import::JsonInput::FromText(json);
-  if (!input.ok()) return input.status().WithPrefix(name + ": ");
+  if (!input.ok())
+    return input.status().WithPrefix(name + ": ");
   return ImportInput(*input, name);
 }
 

@@ -32,18 +32,18 @@ struct ImportResult {
   bool was_gzip = false;
   uint64_t input_bytes = 0;  // JSON text size, after decompression
 
-  int64_t events_read = 0;      // elements of traceEvents
-  int64_t complete_events = 0;  // "X" kept in trace.events
-  int64_t instant_events = 0;   // "i"/"I" kept in trace.events
-  int64_t metadata_events = 0;  // "M" process_*/thread_* turned into rows
-  int64_t flow_events = 0;      // ac2g "s"/"f" attached to the X event they are anchored on
+  int64_t events_read = 0;         // elements of traceEvents
+  int64_t complete_events = 0;     // "X" kept in trace.events
+  int64_t instant_events = 0;      // "i"/"I" kept in trace.events
+  int64_t metadata_events = 0;     // "M" process_*/thread_* turned into rows
+  int64_t flow_events = 0;         // ac2g "s"/"f" attached to the X event they are anchored on
   int64_t orphan_flow_events = 0;  // ac2g "s"/"f" anchored on nothing (see orphan_flows)
   int64_t other_flow_events = 0;   // flows of other categories (fwdbwd, ...): dropped
   // Kineto's own bookkeeping on pids "Spans", "Traces" and "": the "Trace" span, iteration
   // instants, Record Window End, the Spans sort row. Read for the capture window, not kept.
   int64_t span_events = 0;
-  int64_t skipped_events = 0;  // other events whose pid (or tid) is not an integer: dropped
-  int64_t unknown_phase_events = 0;     // ph other than X, i, I, M, s, f, t: dropped
+  int64_t skipped_events = 0;        // other events whose pid (or tid) is not an integer: dropped
+  int64_t unknown_phase_events = 0;  // ph other than X, i, I, M, s, f, t: dropped
   int64_t unknown_metadata_events = 0;  // "M" other than process_*/thread_*: dropped
   // A second, different process_name/thread_name for the same row (Kineto's default "GPU n"
   // rows collide with device pids 0-15); the first one is kept.

@@ -4,59 +4,20 @@
 #include <string_view>
 #include <utility>
 
-#include <simdjson.h>
-
 #include "profiler/trace/import/json_input.h"
 #include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/ondemand_values.h"
 #include "profiler/trace/import/time_text.h"
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::trace::import {
 
-namespace od = simdjson::ondemand;
-
 namespace {
-
-std::string_view TypeName(od::json_type type) {
-  switch (type) {
-    case od::json_type::array:
-      return "an array";
-    case od::json_type::object:
-      return "an object";
-    case od::json_type::number:
-      return "a number";
-    case od::json_type::string:
-      return "a string";
-    case od::json_type::boolean:
-      return "a boolean";
-    case od::json_type::null:
-      return "null";
-  }
-  return "an unknown value";
-}
-
-std::string InvalidJson(simdjson::error_code error) {
-  return std::string("invalid JSON (") + simdjson::error_message(error) + ")";
-}
-
-std::string_view TrimRight(std::string_view text) {
-  while (!text.empty() && IsJsonWhitespace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-// Quotes a piece of input for an error message: at most 40 bytes, printable ASCII only.
-std::string Excerpt(std::string_view text) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size() && i < 40; ++i) {
-    const auto u = static_cast<unsigned char>(text[i]);
-    out += (u >= 0x20 && u < 0x7f && u != '"') ? text[i] : '?';
-  }
-  return out + (text.size() > 40 ? "...\"" : "\"");
-}
 
 template <typename T>
 bool ParseWhole(std::string_view text, T* out) {
-  if (text.empty()) return false;
+  if (text.empty())
+    return false;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
   return ec == std::errc() && end == text.data() + text.size();
 }
@@ -79,7 +40,10 @@ void RawEvent::Clear() {
 class EventReader::Impl {
  public:
   Impl(const JsonInput& input, int ns_exponent)
-      : base_(input.data()), capacity_(input.capacity()), ns_exponent_(ns_exponent) {}
+      : base_(input.data()),
+        capacity_(input.capacity()),
+        ns_exponent_(ns_exponent),
+        offsets_(input.data()) {}
 
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
 
@@ -89,18 +53,22 @@ class EventReader::Impl {
     od::document doc;
     RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
     od::json_type type;
-    if (auto error = doc.type().get(type)) return ErrorAtByte(begin, InvalidJson(error));
+    if (auto error = doc.type().get(type))
+      return ErrorAtByte(begin, InvalidJson(error));
     if (type != od::json_type::object) {
       return ErrorAtByte(begin,
                          "trace event is " + std::string(TypeName(type)) + ", not an object");
     }
     od::object object;
-    if (auto error = doc.get_object().get(object)) return ErrorAtByte(begin, InvalidJson(error));
+    if (auto error = doc.get_object().get(object))
+      return ErrorAtByte(begin, InvalidJson(error));
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
-      if (auto error = std::move(field_result).get(field)) return Fail(doc, error, end);
-      if (auto error = field.unescaped_key().get(key)) return Fail(doc, error, end);
+      if (auto error = std::move(field_result).get(field))
+        return Fail(doc, error, end);
+      if (auto error = field.unescaped_key().get(key))
+        return Fail(doc, error, end);
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
     }
     return Status::Ok();
@@ -110,22 +78,26 @@ class EventReader::Impl {
     od::document doc;
     RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
     od::json_type type;
-    if (auto error = doc.type().get(type)) return ErrorAtByte(begin, InvalidJson(error));
+    if (auto error = doc.type().get(type))
+      return ErrorAtByte(begin, InvalidJson(error));
     std::string text;
     if (type == od::json_type::object || type == od::json_type::array) {
       od::value value;
-      if (auto error = doc.get_value().get(value)) return ErrorAtByte(begin, InvalidJson(error));
-      RBLNSIM_RETURN_IF_ERROR(AppendCompact(value, &text));
+      if (auto error = doc.get_value().get(value))
+        return ErrorAtByte(begin, InvalidJson(error));
+      RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(value, offsets_, &text));
       return text;
     }
     // simdjson cannot turn a scalar document into a value, so scalars are checked here.
     std::string_view token;
-    if (auto error = doc.raw_json_token().get(token)) return ErrorAtByte(begin, InvalidJson(error));
+    if (auto error = doc.raw_json_token().get(token))
+      return ErrorAtByte(begin, InvalidJson(error));
     simdjson::error_code error = simdjson::SUCCESS;
     if (type == od::json_type::string) {
       std::string_view s;
       error = doc.get_string().get(s);
-      if (!error) return JsonQuote(s);
+      if (!error)
+        return JsonQuote(s);
     } else if (type == od::json_type::number) {
       error = doc.get_number().error();
     } else if (type == od::json_type::boolean) {
@@ -133,7 +105,8 @@ class EventReader::Impl {
     } else if (TrimRight(token) != "null") {
       error = simdjson::N_ATOM_ERROR;
     }
-    if (error) return ErrorAtByte(begin, InvalidJson(error));
+    if (error)
+      return ErrorAtByte(begin, InvalidJson(error));
     return std::string(TrimRight(token));
   }
 
@@ -142,8 +115,8 @@ class EventReader::Impl {
     RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
     std::string_view s;
     if (auto error = doc.get_string().get(s)) {
-      return ErrorAtByte(begin, error == simdjson::INCORRECT_TYPE ? "expected a string"
-                                                                  : InvalidJson(error));
+      return ErrorAtByte(
+          begin, error == simdjson::INCORRECT_TYPE ? "expected a string" : InvalidJson(error));
     }
     return std::string(s);
   }
@@ -153,31 +126,28 @@ class EventReader::Impl {
     RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
     int64_t value = 0;
     std::string_view s;
-    if (!doc.get_int64().get(value)) return value;
+    if (!doc.get_int64().get(value))
+      return value;
     doc.rewind();
-    if (!doc.get_string().get(s) && ParseWhole(s, &value)) return value;
+    if (!doc.get_string().get(s) && ParseWhole(s, &value))
+      return value;
     return ErrorAtByte(begin, "expected an integer");
   }
 
  private:
   Status Open(size_t begin, size_t end, od::document* doc) {
-    fallback_offset_ = begin;
+    offsets_.set_fallback(begin);
     const simdjson::padded_string_view view(base_ + begin, end - begin, capacity_ - begin);
-    if (auto error = parser_.iterate(view).get(*doc)) return ErrorAtByte(begin, InvalidJson(error));
+    if (auto error = parser_.iterate(view).get(*doc))
+      return ErrorAtByte(begin, InvalidJson(error));
     return Status::Ok();
   }
 
   // Where simdjson stopped, for errors in the middle of an event.
   Status Fail(od::document& doc, simdjson::error_code error, uint64_t fallback) {
     const char* at = nullptr;
-    const uint64_t offset = doc.current_location().get(at) ? fallback : Offset(at);
+    const uint64_t offset = doc.current_location().get(at) ? fallback : offsets_.Of(at);
     return ErrorAtByte(offset, InvalidJson(error));
-  }
-
-  uint64_t Offset(const char* p) const { return static_cast<uint64_t>(p - base_); }
-  uint64_t Where(od::value& value) {
-    const char* at = nullptr;
-    return value.current_location().get(at) ? fallback_offset_ : Offset(at);
   }
 
   Status TypeError(uint64_t at, std::string_view key, std::string_view wanted, od::json_type t) {
@@ -186,13 +156,16 @@ class EventReader::Impl {
   }
 
   Status ReadEventField(std::string_view key, od::value& value, RawEvent* event) {
-    const uint64_t at = Where(value);
+    const uint64_t at = offsets_.Where(value);
     od::json_type type;
-    if (auto error = value.type().get(type)) return ErrorAtByte(at, InvalidJson(error));
+    if (auto error = value.type().get(type))
+      return ErrorAtByte(at, InvalidJson(error));
     auto read_string = [&](std::string* out) -> Status {
       std::string_view s;
-      if (type != od::json_type::string) return TypeError(at, key, "a string", type);
-      if (auto error = value.get_string().get(s)) return ErrorAtByte(at, InvalidJson(error));
+      if (type != od::json_type::string)
+        return TypeError(at, key, "a string", type);
+      if (auto error = value.get_string().get(s))
+        return ErrorAtByte(at, InvalidJson(error));
       out->assign(s);
       return Status::Ok();
     };
@@ -204,9 +177,12 @@ class EventReader::Impl {
       event->has_cat = true;
       return read_string(&event->cat);
     }
-    if (key == "name") return read_string(&event->name);
-    if (key == "pid") return ReadRowId(key, value, type, at, &event->pid);
-    if (key == "tid") return ReadRowId(key, value, type, at, &event->tid);
+    if (key == "name")
+      return read_string(&event->name);
+    if (key == "pid")
+      return ReadRowId(key, value, type, at, &event->pid);
+    if (key == "tid")
+      return ReadRowId(key, value, type, at, &event->tid);
     if (key == "ts") {
       event->has_ts = true;
       return ReadTime(key, value, type, at, &event->ts_ns);
@@ -215,186 +191,114 @@ class EventReader::Impl {
       event->has_dur = true;
       return ReadTime(key, value, type, at, &event->dur_ns);
     }
-    if (key == "id") return ReadFlowId(value, type, at, &event->id);
-    if (key == "args") return ReadArgs(value, type, at, &event->args);
+    if (key == "id")
+      return ReadFlowId(value, type, at, &event->id);
+    if (key == "args")
+      return ReadArgs(value, type, at, &event->args);
     // Other keys ("s", "bp", ...) carry nothing the model keeps, but simdjson would skip them
     // unread, so they are validated here: malformed input must not pass silently.
     scratch_.clear();
-    return AppendCompact(value, &scratch_);
+    return AppendCompactJson(value, offsets_, &scratch_);
   }
 
-  Status ReadRowId(std::string_view key, od::value& value, od::json_type type, uint64_t at,
+  Status ReadRowId(std::string_view key,
+                   od::value& value,
+                   od::json_type type,
+                   uint64_t at,
                    RowId* out) {
     out->present = true;
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
-      if (auto error = value.get_number().error()) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = value.get_number().error())
+        return ErrorAtByte(at, InvalidJson(error));
     } else if (type == od::json_type::string) {
-      if (auto error = value.get_string().get(text)) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = value.get_string().get(text))
+        return ErrorAtByte(at, InvalidJson(error));
     } else {
       return TypeError(at, key, "a number or a string", type);
     }
     out->is_int = ParseWhole(text, &out->value);
-    if (!out->is_int) out->text.assign(text);
+    if (!out->is_int)
+      out->text.assign(text);
     return Status::Ok();
   }
 
-  Status ReadTime(std::string_view key, od::value& value, od::json_type type, uint64_t at,
+  Status ReadTime(std::string_view key,
+                  od::value& value,
+                  od::json_type type,
+                  uint64_t at,
                   int64_t* out_ns) {
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
     } else if (type == od::json_type::string) {
       // Some exporters quote times; the text inside follows the same number syntax.
-      if (auto error = value.get_string().get(text)) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = value.get_string().get(text))
+        return ErrorAtByte(at, InvalidJson(error));
     } else {
       return TypeError(at, key, "a number", type);
     }
     const std::optional<int64_t> ns = DecimalTextToNs(text, ns_exponent_);
     if (!ns) {
-      return ErrorAtByte(at, "\"" + std::string(key) + "\" is not a time in range: " +
-                                 Excerpt(text));
+      return ErrorAtByte(at,
+                         "\"" + std::string(key) + "\" is not a time in range: " + Excerpt(text));
     }
     *out_ns = *ns;
     return Status::Ok();
   }
 
   // Lenient: only flows use "id", and they report a missing one themselves.
-  Status ReadFlowId(od::value& value, od::json_type type, uint64_t at,
+  Status ReadFlowId(od::value& value,
+                    od::json_type type,
+                    uint64_t at,
                     std::optional<uint64_t>* out) {
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
-      if (auto error = value.get_number().error()) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = value.get_number().error())
+        return ErrorAtByte(at, InvalidJson(error));
     } else if (type == od::json_type::string) {
-      if (auto error = value.get_string().get(text)) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = value.get_string().get(text))
+        return ErrorAtByte(at, InvalidJson(error));
     } else {
       scratch_.clear();
-      return AppendCompact(value, &scratch_);  // not an id, but it must still be JSON
+      return AppendCompactJson(value, offsets_, &scratch_);  // not an id, but it must still be JSON
     }
     uint64_t id = 0;
-    if (ParseWhole(text, &id)) *out = id;
+    if (ParseWhole(text, &id))
+      *out = id;
     return Status::Ok();
   }
 
   Status ReadArgs(od::value& value, od::json_type type, uint64_t at, std::vector<Arg>* args) {
-    if (type == od::json_type::null) return Status::Ok();
-    if (type != od::json_type::object) return TypeError(at, "args", "an object", type);
+    if (type == od::json_type::null)
+      return Status::Ok();
+    if (type != od::json_type::object)
+      return TypeError(at, "args", "an object", type);
     od::object object;
-    if (auto error = value.get_object().get(object)) return ErrorAtByte(at, InvalidJson(error));
+    if (auto error = value.get_object().get(object))
+      return ErrorAtByte(at, InvalidJson(error));
     args->clear();
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
-      if (auto error = std::move(field_result).get(field)) return ErrorAtByte(at, InvalidJson(error));
-      if (auto error = field.unescaped_key().get(key)) return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = std::move(field_result).get(field))
+        return ErrorAtByte(at, InvalidJson(error));
+      if (auto error = field.unescaped_key().get(key))
+        return ErrorAtByte(at, InvalidJson(error));
       Arg arg{std::string(key), int64_t{0}};
-      RBLNSIM_RETURN_IF_ERROR(ReadArgValue(field.value(), &arg.value));
+      RBLNSIM_RETURN_IF_ERROR(ReadArgValue(field.value(), offsets_, &arg.value));
       args->push_back(std::move(arg));
     }
-    return Status::Ok();
-  }
-
-  Status ReadArgValue(od::value& value, ArgValue* out) {
-    const uint64_t at = Where(value);
-    od::json_type type;
-    if (auto error = value.type().get(type)) return ErrorAtByte(at, InvalidJson(error));
-    simdjson::error_code error = simdjson::SUCCESS;
-    switch (type) {
-      case od::json_type::number: {
-        const std::string_view token = TrimRight(value.raw_json_token());
-        od::number number;
-        if ((error = value.get_number().get(number))) break;
-        if (number.is_int64()) {
-          *out = number.get_int64();
-        } else if (number.is_uint64()) {
-          *out = RawJson{std::string(token)};  // above INT64_MAX: keep the digits exactly
-        } else {
-          *out = number.get_double();
-        }
-        break;
-      }
-      case od::json_type::string: {
-        std::string_view s;
-        if (!(error = value.get_string().get(s))) *out = std::string(s);
-        break;
-      }
-      case od::json_type::boolean: {
-        bool b = false;
-        if (!(error = value.get_bool().get(b))) *out = b;
-        break;
-      }
-      case od::json_type::null:
-      case od::json_type::object:
-      case od::json_type::array: {
-        std::string text;
-        RBLNSIM_RETURN_IF_ERROR(AppendCompact(value, &text));
-        *out = RawJson{std::move(text)};
-        break;
-      }
-    }
-    if (error) return ErrorAtByte(at, InvalidJson(error));
-    return Status::Ok();
-  }
-
-  // Validates a nested value while writing it without whitespace (args objects, metadata).
-  Status AppendCompact(od::value& value, std::string* out) {
-    const uint64_t at = Where(value);
-    od::json_type type;
-    if (auto error = value.type().get(type)) return ErrorAtByte(at, InvalidJson(error));
-    simdjson::error_code error = simdjson::SUCCESS;
-    if (type == od::json_type::object) {
-      od::object object;
-      if ((error = value.get_object().get(object))) return ErrorAtByte(at, InvalidJson(error));
-      out->push_back('{');
-      bool first = true;
-      for (auto field_result : object) {
-        od::field field;
-        std::string_view key;
-        if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key))) break;
-        if (!first) out->push_back(',');
-        first = false;
-        out->append(JsonQuote(key)).push_back(':');
-        RBLNSIM_RETURN_IF_ERROR(AppendCompact(field.value(), out));
-      }
-      out->push_back('}');
-    } else if (type == od::json_type::array) {
-      od::array array;
-      if ((error = value.get_array().get(array))) return ErrorAtByte(at, InvalidJson(error));
-      out->push_back('[');
-      bool first = true;
-      for (auto element_result : array) {
-        od::value element;
-        if ((error = std::move(element_result).get(element))) break;
-        if (!first) out->push_back(',');
-        first = false;
-        RBLNSIM_RETURN_IF_ERROR(AppendCompact(element, out));
-      }
-      out->push_back(']');
-    } else if (type == od::json_type::string) {
-      std::string_view s;
-      if (!(error = value.get_string().get(s))) out->append(JsonQuote(s));
-    } else {
-      const std::string_view token = TrimRight(value.raw_json_token());
-      if (type == od::json_type::number) {
-        error = value.get_number().error();
-      } else if (type == od::json_type::boolean) {
-        error = value.get_bool().error();
-      } else if (token != "null") {
-        error = simdjson::N_ATOM_ERROR;
-      }
-      out->append(token);
-    }
-    if (error) return ErrorAtByte(at, InvalidJson(error));
     return Status::Ok();
   }
 
   const char* base_;
   size_t capacity_;
   int ns_exponent_;
-  uint64_t fallback_offset_ = 0;  // start of the value being read
-  std::string scratch_;           // output of validation-only walks
+  InputOffsets offsets_;
+  std::string scratch_;  // output of validation-only walks
   od::parser parser_;
 };
 
@@ -402,7 +306,9 @@ EventReader::EventReader(const JsonInput& input, int ns_exponent)
     : impl_(std::make_unique<Impl>(input, ns_exponent)) {}
 EventReader::~EventReader() = default;
 
-void EventReader::set_ns_exponent(int ns_exponent) { impl_->set_ns_exponent(ns_exponent); }
+void EventReader::set_ns_exponent(int ns_exponent) {
+  impl_->set_ns_exponent(ns_exponent);
+}
 
 Status EventReader::ReadEvent(size_t begin, size_t end, RawEvent* event) {
   return impl_->ReadEvent(begin, end, event);

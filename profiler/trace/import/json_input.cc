@@ -1,14 +1,13 @@
 #include "profiler/trace/import/json_input.h"
 
+#include <simdjson.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-#include <simdjson.h>
-#include <sys/stat.h>
 
 namespace rblnsim::trace::import {
 
@@ -29,18 +28,34 @@ Status ErrorAt(const std::string& path, uint64_t offset, const std::string& what
 }  // namespace
 
 bool JsonInput::Reserve(size_t bytes) {
-  if (bytes > SIZE_MAX - kPaddingBytes) return false;
+  if (bytes > SIZE_MAX - kPaddingBytes)
+    return false;
   const size_t wanted = bytes + kPaddingBytes;
-  if (wanted <= capacity_) return true;
+  if (wanted <= capacity_)
+    return true;
   // Grow by half again so a long inflate does O(log n) reallocations.
   size_t grown = capacity_ + capacity_ / 2;
-  if (grown < wanted) grown = wanted;
+  if (grown < wanted)
+    grown = wanted;
   void* p = std::realloc(bytes_.get(), grown);
-  if (p == nullptr) return false;
+  if (p == nullptr)
+    return false;
   bytes_.release();
   bytes_.reset(static_cast<char*>(p));
   capacity_ = grown;
   return true;
+}
+
+void JsonInput::ShrinkToFit() {
+  const size_t wanted = size_ + kPaddingBytes;
+  if (capacity_ - wanted < kReadChunkBytes)
+    return;
+  // A failed shrink keeps the larger block, which is still valid.
+  if (void* p = std::realloc(bytes_.get(), wanted)) {
+    bytes_.release();
+    bytes_.reset(static_cast<char*>(p));
+    capacity_ = wanted;
+  }
 }
 
 void JsonInput::PadEnd() {
@@ -61,7 +76,8 @@ class InputReader {
       hint = static_cast<size_t>(st.st_size);
     }
     // One spare chunk so the read that sees EOF does not trigger a 1.5x regrowth.
-    if (!out_.Reserve(hint + kReadChunkBytes)) return OutOfMemory();
+    if (!out_.Reserve(hint + kReadChunkBytes))
+      return OutOfMemory();
     std::memcpy(out_.bytes_.get(), head, head_bytes);
     out_.size_ = head_bytes;
     while (true) {
@@ -72,16 +88,19 @@ class InputReader {
       const size_t room = out_.capacity_ - kPaddingBytes - out_.size_;
       const size_t n = std::fread(out_.bytes_.get() + out_.size_, 1, room, file_);
       out_.size_ += n;
-      if (n == 0) break;
+      if (n == 0)
+        break;
     }
-    if (std::ferror(file_)) return ReadError();
+    if (std::ferror(file_))
+      return ReadError();
     return Status::Ok();
   }
 
   // Inflates every gzip member (pigz and `cat a.gz b.gz` produce several) into one buffer.
   Status ReadGzip(const unsigned char* head, size_t head_bytes) {
     z_stream zs{};
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return OutOfMemory();
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+      return OutOfMemory();
     struct Ender {
       z_stream* zs;
       ~Ender() { inflateEnd(zs); }
@@ -94,13 +113,15 @@ class InputReader {
     zs.avail_in = static_cast<uInt>(head_bytes);
     bool eof = false;
     bool member_ended = false;
-    if (!out_.Reserve(kReadChunkBytes * 4)) return OutOfMemory();
+    if (!out_.Reserve(kReadChunkBytes * 4))
+      return OutOfMemory();
 
     while (true) {
       if (zs.avail_in == 0 && !eof) {
         const size_t n = std::fread(chunk.data(), 1, chunk.size(), file_);
         if (n == 0) {
-          if (std::ferror(file_)) return ReadError();
+          if (std::ferror(file_))
+            return ReadError();
           eof = true;
         }
         read_total += n;
@@ -109,12 +130,14 @@ class InputReader {
       }
       const uint64_t offset = read_total - zs.avail_in;
       if (zs.avail_in == 0 && eof) {
-        if (member_ended) return Status::Ok();
+        if (member_ended)
+          return Status::Ok();
         return ErrorAt(path_, offset, "truncated gzip stream");
       }
       if (member_ended) {
         // More bytes after a complete member: they must be another member.
-        if (inflateReset(&zs) != Z_OK) return ErrorAt(path_, offset, "corrupt gzip data");
+        if (inflateReset(&zs) != Z_OK)
+          return ErrorAt(path_, offset, "corrupt gzip data");
         member_ended = false;
       }
       if (out_.capacity_ - kPaddingBytes - out_.size_ < kReadChunkBytes &&
@@ -153,8 +176,10 @@ class InputReader {
 
 StatusOr<JsonInput> JsonInput::FromText(std::string_view text) {
   JsonInput input;
-  if (!input.Reserve(text.size())) return Status::Error("out of memory while copying the trace");
-  if (!text.empty()) std::memcpy(input.bytes_.get(), text.data(), text.size());
+  if (!input.Reserve(text.size()))
+    return Status::Error("out of memory while copying the trace");
+  if (!text.empty())
+    std::memcpy(input.bytes_.get(), text.data(), text.size());
   input.size_ = text.size();
   input.PadEnd();
   return input;
@@ -176,7 +201,9 @@ StatusOr<JsonInput> JsonInput::FromFile(const std::string& path) {
   } else {
     RBLNSIM_RETURN_IF_ERROR(reader.ReadPlain(head, head_bytes));
   }
-  if (!input.Reserve(input.size_)) return Status::Error(path + ": out of memory");
+  if (!input.Reserve(input.size_))
+    return Status::Error(path + ": out of memory");
+  input.ShrinkToFit();  // inflating grows by half again; give the slack back
   input.PadEnd();
   return input;
 }

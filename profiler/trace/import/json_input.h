@@ -38,6 +38,7 @@ class JsonInput {
   // malloc/realloc rather than std::string: growing a multi-GB inflate buffer must neither
   // zero-fill every step nor throw when memory runs out (a gzip bomb is an error, not a crash).
   bool Reserve(size_t bytes);
+  void ShrinkToFit();
   void PadEnd();
 
   std::unique_ptr<char, FreeDeleter> bytes_;

@@ -49,7 +49,8 @@ StatusOr<size_t> SkipContainer(std::string_view text, size_t pos) {
                                   std::to_string(open.back()));
       }
       open.pop_back();
-      if (open.empty()) return i + 1;
+      if (open.empty())
+        return i + 1;
     }
     ++i;
   }
@@ -67,14 +68,16 @@ Status ErrorAtByte(uint64_t offset, const std::string& what) {
 
 std::string DescribeByte(char c) {
   const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
+  if (u >= 0x20 && u < 0x7f)
+    return std::string("'") + c + "'";
   char buf[16];
   std::snprintf(buf, sizeof(buf), "byte 0x%02x", u);
   return buf;
 }
 
 size_t SkipWhitespace(std::string_view text, size_t pos) {
-  while (pos < text.size() && IsJsonWhitespace(text[pos])) ++pos;
+  while (pos < text.size() && IsJsonWhitespace(text[pos]))
+    ++pos;
   return pos;
 }
 
@@ -82,12 +85,15 @@ StatusOr<size_t> SkipString(std::string_view text, size_t pos) {
   size_t i = pos + 1;
   while (i < text.size()) {
     const void* hit = std::memchr(text.data() + i, '"', text.size() - i);
-    if (hit == nullptr) break;
+    if (hit == nullptr)
+      break;
     const size_t quote = static_cast<const char*>(hit) - text.data();
     // The quote is escaped iff an odd number of backslashes precede it.
     size_t first = quote;
-    while (first > i && text[first - 1] == '\\') --first;
-    if ((quote - first) % 2 == 0) return quote + 1;
+    while (first > i && text[first - 1] == '\\')
+      --first;
+    if ((quote - first) % 2 == 0)
+      return quote + 1;
     i = quote + 1;
   }
   return ErrorAtByte(text.size(), "unexpected end of input: the string opened at byte " +
@@ -95,13 +101,18 @@ StatusOr<size_t> SkipString(std::string_view text, size_t pos) {
 }
 
 StatusOr<size_t> SkipValue(std::string_view text, size_t pos) {
-  if (pos >= text.size()) return ErrorAtByte(pos, "unexpected end of input, expected a value");
+  if (pos >= text.size())
+    return ErrorAtByte(pos, "unexpected end of input, expected a value");
   const char c = text[pos];
-  if (c == '"') return SkipString(text, pos);
-  if (c == '{' || c == '[') return SkipContainer(text, pos);
+  if (c == '"')
+    return SkipString(text, pos);
+  if (c == '{' || c == '[')
+    return SkipContainer(text, pos);
   size_t i = pos;
-  while (i < text.size() && !IsDelimiter(text[i])) ++i;
-  if (i == pos) return ErrorAtByte(pos, "expected a value, found " + DescribeByte(c));
+  while (i < text.size() && !IsDelimiter(text[i]))
+    ++i;
+  if (i == pos)
+    return ErrorAtByte(pos, "expected a value, found " + DescribeByte(c));
   return i;
 }
 

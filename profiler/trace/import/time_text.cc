@@ -6,7 +6,9 @@ namespace rblnsim::trace::import {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // The result has at most 19 digits, so more significant digits than this never matter.
 constexpr int kKeptDigits = 24;
@@ -18,7 +20,8 @@ constexpr int64_t kExponentCap = 100000;
 std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
   size_t i = 0;
   const bool negative = i < text.size() && text[i] == '-';
-  if (negative) ++i;
+  if (negative)
+    ++i;
 
   // Significant digits without leading zeros, and where the decimal point falls among them.
   char digits[kKeptDigits];
@@ -26,41 +29,55 @@ std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
   int64_t point = 0;  // number of digits of |digits| (extended by zeros) before the point
   auto take = [&](char c, bool before_point) {
     if (kept == 0 && c == '0') {
-      if (!before_point) --point;  // 0.00ddd: each zero after the point shifts it left
+      if (!before_point)
+        --point;  // 0.00ddd: each zero after the point shifts it left
       return;
     }
-    if (kept < kKeptDigits) digits[kept++] = c;
-    if (before_point) ++point;
+    if (kept < kKeptDigits)
+      digits[kept++] = c;
+    if (before_point)
+      ++point;
   };
 
   const size_t int_begin = i;
-  while (i < text.size() && IsDigit(text[i])) take(text[i++], /*before_point=*/true);
-  if (i == int_begin) return std::nullopt;
+  while (i < text.size() && IsDigit(text[i]))
+    take(text[i++], /*before_point=*/true);
+  if (i == int_begin)
+    return std::nullopt;
   // JSON forbids leading zeros ("01"); accept them, they change nothing.
   if (i < text.size() && text[i] == '.') {
     ++i;
     const size_t frac_begin = i;
-    while (i < text.size() && IsDigit(text[i])) take(text[i++], /*before_point=*/false);
-    if (i == frac_begin) return std::nullopt;
+    while (i < text.size() && IsDigit(text[i]))
+      take(text[i++], /*before_point=*/false);
+    if (i == frac_begin)
+      return std::nullopt;
   }
   int64_t exponent = 0;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
     bool exp_negative = false;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) exp_negative = text[i++] == '-';
+    if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+      exp_negative = text[i++] == '-';
     const size_t exp_begin = i;
     while (i < text.size() && IsDigit(text[i])) {
-      if (exponent < kExponentCap) exponent = exponent * 10 + (text[i] - '0');
+      if (exponent < kExponentCap)
+        exponent = exponent * 10 + (text[i] - '0');
       ++i;
     }
-    if (i == exp_begin) return std::nullopt;
-    if (exp_negative) exponent = -exponent;
+    if (i == exp_begin)
+      return std::nullopt;
+    if (exp_negative)
+      exponent = -exponent;
   }
-  if (i != text.size()) return std::nullopt;
-  if (kept == 0) return 0;
+  if (i != text.size())
+    return std::nullopt;
+  if (kept == 0)
+    return 0;
 
   point += exponent + ns_exponent;
-  if (point > 19) return std::nullopt;
+  if (point > 19)
+    return std::nullopt;
   uint64_t value = 0;
   for (int64_t k = 0; k < point; ++k) {
     const uint64_t d = k < kept ? static_cast<uint64_t>(digits[k] - '0') : 0;
@@ -69,8 +86,10 @@ std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
       return std::nullopt;
     }
   }
-  if (point >= 0 && point < kept && digits[point] >= '5') ++value;
-  if (value > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  if (point >= 0 && point < kept && digits[point] >= '5')
+    ++value;
+  if (value > static_cast<uint64_t>(INT64_MAX))
+    return std::nullopt;
   const auto signed_value = static_cast<int64_t>(value);
   return negative ? -signed_value : signed_value;
 }

@@ -19,7 +19,8 @@ bool IsKinetoBookkeepingRow(const RowId& pid) {
 
 const ArgValue* FindArgValue(const std::vector<Arg>& args, std::string_view key) {
   for (const Arg& arg : args) {
-    if (arg.key == key) return &arg.value;
+    if (arg.key == key)
+      return &arg.value;
   }
   return nullptr;
 }
@@ -67,7 +68,8 @@ void Attach(Event& target, const Event& flow) {
 TraceAssembler::TraceAssembler(ImportResult* result) : result_(*result), trace_(result->trace) {}
 
 Status TraceAssembler::Add(RawEvent& raw) {
-  if (!raw.has_ph) return ErrorAtByte(raw.offset, "trace event has no \"ph\"");
+  if (!raw.has_ph)
+    return ErrorAtByte(raw.offset, "trace event has no \"ph\"");
   const std::string_view ph = raw.ph;
   const bool timed = ph == "X" || ph == "i" || ph == "I" || ph == "s" || ph == "f";
   if (timed && !raw.has_ts) {
@@ -110,7 +112,8 @@ void TraceAssembler::AddComplete(RawEvent& raw) {
   Event event;
   event.phase = Phase::kComplete;
   event.category = CategoryFromName(raw.cat);
-  if (event.category == Category::kOther) event.cat_text = std::move(raw.cat);
+  if (event.category == Category::kOther)
+    event.cat_text = std::move(raw.cat);
   event.name = std::move(raw.name);
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
@@ -130,13 +133,15 @@ void TraceAssembler::AddInstant(RawEvent& raw) {
       return;
     }
     ++result_.span_events;
-    if (raw.name == "Record Window End") window_end_ns_ = raw.ts_ns;
+    if (raw.name == "Record Window End")
+      window_end_ns_ = raw.ts_ns;
     return;
   }
   Event event;
   event.phase = Phase::kInstant;
   event.category = CategoryFromName(raw.cat);
-  if (event.category == Category::kOther) event.cat_text = std::move(raw.cat);
+  if (event.category == Category::kOther)
+    event.cat_text = std::move(raw.cat);
   event.name = std::move(raw.name);
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
@@ -223,7 +228,8 @@ void TraceAssembler::AddFlow(RawEvent& raw, FlowRole role) {
 }
 
 void TraceAssembler::ResolvePendingFlows() {
-  if (pending_flows_.empty()) return;
+  if (pending_flows_.empty())
+    return;
   // Index only the (pid, tid, ts) the pending flows ask for: a trace can hold millions of X
   // events and normally no pending flow at all.
   std::unordered_map<FlowKey, std::vector<size_t>, FlowKeyHash> candidates;
@@ -232,15 +238,16 @@ void TraceAssembler::ResolvePendingFlows() {
   }
   for (size_t i = 0; i < trace_.events.size(); ++i) {
     const Event& e = trace_.events[i];
-    if (e.phase != Phase::kComplete) continue;
+    if (e.phase != Phase::kComplete)
+      continue;
     auto it = candidates.find(FlowKey{e.pid, e.tid, e.ts_ns});
-    if (it != candidates.end()) it->second.push_back(i);
+    if (it != candidates.end())
+      it->second.push_back(i);
   }
   for (PendingFlow& p : pending_flows_) {
     const std::vector<size_t>& at = candidates[FlowKey{p.flow.pid, p.flow.tid, p.flow.ts_ns}];
-    auto free_slot = std::find_if(at.begin(), at.end(), [&](size_t i) {
-      return CanAnchor(trace_.events[i], p.flow);
-    });
+    auto free_slot = std::find_if(at.begin(), at.end(),
+                                  [&](size_t i) { return CanAnchor(trace_.events[i], p.flow); });
     if (free_slot != at.end()) {
       Attach(trace_.events[*free_slot], p.flow);
       ++result_.flow_events;
@@ -301,9 +308,12 @@ Status TraceAssembler::Finish(int64_t base_ns, uint64_t base_offset) {
     int64_t end_ns = 0;
     overflow |= __builtin_add_overflow(e.ts_ns, e.dur_ns, &end_ns);
   }
-  for (OrphanFlow& o : result_.orphan_flows) shift(o.flow.ts_ns);
-  if (start) shift(*start);
-  if (end) shift(*end);
+  for (OrphanFlow& o : result_.orphan_flows)
+    shift(o.flow.ts_ns);
+  if (start)
+    shift(*start);
+  if (end)
+    shift(*end);
   if (overflow) {
     return ErrorAtByte(base_offset, "baseTimeNanoseconds moves event times out of int64 range");
   }

@@ -24,7 +24,8 @@ ImportResult MustImport(const std::string& json) {
 
 const Event* FindEvent(const Trace& trace, std::string_view name) {
   for (const Event& e : trace.events) {
-    if (e.name == name) return &e;
+    if (e.name == name)
+      return &e;
   }
   return nullptr;
 }
@@ -164,6 +165,16 @@ TEST(ChromeTraceImportTest, UnitAndBaseAfterTraceEvents) {
   EXPECT_EQ(r.trace.events[0].ts_ns, 7000 + 1234);
   EXPECT_EQ(r.trace.events[0].dur_ns, 5);
   EXPECT_EQ(r.trace.base_time_ns, 7000);
+}
+
+TEST(ChromeTraceImportTest, SeveralTraceEventsArraysBeforeTheUnit) {
+  const ImportResult r = MustImport(
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1}],"
+      "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2}],"
+      "\"displayTimeUnit\":\"ns\"}");
+  ASSERT_EQ(r.trace.events.size(), 2u);
+  EXPECT_EQ(r.trace.events[0].ts_ns, 1);
+  EXPECT_EQ(r.trace.events[1].ts_ns, 2);
 }
 
 TEST(ChromeTraceImportTest, TopLevelMetadataKeptAsRawJson) {

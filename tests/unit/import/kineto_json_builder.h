@@ -35,7 +35,9 @@ class KinetoJsonBuilder {
     return *this;
   }
 
-  KinetoJsonBuilder& ProcessRows(int64_t pid, const std::string& name, const std::string& label,
+  KinetoJsonBuilder& ProcessRows(int64_t pid,
+                                 const std::string& name,
+                                 const std::string& label,
                                  int64_t sort_index) {
     Add(Meta("process_name", pid, 0, "\"name\": \"" + name + "\""));
     Add(Meta("process_labels", pid, 0, "\"labels\": \"" + label + "\""));
@@ -48,13 +50,18 @@ class KinetoJsonBuilder {
   }
 
   // An "X" event; |rel_ns| and |dur_ns| are relative to the base.
-  KinetoJsonBuilder& Complete(const std::string& cat, const std::string& name, int64_t pid,
-                              int64_t tid, int64_t rel_ns, int64_t dur_ns,
+  KinetoJsonBuilder& Complete(const std::string& cat,
+                              const std::string& name,
+                              int64_t pid,
+                              int64_t tid,
+                              int64_t rel_ns,
+                              int64_t dur_ns,
                               const std::string& args = "") {
     std::string e = "{\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name +
                     "\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
                     ", \"ts\": " + UsText(rel_ns) + ", \"dur\": " + UsText(dur_ns);
-    if (!args.empty()) e += ", \"args\": {" + args + "}";
+    if (!args.empty())
+      e += ", \"args\": {" + args + "}";
     return Add(e + "}");
   }
 
@@ -63,7 +70,8 @@ class KinetoJsonBuilder {
     std::string e = std::string("{\"ph\": \"") + ph + "\", \"id\": " + std::to_string(id) +
                     ", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
                     ", \"ts\": " + UsText(rel_ns) + ", \"cat\": \"ac2g\", \"name\": \"ac2g\"";
-    if (ph == 'f') e += ", \"bp\": \"e\"";
+    if (ph == 'f')
+      e += ", \"bp\": \"e\"";
     return Add(e + "}");
   }
 
@@ -78,30 +86,37 @@ class KinetoJsonBuilder {
     Add("{\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\", "
         "\"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": " +
         UsText(begin_rel_ns) + "}");
-    return Add("{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", \"pid\": \"\", "
-               "\"tid\": \"\", \"ts\": " + UsText(end_rel_ns) + "}");
+    return Add(
+        "{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", \"pid\": \"\", "
+        "\"tid\": \"\", \"ts\": " +
+        UsText(end_rel_ns) + "}");
   }
 
   std::string Build() const {
     std::string out = "{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n  ],\n";
-    for (const auto& [key, json] : members_before) out += "  \"" + key + "\": " + json + ",\n";
+    for (const auto& [key, json] : members_before)
+      out += "  \"" + key + "\": " + json + ",\n";
     out += "  \"displayTimeUnit\": \"ms\",\n";
-    if (with_base) out += "  \"baseTimeNanoseconds\": " + std::to_string(kBaseNs) + ",\n";
+    if (with_base)
+      out += "  \"baseTimeNanoseconds\": " + std::to_string(kBaseNs) + ",\n";
     out += "  \"traceEvents\": [\n";
     for (size_t i = 0; i < events.size(); ++i) {
       out += "  " + events[i] + (i + 1 < events.size() ? ",\n" : "\n");
     }
     out += "  ],\n";
-    for (const auto& [key, json] : members_after) out += "  \"" + key + "\": " + json + ",\n";
+    for (const auto& [key, json] : members_after)
+      out += "  \"" + key + "\": " + json + ",\n";
     return out + "  \"traceName\": \"test_trace.json\"\n}\n";
   }
 
  private:
-  static std::string Meta(const std::string& name, int64_t pid, int64_t tid,
+  static std::string Meta(const std::string& name,
+                          int64_t pid,
+                          int64_t tid,
                           const std::string& args) {
-    return "{\"name\": \"" + name + "\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": " +
-           std::to_string(pid) + ", \"tid\": " + std::to_string(tid) + ", \"args\": {" + args +
-           "}}";
+    return "{\"name\": \"" + name +
+           "\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": " + std::to_string(pid) +
+           ", \"tid\": " + std::to_string(tid) + ", \"args\": {" + args + "}}";
   }
 };
 
@@ -137,8 +152,8 @@ inline KinetoJsonBuilder ValidLaunchBuilder() {
   b.Complete("kernel", "i1_0_W0_mm_0", L::kDevicePid, L::kLaneTid, L::kKernelTs, L::kKernelDur,
              "\"launch_id\": 1, \"categories\": \"Neural Engine\"");
   b.Flow('f', L::kFlowId, L::kDevicePid, L::kLaneTid, L::kKernelTs);
-  b.Complete("gpu_memcpy", "i1_0_W0_args_0_0", L::kDevicePid, L::kLaneTid, L::kCopyTs,
-             L::kCopyDur, "\"launch_id\": 1");
+  b.Complete("gpu_memcpy", "i1_0_W0_args_0_0", L::kDevicePid, L::kLaneTid, L::kCopyTs, L::kCopyDur,
+             "\"launch_id\": 1");
   b.Flow('f', L::kFlowId, L::kDevicePid, L::kLaneTid, L::kCopyTs);
   b.Window(0, L::kWindowEnd);
   return b;

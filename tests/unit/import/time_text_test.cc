@@ -30,8 +30,8 @@ TEST(TimeTextTest, ExponentsAndRounding) {
 }
 
 TEST(TimeTextTest, RejectsNonNumbersAndOverflow) {
-  for (const char* bad : {"", "-", ".5", "1.", "1e", "1e+", "abc", "1 ", " 1", "0x10", "1..2",
-                          "+1", "1.2.3", "NaN", "inf"}) {
+  for (const char* bad : {"", "-", ".5", "1.", "1e", "1e+", "abc", "1 ", " 1", "0x10", "1..2", "+1",
+                          "1.2.3", "NaN", "inf"}) {
     EXPECT_FALSE(DecimalTextToNs(bad, kUs).has_value()) << bad;
   }
   EXPECT_FALSE(DecimalTextToNs("9223372036854775.808", kUs).has_value());

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 namespace rblnsim::testing {
 
@@ -22,6 +23,13 @@ scenario::Step CpuStep(const std::string& tensor) {
   step.kind = scenario::Step::Kind::kCpu;
   step.inputs = {tensor};
   return step;
+}
+
+scenario::TensorSpec Tensor(const std::string& name, std::vector<int64_t> shape) {
+  scenario::TensorSpec spec;
+  spec.name = name;
+  spec.shape = std::move(shape);
+  return spec;
 }
 
 scenario::Step Repeat(int64_t count, std::vector<scenario::Step> body) {
@@ -59,7 +67,11 @@ sim::SessionData RunSession(const scenario::Scenario& scenario, Status* window_s
   (*simulation)->BeginSession();
   Status window = (*simulation)->RunWindow();
   if (window_status != nullptr) *window_status = window;
-  return (*simulation)->EndSession();
+  sim::SessionData session = (*simulation)->EndSession();
+  // Records point at programs the simulation owns: keep it for the rest of the process.
+  static std::unique_ptr<sim::Simulation> keep;
+  keep = std::move(*simulation);
+  return session;
 }
 
 std::vector<double> InChild(const std::function<std::vector<double>()>& body) {

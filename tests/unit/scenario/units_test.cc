@@ -1,5 +1,6 @@
 #include "sim/scenario/units.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace rblnsim::scenario {

@@ -1,0 +1,62 @@
+#include "tools/rblnsim/check_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "profiler/analysis/contract_checks.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+
+namespace rblnsim::cli {
+
+void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
+  CLI::App* check = app->add_subcommand(
+      "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
+  check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
+  check->add_flag("--sync", options->sync,
+                  "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
+                  "inside the launching op");
+  check->add_option("--json", options->json_path, "Also write the report as JSON");
+}
+
+int CheckCommand(const CheckCommandOptions& options) {
+  if (!options.json_path.empty()) {
+    Status writable = trace::CheckWritable(options.json_path);
+    if (!writable.ok()) {
+      std::fprintf(stderr, "rblnsim: %s\n", writable.message().c_str());
+      return 2;
+    }
+  }
+  auto imported = trace::ImportChromeTrace(options.trace_path);
+  if (!imported.ok()) {
+    std::fprintf(stderr, "rblnsim: %s\n", imported.status().message().c_str());
+    return 2;
+  }
+  analysis::CheckOptions check_options;
+  check_options.sync = options.sync;
+  for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
+    check_options.unanchored_flows.push_back(orphan.flow);
+  }
+  const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
+  std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
+  if (imported->skipped_events > 0 || imported->orphan_flow_events > 0) {
+    std::printf("import: %lld events skipped (non-numeric pid/tid), %lld flow events anchored nowhere\n",
+                static_cast<long long>(imported->skipped_events),
+                static_cast<long long>(imported->orphan_flow_events));
+  }
+  if (!options.json_path.empty()) {
+    const std::string json = analysis::FormatCheckReportJson(report);
+    Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
+      sink.Append(json);
+      return sink.status();
+    });
+    if (!written.ok()) {
+      std::fprintf(stderr, "rblnsim: %s\n", written.message().c_str());
+      return 2;
+    }
+  }
+  return report.passed ? 0 : 1;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,26 @@
+// `rblnsim check TRACE`: the PrivateUse1 contract of torch-rbln's alignment test on any trace,
+// simulated or captured on an RBLN-CR card.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_CHECK_COMMAND_H_
+#define RBLNSIM_TOOLS_RBLNSIM_CHECK_COMMAND_H_
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace rblnsim::cli {
+
+struct CheckCommandOptions {
+  std::string trace_path;
+  bool sync = false;
+  std::string json_path;
+};
+
+void AddCheckCommand(CLI::App* app, CheckCommandOptions* options);
+// 0 when every rule holds, 1 with violations, 2 for a trace that cannot be read.
+int CheckCommand(const CheckCommandOptions& options);
+
+}  // namespace rblnsim::cli
+
+#endif  // RBLNSIM_TOOLS_RBLNSIM_CHECK_COMMAND_H_
