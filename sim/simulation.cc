@@ -8,6 +8,7 @@
 #include "models/compiler/command_naming.h"
 #include "models/host/host_runtime.h"
 #include "models/rebel100/device.h"
+#include "models/rebel100/sim_time.h"
 
 namespace rblnsim::sim {
 
@@ -45,7 +46,7 @@ Simulation::~Simulation() = default;
 
 const scenario::Scenario& Simulation::scenario() const { return impl_->scenario; }
 
-double Simulation::NowNs() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+double Simulation::NowNs() const { return rebel100::SimNowNs(); }
 
 int64_t Simulation::DeviceCyclesAt(double host_ns) const {
   return impl_->device.profiler().clock().CyclesAt(host_ns);

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "models/host/eager_ops.h"
+#include "models/rebel100/sim_time.h"
 
 namespace rblnsim::host {
 
@@ -82,7 +83,7 @@ Status HostRuntime::RunStep(const scenario::Step& step) {
   return Status::Ok();
 }
 
-double HostRuntime::NowNs() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+double HostRuntime::NowNs() const { return rebel100::SimNowNs(); }
 
 void HostRuntime::Spend(double ns) {
   if (ns > 0) wait(sc_time(ns, SC_NS));

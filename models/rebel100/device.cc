@@ -5,6 +5,7 @@
 
 #include "models/compiler/command_naming.h"
 #include "models/rebel100/engine.h"
+#include "models/rebel100/sim_time.h"
 
 namespace rblnsim::rebel100 {
 
@@ -48,7 +49,7 @@ Device::Device(sc_core::sc_module_name name,
 
 Device::~Device() = default;
 
-double Device::NowNs() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+double Device::NowNs() const { return SimNowNs(); }
 
 EngineQueue& Device::Queue(int chiplet, EngineType type) {
   return queues_[chiplet][static_cast<int>(type)];

@@ -4,6 +4,7 @@
 
 #include "models/rebel100/command_timing.h"
 #include "models/rebel100/device.h"
+#include "models/rebel100/sim_time.h"
 
 namespace rblnsim::rebel100 {
 
@@ -22,9 +23,9 @@ void Engine::Run() {
     while (queue.items.empty()) wait(queue.pushed);
     const ReadyCommand ref = queue.items.front();
     queue.items.pop_front();
-    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double now_ns = SimNowNs();
     if (ref.available_ns > now_ns) wait(sc_time(ref.available_ns - now_ns, SC_NS));
-    const double start_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double start_ns = SimNowNs();
     if (ref.run->failed) {
       device_->CommandFinished(ref, start_ns, start_ns, /*timed_out=*/false);
       continue;
@@ -36,7 +37,7 @@ void Engine::Run() {
     const bool timed_out = duration_ns > config.command_timeout_ns;
     duration_ns = std::min(duration_ns, config.command_timeout_ns);
     wait(sc_time(duration_ns, SC_NS));
-    const double end_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double end_ns = SimNowNs();
     device_->AddBusy(chiplet_, type_, end_ns - start_ns);
     if (!timed_out && ref.run->record) {
       DeviceRecord record;

@@ -19,6 +19,7 @@
 #include "sim/scenario/loader.h"
 #include "tools/rblnsim/expectations.h"
 #include "tools/rblnsim/host_trace.h"
+#include "tools/rblnsim/run_outputs.h"
 
 namespace rblnsim::cli {
 
@@ -84,6 +85,10 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
                   "released: device time on its own rows (the released bridge); attributed: rolled "
                   "up to the launching op")
       ->check(CLI::IsMember({"released", "attributed"}));
+  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object");
+  run->add_option("--truth", options->truth_path,
+                  "Write the simulator's ground truth (launch latency decomposition, fallbacks, "
+                  "recompiles, round trips) as JSON");
   run->add_flag("--no-expect", options->no_expect,
                 "Do not check the scenario's expect: block (for what-if variants of a scenario)");
 }
@@ -98,8 +103,11 @@ int RunCommand(const RunOptions& options) {
   std::vector<report::KeyAverage> probe;
   Status sort_ok = report::SortKeyAverages(options.sort_by, &probe);
   if (!sort_ok.ok()) return BadInput(sort_ok.WithPrefix("--sort-by: "));
-  Status writable = trace::CheckWritable(options.trace_path);
-  if (!writable.ok()) return BadInput(writable);
+  for (const std::string* path : {&options.trace_path, &options.metrics_path, &options.truth_path}) {
+    if (path->empty()) continue;
+    Status writable = trace::CheckWritable(*path);
+    if (!writable.ok()) return BadInput(writable);
+  }
 
   sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
   Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
@@ -173,6 +181,14 @@ int RunCommand(const RunOptions& options) {
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
   if (!written.ok()) return BadInput(written);
   std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(), trace.events.size());
+  if (!options.metrics_path.empty()) {
+    Status metrics = WriteMetrics(options.metrics_path, scenario, trace, session);
+    if (!metrics.ok()) return BadInput(metrics);
+  }
+  if (!options.truth_path.empty()) {
+    Status truth = WriteTruth(options.truth_path, scenario, session, scenario.host.system_epoch_ns);
+    if (!truth.ok()) return BadInput(truth);
+  }
 
   int exit_code = 0;
   if (!window.ok()) {

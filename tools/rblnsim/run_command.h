@@ -24,6 +24,8 @@ struct RunOptions {
   int row_limit = 10;
   std::string attribution = "released";
   bool no_expect = false;
+  std::string metrics_path;
+  std::string truth_path;
 };
 
 void AddRunCommand(CLI::App* app, RunOptions* options);
