@@ -147,25 +147,87 @@ int64_t NumElements(const std::vector<int64_t>& shape) {
   return n;
 }
 
-StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device) {
-  Program program;
-  program.key = launch.layer;
-  for (const TensorArg& arg : launch.inputs) {
-    program.key += fmt::format("|{}:{}", scenario::DTypeName(arg.dtype), fmt::join(arg.shape, "x"));
-  }
-  const std::vector<int> arg_deps = EmitArgs(launch, device, &program);
+namespace {
+
+// The op's own commands (not its args groups), each first command waiting for |deps|.
+Status EmitOp(const OpLaunch& launch,
+              const scenario::DeviceConfig& device,
+              const std::vector<int>& deps,
+              Program* program) {
   switch (launch.op_class) {
     case OpClass::kMatmul:
-      RBLNSIM_RETURN_IF_ERROR(CompileMatmul(launch, device, arg_deps, &program));
-      break;
+      return CompileMatmul(launch, device, deps, program);
     case OpClass::kAttention:
       if (launch.inputs.size() < 3) return Status::Error(launch.layer + ": attention needs q, k, v");
-      CompileAttention(launch, arg_deps, &program);
-      break;
+      CompileAttention(launch, deps, program);
+      return Status::Ok();
     default:
-      CompileVector(launch, arg_deps, &program);
-      break;
+      CompileVector(launch, deps, program);
+      return Status::Ok();
   }
+}
+
+}  // namespace
+
+StatusOr<Program> CompileGraph(const std::string& key,
+                               const std::vector<GraphNode>& nodes,
+                               const scenario::DeviceConfig& device) {
+  Program program;
+  program.key = key;
+  // The graph's inputs: every node input that no node produces, numbered by distinct_index.
+  OpLaunch inputs;
+  for (const GraphNode& node : nodes) {
+    for (size_t i = 0; i < node.launch.inputs.size(); ++i) {
+      if (i >= node.producers.size() || node.producers[i] < 0) inputs.inputs.push_back(node.launch.inputs[i]);
+    }
+  }
+  const std::vector<int> arg_ends = EmitArgs(inputs, device, &program);
+  std::vector<std::vector<int>> node_ends(nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    std::vector<int> deps;
+    bool uses_graph_input = false;
+    for (size_t i = 0; i < nodes[n].launch.inputs.size(); ++i) {
+      const int producer = i < nodes[n].producers.size() ? nodes[n].producers[i] : -1;
+      if (producer < 0) {
+        uses_graph_input = true;
+      } else {
+        deps.insert(deps.end(), node_ends[producer].begin(), node_ends[producer].end());
+      }
+    }
+    if (uses_graph_input) deps.insert(deps.end(), arg_ends.begin(), arg_ends.end());
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    const size_t first = program.commands.size();
+    const int64_t flops_before = program.flops;
+    RBLNSIM_RETURN_IF_ERROR(EmitOp(nodes[n].launch, device, deps, &program));
+    program.flops += flops_before;
+    // A node's ends: its commands that no later command of the same node waits for.
+    std::vector<bool> waited(program.commands.size() - first, false);
+    for (size_t c = first; c < program.commands.size(); ++c) {
+      for (int dep : program.commands[c].deps) {
+        if (dep >= static_cast<int>(first)) waited[dep - first] = true;
+      }
+    }
+    for (size_t c = first; c < program.commands.size(); ++c) {
+      if (!waited[c - first]) node_ends[n].push_back(static_cast<int>(c));
+    }
+  }
+  return program;
+}
+
+std::string ProgramKey(const OpLaunch& launch) {
+  std::string key = launch.layer;
+  for (const TensorArg& arg : launch.inputs) {
+    key += fmt::format("|{}:{}", scenario::DTypeName(arg.dtype), fmt::join(arg.shape, "x"));
+  }
+  return key;
+}
+
+StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device) {
+  Program program;
+  program.key = ProgramKey(launch);
+  const std::vector<int> arg_deps = EmitArgs(launch, device, &program);
+  RBLNSIM_RETURN_IF_ERROR(EmitOp(launch, device, arg_deps, &program));
   return program;
 }
 

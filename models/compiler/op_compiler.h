@@ -48,6 +48,21 @@ struct OpLaunch {
 int64_t NumElements(const std::vector<int64_t>& shape);
 
 StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device);
+// The compile-cache key of a launch: op, input shapes and dtypes (torch-rbln's warm cache key).
+std::string ProgramKey(const OpLaunch& launch);
+
+// One op of a compiled graph. Its inputs with |producer| >= 0 come from an earlier node, the
+// others are graph inputs (TensorArg::distinct_index numbers the graph's distinct inputs).
+struct GraphNode {
+  OpLaunch launch;
+  std::vector<int> producers;  // per input: index of the producing node, or -1
+};
+
+// A whole graph as one program: args groups for the graph's inputs, then every node's commands,
+// each waiting for the nodes it consumes. Layers are named after the ops (linear, linear_1, ...).
+StatusOr<Program> CompileGraph(const std::string& key,
+                               const std::vector<GraphNode>& nodes,
+                               const scenario::DeviceConfig& device);
 
 }  // namespace rblnsim::compiler
 

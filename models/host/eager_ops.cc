@@ -1,6 +1,7 @@
 #include "models/host/eager_ops.h"
 
 #include <algorithm>
+#include <map>
 #include <fmt/format.h>
 
 #include "models/compiler/op_compiler.h"
@@ -149,71 +150,95 @@ void EagerOps::NanInfScan(TensorState* tensor) {
   });
 }
 
+compiler::OpLaunch EagerOps::MakeLaunch(const OpTraits& traits,
+                                        const std::vector<Operand>& inputs,
+                                        const TensorType& out_type) const {
+  compiler::OpLaunch launch;
+  launch.layer = traits.layer;
+  launch.op_class = traits.op_class;
+  launch.output_shape = out_type.shape;
+  launch.output_dtype = out_type.dtype;
+  launch.weight_transposed = traits.weight_transposed;
+  launch.ops_per_element = traits.ops_per_element;
+  std::vector<const TensorState*> distinct;
+  for (const Operand& in : inputs) {
+    auto it = std::find(distinct.begin(), distinct.end(), in.state);
+    const int index = static_cast<int>(it - distinct.begin());
+    if (it == distinct.end()) distinct.push_back(in.state);
+    launch.inputs.push_back({in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
+  }
+  return launch;
+}
+
+CompiledProgram* EagerOps::GetOrCompile(const std::string& key,
+                                        const std::string& op,
+                                        const std::function<StatusOr<compiler::Program>()>& compile) {
+  auto cached = host_->cache_.find(key);
+  if (cached != host_->cache_.end()) return &cached->second;
+  // A miss compiles for this shape/dtype: a recompile, and a new program instance.
+  const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
+  host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
+  host_->Close(span);
+  StatusOr<compiler::Program> program = compile();
+  if (!program.ok()) {
+    status_ = program.status();
+    return nullptr;
+  }
+  CompiledProgram compiled;
+  compiled.program = std::make_unique<compiler::Program>(std::move(*program));
+  compiled.instance = host_->next_instance_++;
+  cached = host_->cache_.emplace(key, std::move(compiled)).first;
+  if (host_->recording_) {
+    host_->truth_.recompiles.push_back({op, key, cached->second.instance, host_->next_external_id_ - 1});
+  }
+  return &cached->second;
+}
+
+rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* compiled) {
+  rebel100::RunRequest& run = host_->runs_.emplace_back();
+  run.launch_id = host_->next_launch_id_++;
+  run.program = compiled->program.get();
+  run.instance = compiled->instance;
+  run.sequence = compiled->next_sequence++;
+  run.record = host_->profiler_enabled_ && host_->recording_;
+  // The producer runtime emits the marker only when it was created with the profiler on.
+  const bool marked = host_->profiler_enabled_;
+  const size_t marker = marked ? host_->Open("rbln_run", sim::HostEventKind::kRuntimeMarker)
+                               : static_cast<size_t>(-1);
+  if (marked && marker != static_cast<size_t>(-1)) {
+    host_->timeline_.events[marker].launch_id = run.launch_id;
+  }
+  run.truth.submit_ns = host_->NowNs();
+  host_->Spend(host_->costs_.Jitter(host_->scenario_.host.runtime_submit_ns));
+  host_->device_->Submit(&run);
+  if (host_->scenario_.env.runtime_force_sync) host_->device_->WaitCompletion(&run);
+  if (marked) host_->Close(marker);
+  if (host_->recording_) {
+    sim::LaunchTruth truth;
+    truth.launch_id = run.launch_id;
+    truth.op = op;
+    truth.external_id = host_->next_external_id_ - 1;
+    truth.instance = run.instance;
+    truth.sequence = run.sequence;
+    truth.marker_start_ns = run.truth.submit_ns;
+    host_->truth_.launches.push_back(truth);
+    host_->launch_runs_.push_back(&run);
+  }
+  return run;
+}
+
 void EagerOps::Kernel(const std::string& aten,
                       const OpTraits& traits,
                       const std::vector<Operand>& inputs,
                       const TensorType& out_type,
                       TensorState* out) {
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
-    compiler::OpLaunch launch;
-    launch.layer = traits.layer;
-    launch.op_class = traits.op_class;
-    launch.output_shape = out_type.shape;
-    launch.output_dtype = out_type.dtype;
-    launch.weight_transposed = traits.weight_transposed;
-    launch.ops_per_element = traits.ops_per_element;
-    std::vector<const TensorState*> distinct;
-    for (const Operand& in : inputs) {
-      auto it = std::find(distinct.begin(), distinct.end(), in.state);
-      const int index = static_cast<int>(it - distinct.begin());
-      if (it == distinct.end()) distinct.push_back(in.state);
-      launch.inputs.push_back({in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
-    }
-    auto program = compiler::CompileOp(launch, host_->scenario_.device);
-    const std::string key = program.ok() ? program->key : traits.layer;
-    auto cached = host_->cache_.find(key);
-    if (cached == host_->cache_.end()) {
-      // A miss compiles the op for this shape/dtype: a recompile, and a new program instance.
-      const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
-      host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
-      host_->Close(span);
-      CompiledProgram compiled;
-      compiled.program = std::make_unique<compiler::Program>(program.ok() ? std::move(*program)
-                                                                          : compiler::Program{});
-      compiled.instance = host_->next_instance_++;
-      cached = host_->cache_.emplace(key, std::move(compiled)).first;
-      if (host_->recording_) {
-        host_->truth_.recompiles.push_back(
-            {aten, key, cached->second.instance, host_->next_external_id_ - 1});
-      }
-    }
-    CompiledProgram& compiled = cached->second;
-    rebel100::RunRequest& run = host_->runs_.emplace_back();
-    run.launch_id = host_->next_launch_id_++;
-    run.program = compiled.program.get();
-    run.instance = compiled.instance;
-    run.sequence = compiled.next_sequence++;
-    run.record = host_->profiler_enabled_ && host_->recording_;
-    const bool marked = host_->profiler_enabled_;
-    const size_t marker = marked ? host_->Open("rbln_run", sim::HostEventKind::kRuntimeMarker)
-                                 : static_cast<size_t>(-1);
-    if (marker != static_cast<size_t>(-1)) host_->timeline_.events[marker].launch_id = run.launch_id;
-    run.truth.submit_ns = host_->NowNs();
-    host_->Spend(host_->costs_.Jitter(host_->scenario_.host.runtime_submit_ns));
-    host_->device_->Submit(&run);
-    if (host_->scenario_.env.runtime_force_sync) host_->device_->WaitCompletion(&run);
-    if (marked) host_->Close(marker);
-    if (host_->recording_) {
-      sim::LaunchTruth truth;
-      truth.launch_id = run.launch_id;
-      truth.op = aten;
-      truth.external_id = host_->next_external_id_ - 1;
-      truth.instance = run.instance;
-      truth.sequence = run.sequence;
-      truth.marker_start_ns = run.truth.submit_ns;
-      host_->truth_.launches.push_back(truth);
-      host_->launch_runs_.push_back(&run);
-    }
+    const compiler::OpLaunch launch = MakeLaunch(traits, inputs, out_type);
+    CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
+      return compiler::CompileOp(launch, host_->scenario_.device);
+    });
+    if (compiled == nullptr) return;
+    rebel100::RunRequest& run = Launch(aten, compiled);
     out->on_device = true;
     out->location = Location::kDeviceOnly;
     out->producer = run.completed ? nullptr : &run;
@@ -311,6 +336,92 @@ void EagerOps::Upload(TensorState* tensor, const char* why) {
   if (host_->recording_) {
     host_->truth_.round_trips.push_back({why, false, bytes, host_->next_external_id_ - 1});
   }
+}
+
+
+Status EagerOps::Graph(const scenario::Step& step) {
+  const auto& graphs = host_->scenario_.workload.graphs;
+  const auto found = graphs.find(step.graph);
+  const std::string where = fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column);
+  if (found == graphs.end()) return Status::Error(where + "graph '" + step.graph + "' is not defined");
+  const scenario::GraphSpec& graph = found->second;
+  if (step.inputs.size() != graph.params.size()) {
+    return Status::Error(where + fmt::format("graph '{}' takes {} inputs, got {}", graph.name,
+                                             graph.params.size(), step.inputs.size()));
+  }
+  // Resolve a body name: a graph parameter (bound at this call), then a workload tensor (weights).
+  auto resolve = [&](const std::string& name) -> TensorState* {
+    for (size_t i = 0; i < graph.params.size(); ++i) {
+      if (graph.params[i] == name) {
+        auto it = host_->tensors_.find(step.inputs[i]);
+        return it == host_->tensors_.end() ? nullptr : &it->second;
+      }
+    }
+    auto it = host_->tensors_.find(name);
+    return it == host_->tensors_.end() ? nullptr : &it->second;
+  };
+  std::map<std::string, std::pair<int, TensorType>> locals;
+  std::vector<const TensorState*> distinct;
+  std::vector<compiler::GraphNode> nodes;
+  std::map<std::string, int> layer_counts;
+  std::string key = "graph:" + graph.name;
+  for (const scenario::Step& op : graph.body) {
+    RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(op.op));
+    compiler::GraphNode node;
+    std::vector<TensorType> types;
+    for (const std::string& name : op.inputs) {
+      auto local = locals.find(name);
+      if (local != locals.end()) {
+        types.push_back(local->second.second);
+        node.producers.push_back(local->second.first);
+        node.launch.inputs.push_back({local->second.second.shape, local->second.second.dtype, 0, true});
+        continue;
+      }
+      const TensorState* state = resolve(name);
+      if (state == nullptr) return Status::Error(where + "graph input '" + name + "' is not defined");
+      auto it = std::find(distinct.begin(), distinct.end(), state);
+      const int index = static_cast<int>(it - distinct.begin());
+      if (it == distinct.end()) distinct.push_back(state);
+      types.push_back(state->type);
+      node.producers.push_back(-1);
+      node.launch.inputs.push_back({state->type.shape, state->type.dtype, index, state->on_device});
+      key += fmt::format("|{}:{}", scenario::DTypeName(state->type.dtype), fmt::join(state->type.shape, "x"));
+    }
+    auto out_type = InferOpOutput(op.op, types, op.scalars);
+    if (!out_type.ok()) return out_type.status().WithPrefix(where);
+    std::string layer = op.op == "matmul" ? "mm" : traits.layer;
+    const int seen = layer_counts[layer]++;
+    if (seen > 0) layer += fmt::format("_{}", seen);
+    node.launch.layer = layer;
+    node.launch.op_class = traits.op_class;
+    node.launch.output_shape = out_type->shape;
+    node.launch.output_dtype = out_type->dtype;
+    node.launch.weight_transposed = traits.weight_transposed;
+    node.launch.ops_per_element = traits.ops_per_element;
+    locals[op.output] = {static_cast<int>(nodes.size()), *out_type};
+    nodes.push_back(std::move(node));
+  }
+  const auto result = locals.find(graph.result);
+  if (result == locals.end()) {
+    return Status::Error(where + "graph '" + graph.name + "' does not produce '" + graph.result + "'");
+  }
+  TensorState out;
+  out.type = result->second.second;
+  const size_t region = host_->Open("Torch-Compiled Region", sim::HostEventKind::kUserAnnotation);
+  const double self_ns = host_->costs_.SelfNs("rbln::graph", 0);
+  host_->Spend(self_ns / 2);
+  CompiledProgram* compiled = GetOrCompile(key, "Torch-Compiled Region", [&] {
+    return compiler::CompileGraph(key, nodes, host_->scenario_.device);
+  });
+  if (compiled != nullptr) {
+    rebel100::RunRequest& run = Launch("Torch-Compiled Region", compiled);
+    out.producer = run.completed ? nullptr : &run;
+  }
+  host_->Spend(self_ns - self_ns / 2);
+  host_->Close(region);
+  if (!status_.ok()) return status_.WithPrefix(where);
+  host_->tensors_[step.output.empty() ? "_" : step.output] = out;
+  return Status::Ok();
 }
 
 }  // namespace rblnsim::host

@@ -4,6 +4,7 @@
 #ifndef RBLNSIM_MODELS_HOST_EAGER_OPS_H_
 #define RBLNSIM_MODELS_HOST_EAGER_OPS_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ class EagerOps {
 
   Status Call(const scenario::Step& step);
   Status Cpu(const std::string& tensor, const scenario::Step& step);
+  // A torch.compile'd graph call: one "Torch-Compiled Region", one launch.
+  Status Graph(const scenario::Step& step);
+  const Status& status() const { return status_; }
 
  private:
   struct Operand {
@@ -31,6 +35,13 @@ class EagerOps {
                                                 const std::vector<Operand>& inputs,
                                                 const TensorType& out_type) const;
   void NanInfScan(TensorState* tensor);
+  compiler::OpLaunch MakeLaunch(const OpTraits& traits, const std::vector<Operand>& inputs,
+                                const TensorType& out_type) const;
+  // The cached program for |key|, compiling (and recording a recompile) on a miss.
+  CompiledProgram* GetOrCompile(const std::string& key, const std::string& op,
+                                const std::function<StatusOr<compiler::Program>()>& compile);
+  // Submits one run of |compiled| with its rbln_run marker; sync dispatch waits for it.
+  rebel100::RunRequest& Launch(const std::string& op, CompiledProgram* compiled);
   void Kernel(const std::string& aten, const OpTraits& traits, const std::vector<Operand>& inputs,
               const TensorType& out_type, TensorState* out);
   void Fallback(const std::string& aten, sim::FallbackReason reason,
@@ -42,6 +53,7 @@ class EagerOps {
   int64_t CopyToHost(TensorState* tensor, const char* why);
 
   HostRuntime* host_;
+  Status status_;
 };
 
 }  // namespace rblnsim::host

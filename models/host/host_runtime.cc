@@ -69,13 +69,17 @@ Status HostRuntime::RunSteps(const std::vector<scenario::Step>& steps) {
 Status HostRuntime::RunStep(const scenario::Step& step) {
   EagerOps ops(this);
   switch (step.kind) {
-    case scenario::Step::Kind::kOp:
-      return ops.Call(step);
+    case scenario::Step::Kind::kOp: {
+      Status called = ops.Call(step);
+      return called.ok() ? ops.status() : called;
+    }
     case scenario::Step::Kind::kCpu:
       return ops.Cpu(step.inputs.empty() ? std::string() : step.inputs.front(), step);
     case scenario::Step::Kind::kSynchronize:
       device_->WaitAllSubmitted();
       return Status::Ok();
+    case scenario::Step::Kind::kGraph:
+      return ops.Graph(step);
     case scenario::Step::Kind::kRepeat:
       for (int64_t i = 0; i < step.count; ++i) RBLNSIM_RETURN_IF_ERROR(RunSteps(step.body));
       return Status::Ok();

@@ -9,17 +9,27 @@ namespace rblnsim::scenario {
 namespace {
 
 // Values in base units with their unit, so the text loads back exactly.
-std::string Ns(double ns) { return FormatNumber(ns) + "ns"; }
-std::string Bytes(int64_t bytes) { return std::to_string(bytes) + "B"; }
-std::string PerS(double bytes_per_s) { return FormatNumber(bytes_per_s) + "B/s"; }
-std::string Q(const std::string& text) { return YamlDoubleQuoted(text); }
+std::string Ns(double ns) {
+  return FormatNumber(ns) + "ns";
+}
+std::string Bytes(int64_t bytes) {
+  return std::to_string(bytes) + "B";
+}
+std::string PerS(double bytes_per_s) {
+  return FormatNumber(bytes_per_s) + "B/s";
+}
+std::string Q(const std::string& text) {
+  return YamlDoubleQuoted(text);
+}
 
 class Writer {
  public:
   void Line(int indent, const std::string& key, const std::string& value = "") {
     out_.append(static_cast<size_t>(indent) * 2, ' ');
     out_ += key + ":";
-    if (!value.empty()) out_ += " " + value;
+    if (!value.empty()) {
+      out_ += " " + value;
+    }
     out_ += '\n';
   }
   void Raw(const std::string& text) { out_ += text; }
@@ -29,20 +39,36 @@ class Writer {
   std::string out_;
 };
 
+std::string Names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return "[" + out + "]";
+}
+
 std::string StepFlow(const Step& step) {
   switch (step.kind) {
     case Step::Kind::kOp: {
-      std::string inputs, scalars;
-      for (const std::string& input : step.inputs) inputs += (inputs.empty() ? "" : ", ") + input;
-      for (double value : step.scalars) scalars += (scalars.empty() ? "" : ", ") + FormatNumber(value);
-      return "{op: " + step.op + ", inputs: [" + inputs + "], out: " + step.output +
+      std::string scalars;
+      for (double value : step.scalars) {
+        scalars += (scalars.empty() ? "" : ", ") + FormatNumber(value);
+      }
+      return "{op: " + step.op + ", inputs: " + Names(step.inputs) + ", out: " + step.output +
              ", scalars: [" + scalars + "]}";
     }
-    case Step::Kind::kCpu: return "{cpu: " + (step.inputs.empty() ? "" : step.inputs[0]) + "}";
-    case Step::Kind::kSynchronize: return "{synchronize: true}";
+    case Step::Kind::kGraph:
+      return "{graph: " + step.graph + ", inputs: " + Names(step.inputs) + ", out: " + step.output +
+             "}";
+    case Step::Kind::kCpu:
+      return "{cpu: " + (step.inputs.empty() ? "" : step.inputs[0]) + "}";
+    case Step::Kind::kSynchronize:
+      return "{synchronize: true}";
     case Step::Kind::kRepeat: {
       std::string body;
-      for (const Step& inner : step.body) body += (body.empty() ? "" : ", ") + StepFlow(inner);
+      for (const Step& inner : step.body) {
+        body += (body.empty() ? "" : ", ") + StepFlow(inner);
+      }
       return "{repeat: " + std::to_string(step.count) + ", steps: [" + body + "]}";
     }
   }
@@ -50,9 +76,13 @@ std::string StepFlow(const Step& step) {
 }
 
 void Steps(Writer* w, const char* key, const std::vector<Step>& steps) {
-  if (steps.empty()) return w->Line(1, key, "[]");
+  if (steps.empty()) {
+    return w->Line(1, key, "[]");
+  }
   w->Line(1, key);
-  for (const Step& step : steps) w->Raw("    - " + StepFlow(step) + "\n");
+  for (const Step& step : steps) {
+    w->Raw("    - " + StepFlow(step) + "\n");
+  }
 }
 
 void WriteDevice(Writer* w, const DeviceConfig& d) {
@@ -109,7 +139,9 @@ void WriteHost(Writer* w, const HostConfig& h) {
   w->Line(1, "tid", std::to_string(h.tid));
   w->Line(1, "process_name", Q(h.process_name));
   w->Line(1, "op_costs", h.op_costs.empty() ? "{}" : "");
-  for (const auto& [name, cost] : h.op_costs) w->Line(2, Q(name), Ns(cost.self_ns));
+  for (const auto& [name, cost] : h.op_costs) {
+    w->Line(2, Q(name), Ns(cost.self_ns));
+  }
   w->Line(1, "default_op_cost", Ns(h.default_op_ns));
   w->Line(1, "jitter", FormatNumber(h.jitter));
   w->Line(1, "runtime_submit", Ns(h.runtime_submit_ns));
@@ -123,15 +155,32 @@ void WriteWorkload(Writer* w, const Workload& wl) {
   static const char* const kInit[] = {"randn", "zeros", "ones", "nan", "inf"};
   w->Line(0, "workload");
   std::string activities;
-  if (wl.activity_cpu) activities = "cpu";
-  if (wl.activity_privateuse1) activities += activities.empty() ? "privateuse1" : ", privateuse1";
+  if (wl.activity_cpu) {
+    activities = "cpu";
+  }
+  if (wl.activity_privateuse1) {
+    activities += activities.empty() ? "privateuse1" : ", privateuse1";
+  }
   w->Line(1, "activities", "[" + activities + "]");
   w->Line(1, "tensors", wl.tensors.empty() ? "{}" : "");
   for (const TensorSpec& t : wl.tensors) {
     std::string shape;
-    for (int64_t dim : t.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(dim);
-    w->Line(2, t.name, "{shape: [" + shape + "], dtype: " + DTypeName(t.dtype) + ", device: " +
-                           t.device + ", init: " + kInit[static_cast<int>(t.init)] + "}");
+    for (int64_t dim : t.shape) {
+      shape += (shape.empty() ? "" : ", ") + std::to_string(dim);
+    }
+    w->Line(2, t.name,
+            "{shape: [" + shape + "], dtype: " + DTypeName(t.dtype) + ", device: " + t.device +
+                ", init: " + kInit[static_cast<int>(t.init)] + "}");
+  }
+  w->Line(1, "graphs", wl.graphs.empty() ? "{}" : "");
+  for (const auto& [name, graph] : wl.graphs) {
+    std::string body;
+    for (const Step& step : graph.body) {
+      body += (body.empty() ? "" : ", ") + StepFlow(step);
+    }
+    w->Line(2, name,
+            "{inputs: " + Names(graph.params) + ", steps: [" + body + "], output: " + graph.result +
+                "}");
   }
   Steps(w, "warmup", wl.warmup);
   Steps(w, "profile", wl.profile);
@@ -139,20 +188,34 @@ void WriteWorkload(Writer* w, const Workload& wl) {
 
 void ExpectAndSweep(Writer* w, const Expect& e, const Sweep& sweep) {
   w->Line(0, "expect");
-  if (e.device_events) w->Line(1, "device_events", std::to_string(*e.device_events));
-  if (e.self_rbln_total_us) w->Line(1, "self_rbln_total_us", FormatNumber(*e.self_rbln_total_us));
+  if (e.device_events) {
+    w->Line(1, "device_events", std::to_string(*e.device_events));
+  }
+  if (e.self_rbln_total_us) {
+    w->Line(1, "self_rbln_total_us", FormatNumber(*e.self_rbln_total_us));
+  }
   w->Line(1, "self_rbln_tolerance", FormatNumber(e.self_rbln_tolerance));
-  if (e.fallbacks) w->Line(1, "fallbacks", std::to_string(*e.fallbacks));
-  if (e.latency_p99_max_ns) w->Line(1, "latency_p99_max", Ns(*e.latency_p99_max_ns));
+  if (e.fallbacks) {
+    w->Line(1, "fallbacks", std::to_string(*e.fallbacks));
+  }
+  if (e.latency_p99_max_ns) {
+    w->Line(1, "latency_p99_max", Ns(*e.latency_p99_max_ns));
+  }
   w->Line(1, "op_calls", e.op_calls.empty() ? "{}" : "");
-  for (const auto& [name, count] : e.op_calls) w->Line(2, Q(name), std::to_string(count));
-  if (sweep.axes.empty()) return;
+  for (const auto& [name, count] : e.op_calls) {
+    w->Line(2, Q(name), std::to_string(count));
+  }
+  if (sweep.axes.empty()) {
+    return;
+  }
   w->Line(0, "sweep");
   w->Line(1, "mode", sweep.mode == Sweep::Mode::kZip ? "zip" : "grid");
   w->Line(1, "params");
   for (const SweepAxis& axis : sweep.axes) {
     std::string values;
-    for (const std::string& value : axis.values) values += (values.empty() ? "" : ", ") + value;
+    for (const std::string& value : axis.values) {
+      values += (values.empty() ? "" : ", ") + value;
+    }
     w->Line(2, Q(axis.path), "[" + values + "]");
   }
 }

@@ -9,7 +9,9 @@ namespace {
 
 std::string Lower(std::string_view text) {
   std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   return out;
 }
 
@@ -18,8 +20,12 @@ Status Invalid(std::string_view value, const char* expected) {
 }
 
 StatusOr<bool> ZeroOrOne(std::string_view value) {
-  if (value == "1") return true;
-  if (value == "0") return false;
+  if (value == "1") {
+    return true;
+  }
+  if (value == "0") {
+    return false;
+  }
   return Invalid(value, "0 or 1");
 }
 
@@ -54,12 +60,13 @@ Status SetEnvVariable(std::string_view variable, std::string_view value, EnvConf
   return Status::Ok();
 }
 
-Status ApplyProcessEnvironment(Scenario* scenario,
-                               std::function<const char*(const char*)> getenv) {
+Status ApplyProcessEnvironment(Scenario* scenario, std::function<const char*(const char*)> getenv) {
   for (std::string_view name : EnvVariableNames()) {
     const std::string variable(name);
     const char* value = getenv(variable.c_str());
-    if (value == nullptr || value[0] == '\0') continue;
+    if (value == nullptr || value[0] == '\0') {
+      continue;
+    }
     Status status = SetEnvVariable(variable, value, &scenario->env);
     if (!status.ok()) {
       return Status::Error("environment variable " + variable + ": " + status.message());

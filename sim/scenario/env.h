@@ -25,8 +25,7 @@ Status SetEnvVariable(std::string_view variable, std::string_view value, EnvConf
 // Applies the process environment on top of the scenario: each of the four variables that
 // `getenv` returns non-null and non-empty for overrides the scenario's value. An empty value
 // counts as unset, as with `RBLN_PROFILER= cmd`.
-Status ApplyProcessEnvironment(Scenario* scenario,
-                               std::function<const char*(const char*)> getenv);
+Status ApplyProcessEnvironment(Scenario* scenario, std::function<const char*(const char*)> getenv);
 
 }  // namespace rblnsim::scenario
 

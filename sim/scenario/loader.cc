@@ -38,10 +38,18 @@ StatusOr<std::string> ReadFile(const std::string& path) {
 
 // Length of the UTF-8 sequence starting with `lead`, or 0 when `lead` cannot start one.
 size_t Utf8Length(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) return 2;
-  if (lead >= 0xE0 && lead <= 0xEF) return 3;
-  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  if (lead < 0x80) {
+    return 1;
+  }
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    return 2;
+  }
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    return 3;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    return 4;
+  }
   return 0;
 }
 
@@ -61,8 +69,8 @@ Status CheckText(const std::string& text, const std::string& name) {
     for (size_t k = 1; valid && k < length; ++k) {
       valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
     }
-    const bool control = length == 1 && ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') ||
-                                         c == 0x7f);
+    const bool control =
+        length == 1 && ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f);
     if (!valid || control) {
       char byte[8];
       std::snprintf(byte, sizeof(byte), "0x%02x", c);
@@ -99,9 +107,12 @@ Status CheckTopLevel(const YamlNodePtr& root, const std::string& name, const cha
 
 // Applies each sweep value alone and validates the result, so a bad value fails at load time
 // instead of at its sweep point.
-Status CheckSweepValues(const YamlNodePtr& document, const std::vector<SweepAxisNodes>& axes,
+Status CheckSweepValues(const YamlNodePtr& document,
+                        const std::vector<SweepAxisNodes>& axes,
                         const std::string& source_path) {
-  if (axes.empty()) return Status::Ok();
+  if (axes.empty()) {
+    return Status::Ok();
+  }
   // Each value is checked against the document without its sweep: the sweep was validated once
   // already, and re-reading it per value would make the work quadratic in the number of values.
   auto root = std::make_shared<YamlNode>(*document);
@@ -113,7 +124,9 @@ Status CheckSweepValues(const YamlNodePtr& document, const std::vector<SweepAxis
     }
   }
   int64_t values = 0;
-  for (const SweepAxisNodes& axis : axes) values += static_cast<int64_t>(axis.values.size());
+  for (const SweepAxisNodes& axis : axes) {
+    values += static_cast<int64_t>(axis.values.size());
+  }
   if (values * root->expanded_size > kMaxSweepValidationNodes) {
     return NodeError(*axes.front().key, "the sweep is too large to validate (" +
                                             std::to_string(values) + " values over a document of " +
@@ -121,12 +134,16 @@ Status CheckSweepValues(const YamlNodePtr& document, const std::vector<SweepAxis
   }
   for (const SweepAxisNodes& axis : axes) {
     for (const YamlNodePtr& value : axis.values) {
-      const std::string shown = "sweep value " + Printable(ToFlowYaml(*value)) + " for " +
-                                Printable(axis.path);
+      const std::string shown =
+          "sweep value " + Printable(ToFlowYaml(*value)) + " for " + Printable(axis.path);
       StatusOr<YamlNodePtr> applied = SetAtPath(YamlNodePtr(root), axis.path, value, axis.key);
       Status status = applied.status();
-      if (applied.ok()) status = ValidateDocument(*applied, source_path, nullptr).status();
-      if (status.ok()) continue;
+      if (applied.ok()) {
+        status = ValidateDocument(*applied, source_path, nullptr).status();
+      }
+      if (status.ok()) {
+        continue;
+      }
       // Errors about the value or the path already point at the sweep entry; keep their place.
       const std::string& message = status.message();
       for (const YamlNode* site : {value.get(), axis.key}) {
@@ -154,7 +171,9 @@ StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
   for (const std::string& overlay_path : overlay_paths) {
     RBLNSIM_ASSIGN_OR_RETURN(std::string overlay_text, ReadFile(overlay_path));
     RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr overlay, ParseFileText(overlay_text, overlay_path));
-    if (overlay == nullptr) continue;  // an empty overlay changes nothing
+    if (overlay == nullptr) {
+      continue;  // an empty overlay changes nothing
+    }
     RBLNSIM_RETURN_IF_ERROR(CheckTopLevel(overlay, overlay_path, "overlay file"));
     RBLNSIM_ASSIGN_OR_RETURN(root, MergeYaml(root, overlay, &merge_budget));
   }
@@ -181,9 +200,13 @@ StatusOr<Scenario> LoadScenario(const std::string& path,
 
 std::vector<std::vector<std::string>> ExpandSweep(const Sweep& sweep) {
   std::vector<std::vector<std::string>> points;
-  if (sweep.axes.empty()) return points;
+  if (sweep.axes.empty()) {
+    return points;
+  }
   for (const SweepAxis& axis : sweep.axes) {
-    if (axis.values.empty()) return points;
+    if (axis.values.empty()) {
+      return points;
+    }
   }
   if (sweep.mode == Sweep::Mode::kZip) {
     for (size_t i = 0; i < sweep.axes.front().values.size(); ++i) {
@@ -203,8 +226,12 @@ std::vector<std::vector<std::string>> ExpandSweep(const Sweep& sweep) {
     }
     points.push_back(std::move(point));
     size_t a = sweep.axes.size();
-    while (a > 0 && ++index[a - 1] == sweep.axes[a - 1].values.size()) index[--a] = 0;
-    if (a == 0) return points;
+    while (a > 0 && ++index[a - 1] == sweep.axes[a - 1].values.size()) {
+      index[--a] = 0;
+    }
+    if (a == 0) {
+      return points;
+    }
   }
 }
 

@@ -24,29 +24,29 @@ const char* OpClassName(OpClass op_class);
 
 // Which shape/dtype rule InferOutput applies; one per family of ops.
 enum class OpRule {
-  kUnary,        // same shape; dtype per DTypePolicy
-  kBinary,       // broadcast two tensors, or a tensor and a scalar
-  kCompare,      // like kBinary, result bool
-  kClamp,        // x, scalars min[, max]
-  kMaskedFill,   // x, bool mask broadcastable to x, scalar value
-  kWhere,        // bool cond, a, b: broadcast of all three
-  kMm,           // [n,k] @ [k,m]
-  kMatmul,       // torch.matmul: 1-D, 2-D and batched with broadcasting
-  kBmm,          // [b,n,k] @ [b,k,m]
-  kLinear,       // x[...,in], weight[out,in], optional bias[out]
-  kAddmm,        // bias broadcastable to [n,m], a[n,k], b[k,m]; scalars beta, alpha
-  kReduceLast,   // drop the last dim (mean, max, min)
-  kArgmaxLast,   // drop the last dim, int64 result
-  kKeepLast,     // same shape along the last dim (softmax, cumsum, sort)
-  kTopk,         // last dim becomes k
-  kRmsNorm,      // x, weight[x.shape[-1]]
-  kRotary,       // x, cos, sin broadcastable to x
-  kAttention,    // q[...,L,E], k[...,S,E], v[...,S,Ev], optional mask → [...,L,Ev]
-  kEmbedding,    // weight[V,D], int64 indices → indices.shape + [D]
-  kCat,          // along scalar dim (default 0)
-  kTranspose,    // swap scalar dims d0, d1
-  kReshape,      // scalars are the new shape, one -1 allowed
-  kCast,         // same shape, dtype from the op
+  kUnary,       // same shape; dtype per DTypePolicy
+  kBinary,      // broadcast two tensors, or a tensor and a scalar
+  kCompare,     // like kBinary, result bool
+  kClamp,       // x, scalars min[, max]
+  kMaskedFill,  // x, bool mask broadcastable to x, scalar value
+  kWhere,       // bool cond, a, b: broadcast of all three
+  kMm,          // [n,k] @ [k,m]
+  kMatmul,      // torch.matmul: 1-D, 2-D and batched with broadcasting
+  kBmm,         // [b,n,k] @ [b,k,m]
+  kLinear,      // x[...,in], weight[out,in], optional bias[out]
+  kAddmm,       // bias broadcastable to [n,m], a[n,k], b[k,m]; scalars beta, alpha
+  kReduceLast,  // drop the last dim (mean, max, min)
+  kArgmaxLast,  // drop the last dim, int64 result
+  kKeepLast,    // same shape along the last dim (softmax, cumsum, sort)
+  kTopk,        // last dim becomes k
+  kRmsNorm,     // x, weight[x.shape[-1]]
+  kRotary,      // x, cos, sin broadcastable to x
+  kAttention,   // q[...,L,E], k[...,S,E], v[...,S,Ev], optional mask → [...,L,Ev]
+  kEmbedding,   // weight[V,D], int64 indices → indices.shape + [D]
+  kCat,         // along scalar dim (default 0)
+  kTranspose,   // swap scalar dims d0, d1
+  kReshape,     // scalars are the new shape, one -1 allowed
+  kCast,        // same shape, dtype from the op
 };
 
 // How an op treats integer and bool inputs.
@@ -69,7 +69,7 @@ struct OpInfo {
   OpClass op_class = OpClass::kElementwise;
   OpRule rule = OpRule::kUnary;
   DTypePolicy dtype_policy = DTypePolicy::kAny;
-  DType cast_to = DType::kFp32;   // kCast only
+  DType cast_to = DType::kFp32;  // kCast only
 };
 
 struct TensorType {
@@ -97,9 +97,10 @@ const OpInfo* FindOp(std::string_view name);
 // The op, or "unknown op 'mn'; did you mean 'mm'?".
 StatusOr<const OpInfo*> LookupOp(std::string_view name);
 
-// The ATen names the host model may record: every catalogue op's aten_name plus the calls torch
-// makes around them (the .cpu() copy chain, the NaN/Inf scan, allocation). host.op_costs and
-// expect.op_calls keys must be one of these.
+// The op names the host model may record or charge time to: every catalogue op's aten_name, the
+// calls torch makes around them (the .cpu() copy chain, the NaN/Inf scan, allocation, pad/slice)
+// and the host model's own cost keys (rbln::kernel, rbln::graph, rbln::compile, rbln_run,
+// cpu::kernel). host.op_costs and expect.op_calls keys must be one of these.
 const std::vector<std::string_view>& KnownAtenNames();
 
 // The result type of `op` applied to `inputs` and `scalars`. Errors name the op and the types.

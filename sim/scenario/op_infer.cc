@@ -18,7 +18,9 @@ int Category(DType dtype) {
 
 std::string Join(const std::vector<TensorType>& types) {
   std::string out;
-  for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i].ToString();
+  for (size_t i = 0; i < types.size(); ++i) {
+    out += (i ? ", " : "") + types[i].ToString();
+  }
   return out;
 }
 
@@ -32,7 +34,9 @@ Status Call::Mismatch(const std::string& message) const {
   return Error(message + " (inputs " + Join(in) + ")");
 }
 
-bool IsFloat(DType dtype) { return dtype != DType::kInt64 && dtype != DType::kBool; }
+bool IsFloat(DType dtype) {
+  return dtype != DType::kInt64 && dtype != DType::kBool;
+}
 
 bool Broadcast(const Shape& a, const Shape& b, Shape* out) {
   const size_t rank = std::max(a.size(), b.size());
@@ -40,7 +44,9 @@ bool Broadcast(const Shape& a, const Shape& b, Shape* out) {
   for (size_t i = 0; i < rank; ++i) {
     const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
     const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
-    if (da != db && da != 1 && db != 1) return false;
+    if (da != db && da != 1 && db != 1) {
+      return false;
+    }
     result[rank - 1 - i] = da == 1 ? db : da;
   }
   *out = std::move(result);
@@ -50,18 +56,24 @@ bool Broadcast(const Shape& a, const Shape& b, Shape* out) {
 StatusOr<Shape> BroadcastAll(const Call& call, const std::vector<Shape>& shapes) {
   Shape out;
   for (const Shape& shape : shapes) {
-    if (!Broadcast(out, shape, &out)) return call.Mismatch("shapes do not broadcast");
+    if (!Broadcast(out, shape, &out)) {
+      return call.Mismatch("shapes do not broadcast");
+    }
   }
   return out;
 }
 
 StatusOr<DType> Promote(const Call& call, const TensorType& a, const TensorType& b) {
-  if (a.dtype == b.dtype) return a.dtype;
+  if (a.dtype == b.dtype) {
+    return a.dtype;
+  }
   if (Category(a.dtype) != Category(b.dtype)) {
     return Category(a.dtype) > Category(b.dtype) ? a.dtype : b.dtype;
   }
   // Within a category a 0-dim tensor does not widen a dimensioned one.
-  if (a.shape.empty() != b.shape.empty()) return a.shape.empty() ? b.dtype : a.dtype;
+  if (a.shape.empty() != b.shape.empty()) {
+    return a.shape.empty() ? b.dtype : a.dtype;
+  }
   if (a.dtype == DType::kFp8 || b.dtype == DType::kFp8) {
     return call.Mismatch("fp8 does not promote with other dtypes; cast first");
   }
@@ -70,13 +82,19 @@ StatusOr<DType> Promote(const Call& call, const TensorType& a, const TensorType&
 
 StatusOr<DType> ApplyPolicy(const Call& call, DType dtype) {
   switch (call.op.dtype_policy) {
-    case DTypePolicy::kAny: return dtype;
-    case DTypePolicy::kNotBool:
-      if (dtype == DType::kBool) return call.Mismatch("bool tensors are not supported");
+    case DTypePolicy::kAny:
       return dtype;
-    case DTypePolicy::kFloatPromote: return IsFloat(dtype) ? dtype : DType::kFp32;
+    case DTypePolicy::kNotBool:
+      if (dtype == DType::kBool) {
+        return call.Mismatch("bool tensors are not supported");
+      }
+      return dtype;
+    case DTypePolicy::kFloatPromote:
+      return IsFloat(dtype) ? dtype : DType::kFp32;
     case DTypePolicy::kFloatOnly:
-      if (!IsFloat(dtype)) return call.Mismatch("needs floating-point tensors");
+      if (!IsFloat(dtype)) {
+        return call.Mismatch("needs floating-point tensors");
+      }
       return dtype;
   }
   return dtype;
@@ -111,10 +129,14 @@ StatusOr<TensorType> InferElementwise(const Call& call) {
       RBLNSIM_ASSIGN_OR_RETURN(out.dtype, ApplyPolicy(call, out.dtype));
       return out;
     }
-    case OpRule::kCast: out.dtype = call.op.cast_to; return out;
+    case OpRule::kCast:
+      out.dtype = call.op.cast_to;
+      return out;
     case OpRule::kBinary:
     case OpRule::kCompare: {
-      if (call.op.max_inputs == 1) return TensorType{out.shape, DType::kBool};  // logical_not
+      if (call.op.max_inputs == 1) {
+        return TensorType{out.shape, DType::kBool};  // logical_not
+      }
       const bool alpha = call.op.name == "add" || call.op.name == "sub";
       if (in.size() == 1 && sc.size() != 1) {
         return call.Error("needs a second operand: another input or one scalar");
@@ -132,19 +154,29 @@ StatusOr<TensorType> InferElementwise(const Call& call) {
       } else if (dtype == DType::kBool) {
         dtype = DType::kInt64;  // bool arithmetic with an integer scalar
       }
-      if (call.op.rule == OpRule::kCompare) return TensorType{out.shape, DType::kBool};
-      if (call.op.name == "div" && !IsFloat(dtype)) dtype = DType::kFp32;  // true division
+      if (call.op.rule == OpRule::kCompare) {
+        return TensorType{out.shape, DType::kBool};
+      }
+      if (call.op.name == "div" && !IsFloat(dtype)) {
+        dtype = DType::kFp32;  // true division
+      }
       RBLNSIM_ASSIGN_OR_RETURN(out.dtype, ApplyPolicy(call, dtype));
       return out;
     }
     case OpRule::kMaskedFill: {
-      if (in[1].dtype != DType::kBool) return call.Mismatch("the mask (input 2) must be bool");
+      if (in[1].dtype != DType::kBool) {
+        return call.Mismatch("the mask (input 2) must be bool");
+      }
       RBLNSIM_ASSIGN_OR_RETURN(Shape shape, BroadcastAll(call, {in[0].shape, in[1].shape}));
-      if (shape != in[0].shape) return call.Mismatch("the mask must broadcast to the input");
+      if (shape != in[0].shape) {
+        return call.Mismatch("the mask must broadcast to the input");
+      }
       return out;
     }
     case OpRule::kWhere: {
-      if (in[0].dtype != DType::kBool) return call.Mismatch("the condition (input 1) must be bool");
+      if (in[0].dtype != DType::kBool) {
+        return call.Mismatch("the condition (input 1) must be bool");
+      }
       RBLNSIM_ASSIGN_OR_RETURN(out.shape,
                                BroadcastAll(call, {in[0].shape, in[1].shape, in[2].shape}));
       RBLNSIM_ASSIGN_OR_RETURN(out.dtype, Promote(call, in[1], in[2]));
@@ -154,119 +186,21 @@ StatusOr<TensorType> InferElementwise(const Call& call) {
       if (out.shape.empty() || out.shape.back() % 2 != 0) {
         return call.Mismatch("x needs an even last dim to rotate pairs");
       }
-      for (const TensorType& type : in) RBLNSIM_RETURN_IF_ERROR(ApplyPolicy(call, type.dtype).status());
+      for (const TensorType& type : in) {
+        RBLNSIM_RETURN_IF_ERROR(ApplyPolicy(call, type.dtype).status());
+      }
       for (size_t i = 1; i < 3; ++i) {
         RBLNSIM_ASSIGN_OR_RETURN(Shape shape, BroadcastAll(call, {out.shape, in[i].shape}));
-        if (shape != out.shape) return call.Mismatch("cos and sin must broadcast to x");
+        if (shape != out.shape) {
+          return call.Mismatch("cos and sin must broadcast to x");
+        }
       }
       return out;
     }
-    default: break;
+    default:
+      break;
   }
   return call.Error("internal: not an elementwise rule");
-}
-
-// Ops along the last dim, norms, embedding and layout changes.
-StatusOr<TensorType> InferOther(const Call& call) {
-  const std::vector<TensorType>& in = call.in;
-  TensorType out = in[0];
-  const size_t rank = out.shape.size();
-  switch (call.op.rule) {
-    case OpRule::kReduceLast:
-    case OpRule::kArgmaxLast:
-    case OpRule::kKeepLast:
-    case OpRule::kTopk: {
-      if (rank == 0) return call.Mismatch("needs at least one dimension");
-      RBLNSIM_ASSIGN_OR_RETURN(out.dtype, ApplyPolicy(call, out.dtype));
-      if (call.op.rule == OpRule::kKeepLast) {
-        // softmax(x, dim): only the last dim is modelled.
-        if (!call.sc.empty()) {
-          RBLNSIM_ASSIGN_OR_RETURN(int64_t dim, ScalarInt(call, 0, "dim"));
-          RBLNSIM_ASSIGN_OR_RETURN(size_t index, Dim(call, dim, rank));
-          if (index != rank - 1) return call.Error("only the last dim (-1) is supported");
-        }
-        if (call.op.name == "cumsum" && !IsFloat(out.dtype)) out.dtype = DType::kInt64;
-        return out;
-      }
-      if (call.op.rule == OpRule::kTopk) {
-        RBLNSIM_ASSIGN_OR_RETURN(int64_t k, ScalarInt(call, 0, "k"));
-        if (k < 1 || k > out.shape.back()) {
-          return call.Mismatch("k=" + std::to_string(k) + " must be in [1, last dim]");
-        }
-        out.shape.back() = k;
-        return out;
-      }
-      out.shape.pop_back();
-      if (call.op.rule == OpRule::kArgmaxLast) out.dtype = DType::kInt64;
-      return out;
-    }
-    case OpRule::kRmsNorm: {
-      RBLNSIM_ASSIGN_OR_RETURN(out.dtype, ApplyPolicy(call, out.dtype));
-      RBLNSIM_RETURN_IF_ERROR(ApplyPolicy(call, in[1].dtype).status());
-      if (rank == 0 || in[1].shape != Shape{out.shape.back()}) {
-        return call.Mismatch("weight must be 1-D with x's last dim");
-      }
-      return out;
-    }
-    case OpRule::kEmbedding: {
-      if (in[0].shape.size() != 2) return call.Mismatch("weight (input 1) must be 2-D [V, D]");
-      if (in[1].dtype != DType::kInt64) return call.Mismatch("indices (input 2) must be int64");
-      out.shape = in[1].shape;
-      out.shape.push_back(in[0].shape[1]);
-      return out;
-    }
-    case OpRule::kCat: {
-      int64_t dim = 0;
-      if (!call.sc.empty()) {
-        RBLNSIM_ASSIGN_OR_RETURN(dim, ScalarInt(call, 0, "dim"));
-      }
-      RBLNSIM_ASSIGN_OR_RETURN(size_t index, Dim(call, dim, rank));
-      for (size_t i = 1; i < in.size(); ++i) {
-        const Shape& shape = in[i].shape;
-        bool same = shape.size() == rank;
-        for (size_t d = 0; same && d < rank; ++d) same = d == index || shape[d] == out.shape[d];
-        if (!same) return call.Mismatch("sizes must match except along dim " + std::to_string(dim));
-        out.shape[index] += shape[index];
-        RBLNSIM_ASSIGN_OR_RETURN(out.dtype, Promote(call, out, in[i]));
-      }
-      return out;
-    }
-    case OpRule::kTranspose: {
-      RBLNSIM_ASSIGN_OR_RETURN(int64_t d0, ScalarInt(call, 0, "dim0"));
-      RBLNSIM_ASSIGN_OR_RETURN(int64_t d1, ScalarInt(call, 1, "dim1"));
-      RBLNSIM_ASSIGN_OR_RETURN(size_t i0, Dim(call, d0, rank));
-      RBLNSIM_ASSIGN_OR_RETURN(size_t i1, Dim(call, d1, rank));
-      std::swap(out.shape[i0], out.shape[i1]);
-      return out;
-    }
-    case OpRule::kReshape: {
-      Shape shape;
-      int inferred = -1;
-      int64_t known = 1;
-      for (size_t i = 0; i < call.sc.size(); ++i) {
-        RBLNSIM_ASSIGN_OR_RETURN(int64_t dim, ScalarInt(call, i, "a reshape size"));
-        if (dim == -1 && inferred < 0) {
-          inferred = static_cast<int>(i);
-        } else if (dim < 1) {
-          return call.Error("reshape sizes must be positive, with at most one -1");
-        } else if (__builtin_mul_overflow(known, dim, &known)) {
-          return call.Error("reshape sizes overflow");
-        }
-        shape.push_back(dim);
-      }
-      const int64_t count = in[0].NumElements();
-      const bool divisible = count % known == 0;
-      if (inferred >= 0 && divisible) shape[inferred] = count / known;
-      if (!divisible || TensorType{shape, out.dtype}.NumElements() != count) {
-        return call.Mismatch("cannot reshape " + std::to_string(count) + " elements to the " +
-                             "requested sizes");
-      }
-      out.shape = std::move(shape);
-      return out;
-    }
-    default: break;
-  }
-  return call.Error("internal: unhandled rule");
 }
 
 }  // namespace
@@ -292,14 +226,20 @@ StatusOr<TensorType> InferOutput(const OpInfo& op,
   }
   for (const TensorType& type : inputs) {
     Status status = CheckTensorType(type);
-    if (!status.ok()) return call.Error(status.message());
+    if (!status.ok()) {
+      return call.Error(status.message());
+    }
   }
   StatusOr<TensorType> result = op.op_class == OpClass::kMatmul        ? InferMatrix(call)
                                 : op.op_class == OpClass::kElementwise ? InferElementwise(call)
                                                                        : InferOther(call);
-  if (!result.ok()) return result;
+  if (!result.ok()) {
+    return result;
+  }
   Status status = CheckTensorType(*result);
-  if (!status.ok()) return call.Error("result " + status.message());
+  if (!status.ok()) {
+    return call.Error("result " + status.message());
+  }
   return result;
 }
 

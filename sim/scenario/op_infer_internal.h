@@ -1,5 +1,5 @@
-// Shared pieces of InferOutput, split across op_infer.cc (elementwise, reductions, data movement)
-// and op_infer_matrix.cc (matrix products and attention). Not part of the public API.
+// Shared pieces of InferOutput, split across op_infer.cc (elementwise), op_infer_matrix.cc (matrix
+// products and attention) and op_infer_layout.cc (the rest). Not part of the public API.
 #ifndef RBLNSIM_SIM_SCENARIO_OP_INFER_INTERNAL_H_
 #define RBLNSIM_SIM_SCENARIO_OP_INFER_INTERNAL_H_
 
@@ -36,8 +36,10 @@ StatusOr<size_t> Dim(const Call& call, int64_t dim, size_t rank);
 // Scalar `index` as an integer; `what` names it in the error.
 StatusOr<int64_t> ScalarInt(const Call& call, size_t index, const char* what);
 
-// mm, matmul, bmm, linear, addmm, sdpa/attention.
+// mm, matmul, bmm, linear, addmm, sdpa/attention (op_infer_matrix.cc).
 StatusOr<TensorType> InferMatrix(const Call& call);
+// Last-dim ops, norms, embedding, cat, transpose, reshape (op_infer_layout.cc).
+StatusOr<TensorType> InferOther(const Call& call);
 
 }  // namespace rblnsim::scenario::infer_internal
 

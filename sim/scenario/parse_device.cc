@@ -12,8 +12,12 @@ namespace {
 
 // Upper bound for any duration: far inside SystemC's 64-bit picosecond range.
 constexpr double kMaxTimeNs = 1e15;
-Range TimeAtLeastZero() { return Between(0, kMaxTimeNs); }
-Range TimePositive() { return Range{0, kMaxTimeNs, true, false}; }
+Range TimeAtLeastZero() {
+  return Between(0, kMaxTimeNs);
+}
+Range TimePositive() {
+  return Range{0, kMaxTimeNs, true, false};
+}
 
 // ATOM peak FP16 is 32 TFLOPS (press); engines × rows × cols × 2 FLOP × clock must give that.
 constexpr double kAtomPeakFlops = 32e12;
@@ -29,12 +33,14 @@ void ApplyAtomDefaults(DeviceConfig* device) {
 // Picks the array dims not given explicitly so the peak is as close to 32 TFLOPS as integers
 // allow, preferring widths near 64 (at 1 GHz with 8 engines: 40×50, exact).
 void SizeAtomArray(DeviceConfig* device, bool rows_given, bool cols_given) {
-  const double macs = kAtomPeakFlops / (2.0 * device->engines_per_chiplet *
-                                        device->clock_ghz * 1e9);
+  const double macs =
+      kAtomPeakFlops / (2.0 * device->engines_per_chiplet * device->clock_ghz * 1e9);
   auto fit = [&](double other) {
     return static_cast<int>(std::max(1.0, std::min(4096.0, std::round(macs / other))));
   };
-  if (rows_given && cols_given) return;
+  if (rows_given && cols_given) {
+    return;
+  }
   if (cols_given) {
     device->array_rows = fit(device->array_cols);
     return;
@@ -63,7 +69,9 @@ Status CheckCardName(const Section& section, const DeviceConfig& device) {
                       std::isdigit(static_cast<unsigned char>(name[8]));
   const YamlNode* node = section.Get("card_name");
   const YamlNode* where = node != nullptr ? node : section.Get("variant");
-  if (where == nullptr) return Status::Ok();  // both defaults: consistent by construction
+  if (where == nullptr) {
+    return Status::Ok();  // both defaults: consistent by construction
+  }
   if (!shaped || (name[6] != 'R' && name[6] != 'A')) {
     return NodeError(*where, "device.card_name " + Quoted(name) +
                                  " must look like RBLN-CRnn (Rebel100) or RBLN-CAnn (ATOM)");
@@ -71,8 +79,8 @@ Status CheckCardName(const Section& section, const DeviceConfig& device) {
   const bool atom = device.variant == DeviceVariant::kAtom;
   if ((name[6] == 'A') != atom) {
     return NodeError(*where, "device.card_name " + Quoted(name) + " is " +
-                                 (atom ? "a Rebel100" : "an ATOM") + " card but device.variant is " +
-                                 (atom ? "atom" : "rebel100"));
+                                 (atom ? "a Rebel100" : "an ATOM") +
+                                 " card but device.variant is " + (atom ? "atom" : "rebel100"));
   }
   return Status::Ok();
 }
@@ -87,16 +95,18 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
   RBLNSIM_RETURN_IF_ERROR(s.Enum<DeviceVariant>(
       "variant", {{"rebel100", DeviceVariant::kRebel100}, {"atom", DeviceVariant::kAtom}},
       &d->variant));
-  if (d->variant == DeviceVariant::kAtom) ApplyAtomDefaults(d);
+  if (d->variant == DeviceVariant::kAtom) {
+    ApplyAtomDefaults(d);
+  }
   RBLNSIM_RETURN_IF_ERROR(s.String("card_name", &d->card_name));
   RBLNSIM_RETURN_IF_ERROR(CheckCardName(s, *d));
   RBLNSIM_RETURN_IF_ERROR(s.Int("chiplets", Between(1, 16), &d->chiplets));
   RBLNSIM_RETURN_IF_ERROR(s.Frequency("clock", Range{0, 10, true, false}, &d->clock_ghz));
 
-  RBLNSIM_ASSIGN_OR_RETURN(Section mm, Section::Open(s.Get("matmul"), s.Path("matmul"),
-                                                     {"engines_per_chiplet", "array_rows",
-                                                      "array_cols", "dataflow", "efficiency",
-                                                      "sram", "split_min_flops"}));
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section mm, Section::Open(s.Get("matmul"), s.Path("matmul"),
+                                {"engines_per_chiplet", "array_rows", "array_cols", "dataflow",
+                                 "efficiency", "sram", "split_min_flops"}));
   RBLNSIM_RETURN_IF_ERROR(mm.Int("engines_per_chiplet", Between(1, 1024), &d->engines_per_chiplet));
   RBLNSIM_RETURN_IF_ERROR(mm.Int("array_rows", Between(1, 4096), &d->array_rows));
   RBLNSIM_RETURN_IF_ERROR(mm.Int("array_cols", Between(1, 4096), &d->array_cols));
@@ -139,10 +149,10 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
   RBLNSIM_RETURN_IF_ERROR(pcie.Int("links", Between(1, 16), &d->pcie_links));
   RBLNSIM_RETURN_IF_ERROR(pcie.Time("latency", TimeAtLeastZero(), &d->pcie_latency_ns));
 
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section q, Section::Open(s.Get("queue"), s.Path("queue"),
-                               {"depth", "fetch_batch", "doorbell", "decode", "dispatch",
-                                "completion", "command_overhead", "command_timeout"}));
+  RBLNSIM_ASSIGN_OR_RETURN(Section q,
+                           Section::Open(s.Get("queue"), s.Path("queue"),
+                                         {"depth", "fetch_batch", "doorbell", "decode", "dispatch",
+                                          "completion", "command_overhead", "command_timeout"}));
   RBLNSIM_RETURN_IF_ERROR(q.Int("depth", Between(1, 65536), &d->queue_depth));
   RBLNSIM_RETURN_IF_ERROR(q.Int("fetch_batch", Between(1, 65536), &d->fetch_batch));
   // The command processor cannot fetch more entries than the ring holds. A default fetch batch
@@ -151,25 +161,29 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
     if (q.Get("fetch_batch") == nullptr) {
       d->fetch_batch = d->queue_depth;
     } else {
-      return NodeError(*q.Get("fetch_batch"),
-                       "out of range: device.queue.fetch_batch (" + std::to_string(d->fetch_batch) +
-                           ") must not exceed device.queue.depth (" +
-                           std::to_string(d->queue_depth) + ")");
+      return NodeError(*q.Get("fetch_batch"), "out of range: device.queue.fetch_batch (" +
+                                                  std::to_string(d->fetch_batch) +
+                                                  ") must not exceed device.queue.depth (" +
+                                                  std::to_string(d->queue_depth) + ")");
     }
   }
   RBLNSIM_RETURN_IF_ERROR(q.Time("doorbell", TimeAtLeastZero(), &d->doorbell_ns));
   RBLNSIM_RETURN_IF_ERROR(q.Time("decode", TimeAtLeastZero(), &d->decode_ns));
   RBLNSIM_RETURN_IF_ERROR(q.Time("dispatch", TimeAtLeastZero(), &d->dispatch_ns));
   RBLNSIM_RETURN_IF_ERROR(q.Time("completion", TimeAtLeastZero(), &d->completion_ns));
-  RBLNSIM_RETURN_IF_ERROR(q.Double("command_overhead", Between(0, 1e12), &d->command_overhead_cycles));
+  RBLNSIM_RETURN_IF_ERROR(
+      q.Double("command_overhead", Between(0, 1e12), &d->command_overhead_cycles));
   RBLNSIM_RETURN_IF_ERROR(q.Time("command_timeout", TimePositive(), &d->command_timeout_ns));
 
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section prof, Section::Open(s.Get("profiler"), s.Path("profiler"),
-                                  {"record_buffer", "clock_offset", "clock_drift_ppm"}));
-  RBLNSIM_RETURN_IF_ERROR(prof.Int("record_buffer", Between(1, 1 << 30), &d->record_buffer_capacity));
-  RBLNSIM_RETURN_IF_ERROR(prof.Time("clock_offset", Between(-kMaxTimeNs, kMaxTimeNs), &d->clock_offset_ns));
-  RBLNSIM_RETURN_IF_ERROR(prof.Double("clock_drift_ppm", Between(-1000, 1000), &d->clock_drift_ppm));
+  RBLNSIM_ASSIGN_OR_RETURN(Section prof,
+                           Section::Open(s.Get("profiler"), s.Path("profiler"),
+                                         {"record_buffer", "clock_offset", "clock_drift_ppm"}));
+  RBLNSIM_RETURN_IF_ERROR(
+      prof.Int("record_buffer", Between(1, 1 << 30), &d->record_buffer_capacity));
+  RBLNSIM_RETURN_IF_ERROR(
+      prof.Time("clock_offset", Between(-kMaxTimeNs, kMaxTimeNs), &d->clock_offset_ns));
+  RBLNSIM_RETURN_IF_ERROR(
+      prof.Double("clock_drift_ppm", Between(-1000, 1000), &d->clock_drift_ppm));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section faults,
                            Section::Open(s.Get("faults"), s.Path("faults"), {"hang_command"}));

@@ -12,7 +12,9 @@ namespace {
 constexpr int64_t kMaxSweepValueNodes = 1000;
 
 bool IsScenarioName(std::string_view name) {
-  if (name.empty() || name.size() > 128) return false;
+  if (name.empty() || name.size() > 128) {
+    return false;
+  }
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
       return false;
@@ -28,7 +30,9 @@ Status ParseExpect(const YamlNode* node, Expect* expect) {
       Section s, Section::Open(node, "expect",
                                {"device_events", "self_rbln_total_us", "self_rbln_tolerance",
                                 "fallbacks", "latency_p99_max", "op_calls"}));
-  if (node != nullptr) expect->loc = ToSourceLoc(*node);
+  if (node != nullptr) {
+    expect->loc = ToSourceLoc(*node);
+  }
   int64_t count = 0;
   if (s.Get("device_events") != nullptr) {
     RBLNSIM_RETURN_IF_ERROR(s.Int("device_events", AtLeast(0), &count));
@@ -56,15 +60,18 @@ Status ParseExpect(const YamlNode* node, Expect* expect) {
     }
     for (const auto& [key, count_node] : calls->entries) {
       RBLNSIM_RETURN_IF_ERROR(CheckAtenName(*key, "expect.op_calls"));
-      RBLNSIM_ASSIGN_OR_RETURN(expect->op_calls[key->scalar],
-                               ReadIntNode(*count_node, "expect.op_calls." + key->scalar, AtLeast(0)));
+      RBLNSIM_ASSIGN_OR_RETURN(
+          expect->op_calls[key->scalar],
+          ReadIntNode(*count_node, "expect.op_calls." + key->scalar, AtLeast(0)));
     }
   }
   return Status::Ok();
 }
 
 Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes) {
-  if (node == nullptr || node->kind == YamlNode::Kind::kNull) return Status::Ok();
+  if (node == nullptr || node->kind == YamlNode::Kind::kNull) {
+    return Status::Ok();
+  }
   RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "sweep", {"mode", "params"}));
   RBLNSIM_RETURN_IF_ERROR(s.Enum<Sweep::Mode>(
       "mode", {{"grid", Sweep::Mode::kGrid}, {"zip", Sweep::Mode::kZip}}, &sweep->mode));
@@ -75,8 +82,8 @@ Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes
                      "{device.queue.depth: [4, 16, 64]}");
   }
   if (static_cast<int>(params->entries.size()) > kMaxSweepAxes) {
-    return NodeError(*params, "sweep.params has more than " + std::to_string(kMaxSweepAxes) +
-                                  " axes");
+    return NodeError(*params,
+                     "sweep.params has more than " + std::to_string(kMaxSweepAxes) + " axes");
   }
   int64_t points = 1;
   for (const auto& [key, values] : params->entries) {
@@ -89,8 +96,8 @@ Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes
       return NodeError(*values, where + ": expected a non-empty list of values");
     }
     if (static_cast<int>(values->items.size()) > kMaxSweepValuesPerAxis) {
-      return NodeError(*values, where + " has more than " +
-                                    std::to_string(kMaxSweepValuesPerAxis) + " values");
+      return NodeError(
+          *values, where + " has more than " + std::to_string(kMaxSweepValuesPerAxis) + " values");
     }
     SweepAxis axis;
     axis.path = path;
@@ -112,26 +119,29 @@ Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes
     }
     points = sweep->mode == Sweep::Mode::kZip ? count : points * count;
     if (points > kMaxSweepPoints) {
-      return NodeError(*key, "the sweep has more than " + std::to_string(kMaxSweepPoints) +
-                                 " points");
+      return NodeError(*key,
+                       "the sweep has more than " + std::to_string(kMaxSweepPoints) + " points");
     }
     sweep->axes.push_back(std::move(axis));
-    if (axes != nullptr) axes->push_back(std::move(nodes));
+    if (axes != nullptr) {
+      axes->push_back(std::move(nodes));
+    }
   }
   return Status::Ok();
 }
 
-StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root, const std::string& source_path,
+StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
+                                    const std::string& source_path,
                                     std::vector<SweepAxisNodes>* sweep_axes) {
   if (root->kind != YamlNode::Kind::kMap) {
     return NodeError(*root, std::string("the top level must be a mapping of scenario keys ") +
                                 "(scenario, device, host, env, workload, ...), got a " +
                                 root->KindName());
   }
-  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(root.get(), "",
-                                                    {"scenario", "description", "seed", "device",
-                                                     "host", "env", "workload", "naming", "expect",
-                                                     "sweep"}));
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section s, Section::Open(root.get(), "",
+                               {"scenario", "description", "seed", "device", "host", "env",
+                                "workload", "naming", "expect", "sweep"}));
   Scenario scenario;
   scenario.source_path = source_path;
   const YamlNode* name = s.Get("scenario");
@@ -158,10 +168,10 @@ StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root, const std::string& 
   const YamlNode* workload = s.Get("workload");
   if (workload == nullptr || workload->kind != YamlNode::Kind::kMap) {
     const YamlNode& where = workload != nullptr ? *workload : *root;
-    return NodeError(where, workload == nullptr
-                                ? "missing required key 'workload'"
-                                : std::string("workload: expected a mapping, got a ") +
-                                      workload->KindName());
+    return NodeError(
+        where, workload == nullptr
+                   ? "missing required key 'workload'"
+                   : std::string("workload: expected a mapping, got a ") + workload->KindName());
   }
   RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, &scenario.workload));
   RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), &scenario.naming));

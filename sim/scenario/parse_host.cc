@@ -13,14 +13,18 @@ namespace {
 constexpr double kMaxTimeNs = 1e15;
 
 // Placeholders the command-name template may use; see Naming in scenario.h.
-const std::vector<std::string_view> kTemplateFields = {"instance", "sequence", "workload",
-                                                       "layer", "command"};
+const std::vector<std::string_view> kTemplateFields = {"instance", "sequence", "workload", "layer",
+                                                       "command"};
 
 Status CheckTemplate(const YamlNode& node, const std::string& text) {
-  if (text.empty()) return NodeError(node, "naming.command_template must not be empty");
+  if (text.empty()) {
+    return NodeError(node, "naming.command_template must not be empty");
+  }
   size_t i = 0;
   while (i < text.size()) {
-    if (text[i] == '}') return NodeError(node, "naming.command_template has an unmatched '}'");
+    if (text[i] == '}') {
+      return NodeError(node, "naming.command_template has an unmatched '}'");
+    }
     if (text[i] != '{') {
       ++i;
       continue;
@@ -30,8 +34,7 @@ Status CheckTemplate(const YamlNode& node, const std::string& text) {
       return NodeError(node, "naming.command_template has an unclosed '{'");
     }
     const std::string field = text.substr(i + 1, close - i - 1);
-    if (std::find(kTemplateFields.begin(), kTemplateFields.end(), field) ==
-        kTemplateFields.end()) {
+    if (std::find(kTemplateFields.begin(), kTemplateFields.end(), field) == kTemplateFields.end()) {
       return NodeError(node, "naming.command_template: unknown placeholder {" + Printable(field) +
                                  "}" + DidYouMean(field, kTemplateFields) +
                                  " (known: instance, sequence, workload, layer, command)");
@@ -47,9 +50,11 @@ Status CheckTemplate(const YamlNode& node, const std::string& text) {
 // records, so a typo is an error rather than a silently unused entry.
 Status CheckAtenName(const YamlNode& key, const std::string& path) {
   const std::vector<std::string_view>& names = KnownAtenNames();
-  if (std::find(names.begin(), names.end(), key.scalar) != names.end()) return Status::Ok();
-  return NodeError(key, "unknown ATen op " + Quoted(key.scalar) + " in " + path +
-                            DidYouMean(key.scalar, names));
+  if (std::find(names.begin(), names.end(), key.scalar) != names.end()) {
+    return Status::Ok();
+  }
+  return NodeError(
+      key, "unknown ATen op " + Quoted(key.scalar) + " in " + path + DidYouMean(key.scalar, names));
 }
 
 Status ParseHost(const YamlNode* node, HostConfig* h) {
@@ -73,7 +78,9 @@ Status ParseHost(const YamlNode* node, HostConfig* h) {
       RBLNSIM_RETURN_IF_ERROR(CheckAtenName(*key, "host.op_costs"));
     }
     std::vector<std::string_view> keys;
-    for (const auto& entry : costs->entries) keys.push_back(entry.first->scalar);
+    for (const auto& entry : costs->entries) {
+      keys.push_back(entry.first->scalar);
+    }
     RBLNSIM_ASSIGN_OR_RETURN(Section cost_section, Section::Open(costs, "host.op_costs", keys));
     for (std::string_view key : keys) {
       HostOpCost cost;
@@ -96,10 +103,14 @@ Status ParseEnv(const YamlNode* node, EnvConfig* env) {
   RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "env", names));
   for (std::string_view name : names) {
     const YamlNode* value = s.Get(name);
-    if (value == nullptr) continue;
+    if (value == nullptr) {
+      continue;
+    }
     RBLNSIM_ASSIGN_OR_RETURN(std::string_view text, ScalarText(*value, s.Path(name), "a value"));
     Status status = SetEnvVariable(name, text, env);
-    if (!status.ok()) return NodeError(*value, s.Path(name) + ": " + status.message());
+    if (!status.ok()) {
+      return NodeError(*value, s.Path(name) + ": " + status.message());
+    }
   }
   return Status::Ok();
 }

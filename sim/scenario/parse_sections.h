@@ -41,7 +41,8 @@ Status ParseExpect(const YamlNode* node, Expect* expect);
 Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes);
 
 // Validates a merged document (all sections) into a Scenario. `source_path` is recorded as is.
-StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root, const std::string& source_path,
+StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
+                                    const std::string& source_path,
                                     std::vector<SweepAxisNodes>* sweep_axes);
 
 }  // namespace rblnsim::scenario

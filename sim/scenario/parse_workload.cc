@@ -1,7 +1,7 @@
-// workload: tensors, activities and the warm-up/profile step lists. Every tensor's type is tracked
-// through the program with the op catalogue, so a shape mismatch or an undefined tensor is caught
-// here, at the step that has it, rather than minutes into a simulation.
-#include <cctype>
+// workload: activities and the warm-up/profile step lists (tensors: parse_tensors.cc; graphs:
+// parse_graphs.cc). Every tensor's type is tracked through the program with the op catalogue, so a
+// shape mismatch or an undefined tensor is caught here, at the step that has it, rather than
+// minutes into a simulation.
 #include <map>
 #include <optional>
 
@@ -9,54 +9,19 @@
 #include "sim/scenario/parse_sections.h"
 #include "sim/scenario/section.h"
 #include "sim/scenario/suggest.h"
+#include "sim/scenario/workload_checker.h"
 
 namespace rblnsim::scenario {
 namespace {
 
 constexpr int kMaxRepeatNesting = 16;
 
-struct TensorState {
-  TensorType type;
-  bool on_device = true;
-  const YamlNode* assigned_at = nullptr;  // where the current type was last set
-};
-
 int64_t SaturatingMul(int64_t a, int64_t b) {
   int64_t product = 0;
   return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
 }
 
-bool IsIdentifier(std::string_view name) {
-  if (name.empty() || name.size() > 64 || std::isdigit(static_cast<unsigned char>(name[0]))) {
-    return false;
-  }
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
-
-class WorkloadChecker {
- public:
-  Status Tensors(const YamlNode* node, Workload* workload);
-  Status Steps(const YamlNode& list, const std::string& path, int depth, std::vector<Step>* out,
-               int64_t* executed);
-
- private:
-  Status OneStep(const YamlNode& item, const std::string& path, int depth, Step* step,
-                 int64_t* executed);
-  Status OpStep(const Section& s, Step* step);
-  Status Repeat(const Section& s, int depth, Step* step, int64_t* executed);
-  StatusOr<const TensorState*> Lookup(const YamlNode& name_node, const std::string& path) const;
-
-  // Records a tensor's state before its first assignment in each enclosing repeat body, so a
-  // body that changes a type can be found without copying every tensor per repeat.
-  void Assign(const std::string& name, TensorState state);
-
-  std::map<std::string, TensorState> tensors_;
-  // One journal per open repeat body: name → type before the body (nullopt: did not exist).
-  std::vector<std::map<std::string, std::optional<TensorType>>> journals_;
-};
+}  // namespace
 
 void WorkloadChecker::Assign(const std::string& name, TensorState state) {
   const auto it = tensors_.find(name);
@@ -67,120 +32,85 @@ void WorkloadChecker::Assign(const std::string& name, TensorState state) {
   tensors_[name] = std::move(state);
 }
 
-StatusOr<const TensorState*> WorkloadChecker::Lookup(const YamlNode& name_node,
-                                                     const std::string& path) const {
+StatusOr<const WorkloadChecker::TensorState*> WorkloadChecker::Lookup(
+    const YamlNode& name_node,
+    const std::string& path) const {
   RBLNSIM_ASSIGN_OR_RETURN(std::string_view name, ScalarText(name_node, path, "a tensor name"));
   const auto it = tensors_.find(std::string(name));
-  if (it != tensors_.end()) return &it->second;
+  if (it != tensors_.end()) {
+    return &it->second;
+  }
   std::vector<std::string_view> names;
-  for (const auto& entry : tensors_) names.push_back(entry.first);
+  for (const auto& entry : tensors_) {
+    names.push_back(entry.first);
+  }
   return NodeError(name_node, "undefined tensor " + Quoted(name) + DidYouMean(name, names) +
                                   " (declare it under workload.tensors or produce it with an op)");
 }
 
-Status WorkloadChecker::Tensors(const YamlNode* node, Workload* workload) {
-  if (node == nullptr || node->kind == YamlNode::Kind::kNull) return Status::Ok();
-  if (node->kind != YamlNode::Kind::kMap) {
-    return NodeError(*node, "workload.tensors: expected a mapping of name to tensor, got a " +
-                                std::string(node->KindName()));
-  }
-  for (const auto& [key, value] : node->entries) {
-    const std::string path = "workload.tensors." + Printable(key->scalar);
-    if (!IsIdentifier(key->scalar)) {
-      return NodeError(*key, "tensor name " + Quoted(key->scalar) +
-                                 " must be an identifier (letters, digits, _)");
-    }
-    if (value->kind != YamlNode::Kind::kMap) {
-      return NodeError(*value, path + ": expected {shape: [...], dtype: ...}, got a " +
-                                   std::string(value->KindName()));
-    }
-    RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(value.get(), path,
-                                                      {"shape", "dtype", "device", "init"}));
-    TensorSpec spec;
-    spec.name = key->scalar;
-    spec.loc = ToSourceLoc(*key);
-    const YamlNode* shape = s.Get("shape");
-    if (shape == nullptr) return NodeError(*value, path + " needs a shape, e.g. shape: [512, 512]");
-    RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*shape, s.Path("shape")));
-    for (size_t i = 0; i < shape->items.size(); ++i) {
-      RBLNSIM_ASSIGN_OR_RETURN(int64_t dim, ReadIntNode(*shape->items[i], s.Path("shape") + "[" +
-                                                          std::to_string(i) + "]", AtLeast(1)));
-      spec.shape.push_back(dim);
-    }
-    RBLNSIM_RETURN_IF_ERROR(s.Enum<DType>("dtype",
-                                          {{"fp16", DType::kFp16}, {"bf16", DType::kBf16},
-                                           {"fp32", DType::kFp32}, {"fp8", DType::kFp8},
-                                           {"int64", DType::kInt64}, {"bool", DType::kBool}},
-                                          &spec.dtype));
-    RBLNSIM_RETURN_IF_ERROR(s.Enum<std::string>("device", {{"rbln", "rbln"}, {"cpu", "cpu"}},
-                                                &spec.device));
-    RBLNSIM_RETURN_IF_ERROR(s.Enum<TensorInit>("init",
-                                               {{"randn", TensorInit::kRandn},
-                                                {"zeros", TensorInit::kZeros},
-                                                {"ones", TensorInit::kOnes},
-                                                {"nan", TensorInit::kNan},
-                                                {"inf", TensorInit::kInf}},
-                                               &spec.init));
-    const TensorType type{spec.shape, spec.dtype};
-    Status status = CheckTensorType(type);
-    if (!status.ok()) return NodeError(*shape, s.Path("shape") + ": " + status.message());
-    tensors_[spec.name] = TensorState{type, spec.device == "rbln", key.get()};
-    workload->tensors.push_back(std::move(spec));
-  }
-  return Status::Ok();
-}
-
-Status WorkloadChecker::Steps(const YamlNode& list, const std::string& path, int depth,
-                              std::vector<Step>* out, int64_t* executed) {
+Status WorkloadChecker::Steps(const YamlNode& list,
+                              const std::string& path,
+                              int depth,
+                              std::vector<Step>* out,
+                              int64_t* executed) {
   RBLNSIM_RETURN_IF_ERROR(ExpectSequence(list, path));
   for (size_t i = 0; i < list.items.size(); ++i) {
     Step step;
-    RBLNSIM_RETURN_IF_ERROR(OneStep(*list.items[i], path + "[" + std::to_string(i) + "]", depth,
-                                    &step, executed));
+    RBLNSIM_RETURN_IF_ERROR(
+        OneStep(*list.items[i], path + "[" + std::to_string(i) + "]", depth, &step, executed));
     out->push_back(std::move(step));
   }
   return Status::Ok();
 }
 
-Status WorkloadChecker::OneStep(const YamlNode& item, const std::string& path, int depth,
-                                Step* step, int64_t* executed) {
+Status WorkloadChecker::OneStep(const YamlNode& item,
+                                const std::string& path,
+                                int depth,
+                                Step* step,
+                                int64_t* executed) {
   if (item.kind != YamlNode::Kind::kMap) {
-    return NodeError(item, path + ": expected a step ({op: ...}, {cpu: ...}, " +
+    return NodeError(item, path + ": expected a step ({op: ...}, {graph: ...}, {cpu: ...}, " +
                                "{synchronize: true} or {repeat: N, steps: [...]}), got a " +
                                item.KindName());
   }
   RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(&item, path,
-                                                    {"op", "inputs", "out", "scalars", "cpu",
-                                                     "synchronize", "repeat", "steps"}));
+                                                    {"op", "graph", "inputs", "out", "scalars",
+                                                     "cpu", "synchronize", "repeat", "steps"}));
   step->loc = ToSourceLoc(item);
   const char* kind = nullptr;
-  for (const char* candidate : {"op", "cpu", "synchronize", "repeat"}) {
-    if (s.Get(candidate) == nullptr) continue;
+  for (const char* candidate : {"op", "graph", "cpu", "synchronize", "repeat"}) {
+    if (s.Get(candidate) == nullptr) {
+      continue;
+    }
     if (kind != nullptr) {
-      return NodeError(*s.KeyNode(candidate), path + " has both '" + kind + "' and '" +
-                                                  candidate + "'; write them as separate steps");
+      return NodeError(*s.KeyNode(candidate), path + " has both '" + kind + "' and '" + candidate +
+                                                  "'; write them as separate steps");
     }
     kind = candidate;
   }
   if (kind == nullptr) {
-    return NodeError(item, path + " needs one of op, cpu, synchronize or repeat");
+    return NodeError(item, path + " needs one of op, graph, cpu, synchronize or repeat");
   }
   const std::string_view kind_view = kind;
   // Keys that belong to another kind of step.
   for (const auto& [key, value] : item.entries) {
     const std::string& name = key->scalar;
-    const bool fits = name == kind_view ||
-                      (kind_view == "op" && (name == "inputs" || name == "out" || name == "scalars")) ||
-                      (kind_view == "repeat" && name == "steps");
+    const bool fits =
+        name == kind_view ||
+        (kind_view == "op" && (name == "inputs" || name == "out" || name == "scalars")) ||
+        (kind_view == "graph" && (name == "inputs" || name == "out")) ||
+        (kind_view == "repeat" && name == "steps");
     if (!fits) {
       return NodeError(*key, "key " + Quoted(name) + " does not belong in a " + kind + " step");
     }
   }
-  if (kind_view == "op") {
-    ++*executed;
-    return OpStep(s, step);
+  if (kind_view == "op" || kind_view == "graph") {
+    ++*executed;  // a graph call is one launch
+    return kind_view == "op" ? OpStep(s, step) : GraphStep(s, step);
   }
-  if (kind_view == "repeat") return Repeat(s, depth, step, executed);
+  if (kind_view == "repeat") {
+    return Repeat(s, depth, step, executed);
+  }
   ++*executed;
   if (kind_view == "cpu") {
     step->kind = Step::Kind::kCpu;
@@ -191,20 +121,27 @@ Status WorkloadChecker::OneStep(const YamlNode& item, const std::string& path, i
   step->kind = Step::Kind::kSynchronize;
   bool sync = false;
   RBLNSIM_RETURN_IF_ERROR(s.Bool("synchronize", &sync));
-  if (!sync) return NodeError(*s.Get("synchronize"), "synchronize: false does nothing; write true");
+  if (!sync) {
+    return NodeError(*s.Get("synchronize"), "synchronize: false does nothing; write true");
+  }
   return Status::Ok();
 }
 
 Status WorkloadChecker::OpStep(const Section& s, Step* step) {
   step->kind = Step::Kind::kOp;
   const YamlNode* op_node = s.Get("op");
-  RBLNSIM_ASSIGN_OR_RETURN(std::string_view op_name, ScalarText(*op_node, s.Path("op"), "an op name"));
+  RBLNSIM_ASSIGN_OR_RETURN(std::string_view op_name,
+                           ScalarText(*op_node, s.Path("op"), "an op name"));
   StatusOr<const OpInfo*> op = LookupOp(op_name);
-  if (!op.ok()) return NodeError(*op_node, op.status().message());
+  if (!op.ok()) {
+    return NodeError(*op_node, op.status().message());
+  }
   step->op = std::string(op_name);
 
   const YamlNode* inputs = s.Get("inputs");
-  if (inputs == nullptr) return NodeError(*s.node(), s.path() + ": op step needs inputs: [...]");
+  if (inputs == nullptr) {
+    return NodeError(*s.node(), s.path() + ": op step needs inputs: [...]");
+  }
   RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*inputs, s.Path("inputs")));
   std::vector<TensorType> types;
   const TensorState* on_device = nullptr;
@@ -217,7 +154,9 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
     types.push_back(state->type);
     step->inputs.push_back(name.scalar);
     // torch allows a 0-dim CPU tensor next to device tensors, nothing larger.
-    if (state->on_device && on_device == nullptr) on_device = state, device_name = name.scalar;
+    if (state->on_device && on_device == nullptr) {
+      on_device = state, device_name = name.scalar;
+    }
     if (!state->on_device && !state->type.shape.empty() && on_cpu == nullptr) {
       on_cpu = state, cpu_name = name.scalar;
     }
@@ -229,8 +168,9 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
   if (const YamlNode* scalars = s.Get("scalars"); scalars != nullptr) {
     RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*scalars, s.Path("scalars")));
     for (size_t i = 0; i < scalars->items.size(); ++i) {
-      RBLNSIM_ASSIGN_OR_RETURN(double value, ReadDoubleNode(*scalars->items[i], s.Path("scalars") +
-                                                              "[" + std::to_string(i) + "]", Any()));
+      RBLNSIM_ASSIGN_OR_RETURN(
+          double value, ReadDoubleNode(*scalars->items[i],
+                                       s.Path("scalars") + "[" + std::to_string(i) + "]", Any()));
       step->scalars.push_back(value);
     }
   }
@@ -241,13 +181,10 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
     return NodeError(*where, "op " + result.status().message());
   }
   const YamlNode* out = s.Get("out");
-  if (out == nullptr) return NodeError(*s.node(), s.path() + ": op step needs out: <tensor name>");
-  RBLNSIM_ASSIGN_OR_RETURN(std::string_view out_name, ScalarText(*out, s.Path("out"), "a tensor name"));
-  if (!IsIdentifier(out_name)) {
-    return NodeError(*out, "tensor name " + Quoted(out_name) +
-                               " must be an identifier (letters, digits, _)");
+  if (out == nullptr) {
+    return NodeError(*s.node(), s.path() + ": op step needs out: <tensor name>");
   }
-  step->output = std::string(out_name);
+  RBLNSIM_ASSIGN_OR_RETURN(step->output, ReadTensorName(*out, s.Path("out")));
   // The result lives where its inputs do; tensor.device is the logical device even after a
   // CPU fallback.
   Assign(step->output, TensorState{*result, on_device != nullptr, out});
@@ -263,8 +200,8 @@ Status WorkloadChecker::Repeat(const Section& s, int depth, Step* step, int64_t*
                                       " exceeds the limit of " + std::to_string(kMaxRepeatCount));
   }
   if (depth >= kMaxRepeatNesting) {
-    return NodeError(*count_node, "repeats nested deeper than " +
-                                      std::to_string(kMaxRepeatNesting) + " levels");
+    return NodeError(*count_node,
+                     "repeats nested deeper than " + std::to_string(kMaxRepeatNesting) + " levels");
   }
   const YamlNode* body = s.Get("steps");
   if (body == nullptr || body->kind != YamlNode::Kind::kSequence || body->items.empty()) {
@@ -287,27 +224,28 @@ Status WorkloadChecker::Repeat(const Section& s, int depth, Step* step, int64_t*
                                              "leave types as it found them");
     }
     // The enclosing body saw the same state before this repeat began.
-    if (!journals_.empty()) journals_.back().emplace(name, before);
+    if (!journals_.empty()) {
+      journals_.back().emplace(name, before);
+    }
   }
   const int64_t total = SaturatingMul(body_steps, step->count);
   if (total > kMaxExecutedSteps || *executed + total > kMaxExecutedSteps) {
     return NodeError(*count_node, "huge loop count: the workload would execute more than " +
-                                      std::to_string(kMaxExecutedSteps) + " steps (this repeat: " +
-                                      std::to_string(step->count) + " x " +
-                                      std::to_string(body_steps) + " steps)");
+                                      std::to_string(kMaxExecutedSteps) +
+                                      " steps (this repeat: " + std::to_string(step->count) +
+                                      " x " + std::to_string(body_steps) + " steps)");
   }
   *executed += total;
   return Status::Ok();
 }
 
-}  // namespace
-
 Status ParseWorkload(const YamlNode* node, Workload* workload) {
   if (node == nullptr || node->kind != YamlNode::Kind::kMap) {
     return Status::Error("internal: ParseWorkload needs a mapping");  // ValidateDocument checks
   }
-  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "workload", {"activities", "tensors",
-                                                                       "warmup", "profile"}));
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section s,
+      Section::Open(node, "workload", {"activities", "tensors", "graphs", "warmup", "profile"}));
   if (const YamlNode* activities = s.Get("activities"); activities != nullptr) {
     RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*activities, s.Path("activities")));
     if (activities->items.empty()) {
@@ -325,15 +263,19 @@ Status ParseWorkload(const YamlNode* node, Workload* workload) {
                                     DidYouMean(name, {"cpu", "privateuse1"}) +
                                     " (known: cpu, privateuse1)");
       }
-      if (*flag) return NodeError(*item, "activity " + Quoted(name) + " is listed twice");
+      if (*flag) {
+        return NodeError(*item, "activity " + Quoted(name) + " is listed twice");
+      }
       *flag = true;
     }
   }
-  WorkloadChecker checker;
-  RBLNSIM_RETURN_IF_ERROR(checker.Tensors(s.Get("tensors"), workload));
+  WorkloadChecker checker(workload);
+  RBLNSIM_RETURN_IF_ERROR(checker.Tensors(s.Get("tensors")));
+  RBLNSIM_RETURN_IF_ERROR(checker.Graphs(s.Get("graphs")));
   int64_t executed = 0;
   if (const YamlNode* warmup = s.Get("warmup"); warmup != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(checker.Steps(*warmup, s.Path("warmup"), 0, &workload->warmup, &executed));
+    RBLNSIM_RETURN_IF_ERROR(
+        checker.Steps(*warmup, s.Path("warmup"), 0, &workload->warmup, &executed));
   }
   const YamlNode* profile = s.Get("profile");
   if (profile == nullptr || profile->kind == YamlNode::Kind::kNull ||

@@ -123,6 +123,7 @@ struct Step {
     kCpu,          // cpu: c          (c.cpu(): download, waits for the producing run)
     kSynchronize,  // synchronize: true   (torch.rbln.synchronize())
     kRepeat,       // repeat: N, steps: [...]
+    kGraph,        // graph: NAME, inputs: [x], out: y   (a torch.compile'd module call)
   };
   Kind kind = Kind::kOp;
   std::string op;                   // kOp: mm, matmul, linear, bmm, add, mul, softmax, silu, ...
@@ -131,6 +132,18 @@ struct Step {
   std::vector<double> scalars;      // scalar operands, e.g. add(x, 1.0)
   int64_t count = 1;                // kRepeat
   std::vector<Step> body;           // kRepeat
+  std::string graph;                // kGraph: a key of workload.graphs
+  SourceLoc loc;
+};
+
+// A module compiled with torch.compile(backend="rbln"): its ops become one device program, so
+// each call is one "Torch-Compiled Region" on the host and one launch on the device. Parameters
+// (weights) are workload tensors, written to the device when the graph is first called.
+struct GraphSpec {
+  std::string name;
+  std::vector<std::string> params;  // workload.graphs.NAME.inputs: names bound at each call
+  std::vector<Step> body;           // workload.graphs.NAME.steps: kOp steps only
+  std::string result;               // workload.graphs.NAME.output: the body tensor returned
   SourceLoc loc;
 };
 
@@ -138,6 +151,7 @@ struct Workload {
   std::vector<TensorSpec> tensors;  // workload.tensors
   std::vector<Step> warmup;         // workload.warmup: outside the profiled window
   std::vector<Step> profile;        // workload.profile: inside the window
+  std::map<std::string, GraphSpec> graphs;  // workload.graphs
   bool activity_cpu = true;         // workload.activities contains cpu
   bool activity_privateuse1 = true; // workload.activities contains privateuse1
 };

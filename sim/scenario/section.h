@@ -27,18 +27,31 @@ struct Range {
   std::string Describe() const;  // "at least 1", "positive", "in (0, 1]"
 };
 
-inline Range Any() { return Range{}; }
-inline Range AtLeast(double min) { return Range{min}; }
-inline Range Positive() { return Range{0, Range{}.max, true, false}; }
-inline Range Between(double min, double max) { return Range{min, max, false, false}; }
-inline Range Fraction() { return Range{0, 1, true, false}; }        // (0, 1]
-inline Range HalfOpenUnit() { return Range{0, 1, false, true}; }    // [0, 1)
+inline Range Any() {
+  return Range{};
+}
+inline Range AtLeast(double min) {
+  return Range{min};
+}
+inline Range Positive() {
+  return Range{0, Range{}.max, true, false};
+}
+inline Range Between(double min, double max) {
+  return Range{min, max, false, false};
+}
+inline Range Fraction() {
+  return Range{0, 1, true, false};
+}  // (0, 1]
+inline Range HalfOpenUnit() {
+  return Range{0, 1, false, true};
+}  // [0, 1)
 
 class Section {
  public:
   // `node` may be absent (nullptr) or an explicit null: both read as an empty mapping, so every
   // key keeps its default. `path` is the dotted key path ("" for the top level).
-  static StatusOr<Section> Open(const YamlNode* node, std::string path,
+  static StatusOr<Section> Open(const YamlNode* node,
+                                std::string path,
                                 std::vector<std::string_view> allowed);
 
   const YamlNode* node() const { return node_; }
@@ -63,13 +76,18 @@ class Section {
   Status Choice(std::string_view key, const std::vector<std::string_view>& names, int* out) const;
 
   template <typename T>
-  Status Enum(std::string_view key, const std::vector<std::pair<std::string_view, T>>& choices,
+  Status Enum(std::string_view key,
+              const std::vector<std::pair<std::string_view, T>>& choices,
               T* out) const {
     std::vector<std::string_view> names;
-    for (const auto& choice : choices) names.push_back(choice.first);
+    for (const auto& choice : choices) {
+      names.push_back(choice.first);
+    }
     int index = -1;
     RBLNSIM_RETURN_IF_ERROR(Choice(key, names, &index));
-    if (index >= 0) *out = choices[index].second;
+    if (index >= 0) {
+      *out = choices[index].second;
+    }
     return Status::Ok();
   }
 
@@ -81,7 +99,8 @@ class Section {
 };
 
 // The scalar text of `node`, or an error naming `path` and what was expected instead.
-StatusOr<std::string_view> ScalarText(const YamlNode& node, const std::string& path,
+StatusOr<std::string_view> ScalarText(const YamlNode& node,
+                                      const std::string& path,
                                       const char* expected);
 // Node must be a sequence (an explicit null reads as empty).
 Status ExpectSequence(const YamlNode& node, const std::string& path);

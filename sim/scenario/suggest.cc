@@ -11,7 +11,9 @@ constexpr size_t kMaxCompareLength = 256;
 constexpr size_t kMaxPrintable = 64;
 
 bool EqualIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (size_t i = 0; i < a.size(); ++i) {
     if (std::tolower(static_cast<unsigned char>(a[i])) !=
         std::tolower(static_cast<unsigned char>(b[i]))) {
@@ -29,7 +31,9 @@ int EditDistance(std::string_view a, std::string_view b) {
   }
   // One rolling row: O(|a|·|b|) time, O(|b|) memory.
   std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = static_cast<int>(j);
+  }
   for (size_t i = 1; i <= a.size(); ++i) {
     int diagonal = row[0];
     row[0] = static_cast<int>(i);
@@ -49,7 +53,9 @@ std::string NearestName(std::string_view word, const std::vector<std::string_vie
   int best_distance = limit + 1;
   size_t best_gap = 0;
   for (std::string_view candidate : candidates) {
-    if (EqualIgnoringCase(word, candidate) && word != candidate) return std::string(candidate);
+    if (EqualIgnoringCase(word, candidate) && word != candidate) {
+      return std::string(candidate);
+    }
     int distance = EditDistance(word, candidate);
     // A key that repeats its section's name ("queue_dept" in device.queue) is compared without
     // that prefix too.
@@ -61,7 +67,8 @@ std::string NearestName(std::string_view word, const std::vector<std::string_vie
     // Equal distances go to the candidate of the closest length: "mn" is nearer "mm" than "min".
     const size_t gap = word.size() > candidate.size() ? word.size() - candidate.size()
                                                       : candidate.size() - word.size();
-    if (distance < best_distance || (distance == best_distance && !best.empty() && gap < best_gap)) {
+    if (distance < best_distance ||
+        (distance == best_distance && !best.empty() && gap < best_gap)) {
       best_distance = distance;
       best_gap = gap;
       best = candidate;
@@ -92,7 +99,9 @@ std::string Printable(std::string_view text) {
       out += static_cast<char>(c);
     }
   }
-  if (i < text.size()) out += "...";
+  if (i < text.size()) {
+    out += "...";
+  }
   return out;
 }
 

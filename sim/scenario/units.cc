@@ -13,8 +13,8 @@ namespace {
 struct UnitDef {
   std::string_view name;
   UnitFamily family;
-  double factor;      // base units per unit: ns, GHz, bytes, bytes/s
-  int64_t int_factor; // the same factor as an exact integer, 0 when it is fractional
+  double factor;       // base units per unit: ns, GHz, bytes, bytes/s
+  int64_t int_factor;  // the same factor as an exact integer, 0 when it is fractional
 };
 
 // The micro sign (U+00B5) and Greek small mu (U+03BC) both spell µs in the wild.
@@ -65,29 +65,43 @@ constexpr UnitDef kUnits[] = {
 
 const char* UnitList(UnitFamily family) {
   switch (family) {
-    case UnitFamily::kTime: return "ns, us, ms, s";
-    case UnitFamily::kFrequency: return "Hz, kHz, MHz, GHz";
-    case UnitFamily::kSize: return "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB";
-    case UnitFamily::kBandwidth: return "B/s, KB/s .. TB/s, KiB/s .. TiB/s, Gb/s, Gbps";
+    case UnitFamily::kTime:
+      return "ns, us, ms, s";
+    case UnitFamily::kFrequency:
+      return "Hz, kHz, MHz, GHz";
+    case UnitFamily::kSize:
+      return "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB";
+    case UnitFamily::kBandwidth:
+      return "B/s, KB/s .. TB/s, KiB/s .. TiB/s, Gb/s, Gbps";
   }
   return "";
 }
 
 const char* Example(UnitFamily family) {
   switch (family) {
-    case UnitFamily::kTime: return "850ns";
-    case UnitFamily::kFrequency: return "1.5GHz";
-    case UnitFamily::kSize: return "64MiB";
-    case UnitFamily::kBandwidth: return "1.2TB/s";
+    case UnitFamily::kTime:
+      return "850ns";
+    case UnitFamily::kFrequency:
+      return "1.5GHz";
+    case UnitFamily::kSize:
+      return "64MiB";
+    case UnitFamily::kBandwidth:
+      return "1.2TB/s";
   }
   return "";
 }
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+    text.remove_suffix(1);
+  }
   return text;
 }
 
@@ -95,22 +109,34 @@ std::string_view Trim(std::string_view text) {
 // `integer_only` reports whether the prefix has neither a fraction nor an exponent.
 size_t NumberPrefix(std::string_view text, bool* integer_only) {
   size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+    ++i;
+  }
   size_t digits = 0;
-  while (i < text.size() && IsDigit(text[i])) ++i, ++digits;
+  while (i < text.size() && IsDigit(text[i])) {
+    ++i, ++digits;
+  }
   *integer_only = true;
   if (i < text.size() && text[i] == '.') {
     *integer_only = false;
     ++i;
-    while (i < text.size() && IsDigit(text[i])) ++i, ++digits;
+    while (i < text.size() && IsDigit(text[i])) {
+      ++i, ++digits;
+    }
   }
-  if (digits == 0) return 0;
+  if (digits == 0) {
+    return 0;
+  }
   // An exponent only counts when digits follow, so "5e" is "5" with unit "e".
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     size_t j = i + 1;
-    if (j < text.size() && (text[j] == '+' || text[j] == '-')) ++j;
+    if (j < text.size() && (text[j] == '+' || text[j] == '-')) {
+      ++j;
+    }
     if (j < text.size() && IsDigit(text[j])) {
-      while (j < text.size() && IsDigit(text[j])) ++j;
+      while (j < text.size() && IsDigit(text[j])) {
+        ++j;
+      }
       *integer_only = false;
       i = j;
     }
@@ -129,19 +155,23 @@ bool ToDouble(std::string_view number, double* out) {
   if (error != std::errc() || end != number.data() + number.size() || !std::isfinite(*out)) {
     return false;
   }
-  if (negative) *out = -*out;
+  if (negative) {
+    *out = -*out;
+  }
   return true;
 }
 
 bool ToInt64(std::string_view number, int64_t* out) {
-  if (!number.empty() && number[0] == '+') number.remove_prefix(1);
+  if (!number.empty() && number[0] == '+') {
+    number.remove_prefix(1);
+  }
   const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), *out);
   return error == std::errc() && end == number.data() + number.size();
 }
 
 struct Parsed {
   double value = 0;
-  int64_t exact = 0;     // valid when has_exact
+  int64_t exact = 0;  // valid when has_exact
   bool has_exact = false;
 };
 
@@ -162,12 +192,16 @@ StatusOr<Parsed> ParseWithUnit(std::string_view raw, UnitFamily family) {
   }
   const UnitDef* found = nullptr;
   for (const UnitDef& def : kUnits) {
-    if (def.name == unit) found = &def;
+    if (def.name == unit) {
+      found = &def;
+    }
   }
   if (found == nullptr) {
     std::vector<std::string_view> names;
     for (const UnitDef& def : kUnits) {
-      if (def.family == family) names.push_back(def.name);
+      if (def.family == family) {
+        names.push_back(def.name);
+      }
     }
     return Status::Error("unknown unit '" + Printable(unit) + "' in '" + shown + "'" +
                          DidYouMean(unit, names) + " (" + UnitFamilyName(family) +
@@ -175,8 +209,7 @@ StatusOr<Parsed> ParseWithUnit(std::string_view raw, UnitFamily family) {
   }
   if (found->family != family) {
     return Status::Error("'" + shown + "' is a " + UnitFamilyName(found->family) + ", but a " +
-                         UnitFamilyName(family) + " is expected (units: " + UnitList(family) +
-                         ")");
+                         UnitFamilyName(family) + " is expected (units: " + UnitList(family) + ")");
   }
   Parsed parsed;
   double mantissa = 0;
@@ -212,10 +245,14 @@ StatusOr<int64_t> WholeNumber(double value, std::string_view raw, const char* wh
 
 const char* UnitFamilyName(UnitFamily family) {
   switch (family) {
-    case UnitFamily::kTime: return "time";
-    case UnitFamily::kFrequency: return "frequency";
-    case UnitFamily::kSize: return "size";
-    case UnitFamily::kBandwidth: return "bandwidth";
+    case UnitFamily::kTime:
+      return "time";
+    case UnitFamily::kFrequency:
+      return "frequency";
+    case UnitFamily::kSize:
+      return "size";
+    case UnitFamily::kBandwidth:
+      return "bandwidth";
   }
   return "?";
 }
@@ -227,7 +264,9 @@ StatusOr<double> ParseTimeNs(std::string_view text) {
 
 StatusOr<int64_t> ParseTimeNsExact(std::string_view text) {
   RBLNSIM_ASSIGN_OR_RETURN(Parsed parsed, ParseWithUnit(text, UnitFamily::kTime));
-  if (parsed.has_exact) return parsed.exact;
+  if (parsed.has_exact) {
+    return parsed.exact;
+  }
   return WholeNumber(parsed.value, text, "nanoseconds");
 }
 
@@ -238,7 +277,9 @@ StatusOr<double> ParseFrequencyGhz(std::string_view text) {
 
 StatusOr<int64_t> ParseSizeBytes(std::string_view text) {
   RBLNSIM_ASSIGN_OR_RETURN(Parsed parsed, ParseWithUnit(text, UnitFamily::kSize));
-  if (parsed.has_exact) return parsed.exact;
+  if (parsed.has_exact) {
+    return parsed.exact;
+  }
   return WholeNumber(parsed.value, text, "bytes");
 }
 
@@ -267,11 +308,15 @@ StatusOr<int64_t> ParseInteger(std::string_view raw) {
   }
   int64_t value = 0;
   if (integer_only) {
-    if (!ToInt64(text, &value)) return Status::Error("'" + Printable(raw) + "' is too large");
+    if (!ToInt64(text, &value)) {
+      return Status::Error("'" + Printable(raw) + "' is too large");
+    }
     return value;
   }
   double real = 0;
-  if (!ToDouble(text, &real)) return Status::Error("expected an integer, got '" + Printable(raw) + "'");
+  if (!ToDouble(text, &real)) {
+    return Status::Error("expected an integer, got '" + Printable(raw) + "'");
+  }
   // Beyond 2^53 a double no longer pins down one integer; ask for digits instead.
   if (std::fabs(real) > 9007199254740992.0) {
     return Status::Error("'" + Printable(raw) + "' is too large to be exact; write the digits");
@@ -289,12 +334,16 @@ StatusOr<uint64_t> ParseUint64(std::string_view raw) {
   if (text.empty() || !IsDigit(text[0]) || end != text.data() + text.size()) {
     return Status::Error("expected a non-negative integer, got '" + Printable(raw) + "'");
   }
-  if (error != std::errc()) return Status::Error("'" + Printable(raw) + "' is too large");
+  if (error != std::errc()) {
+    return Status::Error("'" + Printable(raw) + "' is too large");
+  }
   return value;
 }
 
 std::string FormatNumber(double value) {
-  if (value == 0) return "0";  // also folds -0 so the canonical text has one spelling
+  if (value == 0) {
+    return "0";  // also folds -0 so the canonical text has one spelling
+  }
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
   return std::string(buffer, result.ptr);

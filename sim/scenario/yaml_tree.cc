@@ -24,19 +24,10 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
   return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<int64_t>::max() : sum;
 }
 
-void Recount(YamlNode* node) {
-  node->expanded_size = 1;
-  for (const YamlNodePtr& item : node->items) {
-    node->expanded_size = SaturatingAdd(node->expanded_size, item->expanded_size);
-  }
-  for (const auto& [key, value] : node->entries) {
-    node->expanded_size = SaturatingAdd(node->expanded_size, key->expanded_size);
-    node->expanded_size = SaturatingAdd(node->expanded_size, value->expanded_size);
-  }
-}
-
 Status MarkError(const Origin& origin, const YAML::Mark& mark, const std::string& message) {
-  if (origin.is_set) return Status::Error(origin.name + ": " + message);
+  if (origin.is_set) {
+    return Status::Error(origin.name + ": " + message);
+  }
   const int line = mark.line >= 0 ? mark.line + 1 : 1;
   const int column = mark.column >= 0 ? mark.column + 1 : 1;
   return Status::Error(origin.name + ":" + std::to_string(line) + ":" + std::to_string(column) +
@@ -56,29 +47,43 @@ class TreeBuilder : public YAML::EventHandler {
   void OnDocumentStart(const YAML::Mark& mark) override { document_mark_ = mark; }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (status_.ok()) Add(NewNode(Kind::kNull, mark), anchor, nullptr);
+    if (status_.ok()) {
+      Add(NewNode(Kind::kNull, mark), anchor, nullptr);
+    }
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (!status_.ok()) return;
+    if (!status_.ok()) {
+      return;
+    }
     const auto it = anchors_.find(anchor);
     // yaml-cpp rejects undefined anchors itself; an alias to an unfinished node is a cycle.
-    if (it == anchors_.end()) return Fail(mark, "alias refers to a node that contains it");
+    if (it == anchors_.end()) {
+      return Fail(mark, "alias refers to a node that contains it");
+    }
     Add(it->second, YAML::NullAnchor, &mark);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark,
+                const std::string& tag,
+                YAML::anchor_t anchor,
                 const std::string& value) override {
-    if (!status_.ok()) return;
+    if (!status_.ok()) {
+      return;
+    }
     auto node = NewNode(Kind::kScalar, mark);
     node->scalar = value;
     node->quoted = tag != "?";  // "?" marks a plain scalar; "!" a quoted one; else a tag
     Add(node, anchor, nullptr);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark,
+                       const std::string&,
+                       YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
     Push(Kind::kSequence, mark, anchor);
   }
   void OnSequenceEnd() override { Pop(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark,
+                  const std::string&,
+                  YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
     Push(Kind::kMap, mark, anchor);
   }
@@ -102,11 +107,15 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void Fail(const YAML::Mark& mark, const std::string& message) {
-    if (status_.ok()) status_ = MarkError(*origin_, mark, message);
+    if (status_.ok()) {
+      status_ = MarkError(*origin_, mark, message);
+    }
   }
 
   void Push(Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
-    if (!status_.ok()) return;
+    if (!status_.ok()) {
+      return;
+    }
     if (static_cast<int>(stack_.size()) >= kMaxNestingDepth) {
       return Fail(mark, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels");
     }
@@ -114,7 +123,9 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void Pop() {
-    if (!status_.ok()) return;
+    if (!status_.ok()) {
+      return;
+    }
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
     if (frame.pending_key) {  // yaml-cpp always pairs keys with values; be safe anyway
@@ -127,7 +138,9 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void Add(YamlNodePtr node, YAML::anchor_t anchor, const YAML::Mark* alias_mark) {
-    if (anchor != YAML::NullAnchor) anchors_[anchor] = node;
+    if (anchor != YAML::NullAnchor) {
+      anchors_[anchor] = node;
+    }
     if (stack_.empty()) {
       root_ = std::move(node);
       return;
@@ -160,7 +173,9 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   static YAML::Mark Where(const YamlNode& node, const YAML::Mark* alias_mark) {
-    if (alias_mark != nullptr) return *alias_mark;
+    if (alias_mark != nullptr) {
+      return *alias_mark;
+    }
     YAML::Mark mark;
     mark.line = node.line - 1;
     mark.column = node.column - 1;
@@ -174,36 +189,6 @@ class TreeBuilder : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, YamlNodePtr> anchors_;
 };
-
-bool IsPlainSafe(const std::string& text) {
-  if (text.empty() || text.front() == ' ' || text.back() == ' ') return false;
-  if (text.find_first_of(",[]{}#&*!|>'\"%@`\n\t\\") != std::string::npos) return false;
-  if (text.find(": ") != std::string::npos || text.back() == ':') return false;
-  return !(text.front() == '-' || text.front() == '?' || text.front() == ':') || text.size() > 1;
-}
-
-std::string DoubleQuotedImpl(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 // yaml-cpp's scanner queues every token of a flow collection before the parser's own depth guard
 // runs, so a file of a million '[' costs hundreds of MB. Bound bracket nesting first with a rough
@@ -225,7 +210,9 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
       previous = c;
       continue;
     }
-    if (comment) continue;
+    if (comment) {
+      continue;
+    }
     if (quote != 0) {
       if (c == quote && quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
         ++i;  // '' is an escaped quote
@@ -265,24 +252,45 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
 
 const YamlNode* YamlNode::Find(std::string_view key) const {
   for (const auto& [k, v] : entries) {
-    if (k->scalar == key) return v.get();
+    if (k->scalar == key) {
+      return v.get();
+    }
   }
   return nullptr;
 }
 
 const char* YamlNode::KindName() const {
   switch (kind) {
-    case Kind::kNull: return "null";
-    case Kind::kScalar: return "scalar";
-    case Kind::kSequence: return "sequence";
-    case Kind::kMap: return "mapping";
+    case Kind::kNull:
+      return "null";
+    case Kind::kScalar:
+      return "scalar";
+    case Kind::kSequence:
+      return "sequence";
+    case Kind::kMap:
+      return "mapping";
   }
   return "?";
 }
 
+void RecountExpandedSize(YamlNode* node) {
+  node->expanded_size = 1;
+  for (const YamlNodePtr& item : node->items) {
+    node->expanded_size = SaturatingAdd(node->expanded_size, item->expanded_size);
+  }
+  for (const auto& [key, value] : node->entries) {
+    node->expanded_size = SaturatingAdd(node->expanded_size, key->expanded_size);
+    node->expanded_size = SaturatingAdd(node->expanded_size, value->expanded_size);
+  }
+}
+
 std::string FormatLocation(const YamlNode& node) {
-  if (node.origin == nullptr) return "<unknown>";
-  if (node.origin->is_set) return node.origin->name;
+  if (node.origin == nullptr) {
+    return "<unknown>";
+  }
+  if (node.origin->is_set) {
+    return node.origin->name;
+  }
   return node.origin->name + ":" + std::to_string(node.line) + ":" + std::to_string(node.column);
 }
 
@@ -292,7 +300,9 @@ Status NodeError(const YamlNode& node, const std::string& message) {
 
 SourceLoc ToSourceLoc(const YamlNode& node) {
   SourceLoc loc;
-  if (node.origin != nullptr) loc.file = node.origin->name;
+  if (node.origin != nullptr) {
+    loc.file = node.origin->name;
+  }
   if (node.origin != nullptr && !node.origin->is_set) {
     loc.line = node.line;
     loc.column = node.column;
@@ -306,8 +316,12 @@ StatusOr<YamlNodePtr> ParseYaml(std::string_view text, std::shared_ptr<const Ori
   try {
     YAML::Parser parser(stream);
     TreeBuilder builder(origin);
-    if (!parser.HandleNextDocument(builder)) return YamlNodePtr();
-    if (!builder.status().ok()) return builder.status();
+    if (!parser.HandleNextDocument(builder)) {
+      return YamlNodePtr();
+    }
+    if (!builder.status().ok()) {
+      return builder.status();
+    }
     TreeBuilder second(origin);
     if (parser.HandleNextDocument(second)) {
       return MarkError(*origin, second.document_mark(),
@@ -319,163 +333,6 @@ StatusOr<YamlNodePtr> ParseYaml(std::string_view text, std::shared_ptr<const Ori
   } catch (const std::exception& error) {
     return MarkError(*origin, YAML::Mark::null_mark(), "cannot parse: " + Printable(error.what()));
   }
-}
-
-StatusOr<YamlNodePtr> MergeYaml(const YamlNodePtr& base, const YamlNodePtr& overlay,
-                                int64_t* budget) {
-  if (overlay == nullptr) return base;
-  if (--*budget < 0) {
-    return NodeError(*overlay, "too many nodes to merge (YAML alias bomb?)");
-  }
-  if (base == nullptr || base->kind != Kind::kMap || overlay->kind != Kind::kMap) return overlay;
-  auto merged = std::make_shared<YamlNode>(*base);
-  // An index keeps merging two large maps (many tensors, say) linear.
-  std::unordered_map<std::string_view, size_t> index;
-  for (size_t i = 0; i < merged->entries.size(); ++i) index[merged->entries[i].first->scalar] = i;
-  for (const auto& [key, value] : overlay->entries) {
-    const auto it = index.find(key->scalar);
-    if (it == index.end()) {
-      if (value->kind == Kind::kNull) continue;
-      index[key->scalar] = merged->entries.size();
-      merged->entries.emplace_back(key, value);
-    } else if (value->kind == Kind::kNull) {
-      merged->entries[it->second].second = nullptr;  // deleted; compacted below
-    } else {
-      YamlNodePtr& slot = merged->entries[it->second].second;
-      RBLNSIM_ASSIGN_OR_RETURN(slot, MergeYaml(slot, value, budget));
-    }
-  }
-  std::erase_if(merged->entries, [](const auto& entry) { return entry.second == nullptr; });
-  Recount(merged.get());
-  return YamlNodePtr(merged);
-}
-
-namespace {
-
-// Nodes the path creates, and errors about the path, take their position from `site`.
-StatusOr<YamlNodePtr> SetRecursive(const YamlNodePtr& node, const std::vector<std::string>& keys,
-                                   size_t index, const YamlNodePtr& value, const YamlNode& site) {
-  if (index == keys.size()) return value->kind == Kind::kNull ? YamlNodePtr() : value;
-  const std::string& key = keys[index];
-  std::string prefix;
-  for (size_t i = 0; i < index; ++i) prefix += (i ? "." : "") + keys[i];
-  if (node != nullptr && node->kind == Kind::kSequence) {
-    const bool is_index = !key.empty() && key.size() < 10 &&
-                          key.find_first_not_of("0123456789") == std::string::npos;
-    const size_t item = is_index ? std::stoul(key) : node->items.size();
-    if (item >= node->items.size()) {
-      return NodeError(site, "'" + prefix + "' is a sequence of " +
-                                   std::to_string(node->items.size()) + " items; '" +
-                                   Printable(key) + "' is not an index into it");
-    }
-    auto copy = std::make_shared<YamlNode>(*node);
-    RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr child,
-                             SetRecursive(copy->items[item], keys, index + 1, value, site));
-    if (child == nullptr) return NodeError(site, "cannot delete a sequence item");
-    copy->items[item] = child;
-    Recount(copy.get());
-    return YamlNodePtr(copy);
-  }
-  if (node != nullptr && node->kind != Kind::kMap && node->kind != Kind::kNull) {
-    return NodeError(site, "'" + prefix + "' is a " + node->KindName() + ", not a mapping; " +
-                                 "cannot set '" + Printable(key) + "' inside it");
-  }
-  std::shared_ptr<YamlNode> copy;
-  if (node != nullptr && node->kind == Kind::kMap) {
-    copy = std::make_shared<YamlNode>(*node);
-  } else {
-    copy = std::make_shared<YamlNode>(site);  // a new map, placed at the site
-    copy->kind = Kind::kMap;
-    copy->scalar.clear();
-    copy->items.clear();
-    copy->entries.clear();
-  }
-  auto it = copy->entries.begin();
-  while (it != copy->entries.end() && it->first->scalar != key) ++it;
-  const YamlNodePtr existing = it != copy->entries.end() ? it->second : nullptr;
-  RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr child, SetRecursive(existing, keys, index + 1, value, site));
-  if (child == nullptr) {
-    if (it != copy->entries.end()) copy->entries.erase(it);
-  } else if (it != copy->entries.end()) {
-    it->second = child;
-  } else {
-    auto key_node = std::make_shared<YamlNode>(site);
-    key_node->kind = Kind::kScalar;
-    key_node->scalar = key;
-    key_node->quoted = false;
-    key_node->items.clear();
-    key_node->entries.clear();
-    key_node->expanded_size = 1;
-    copy->entries.emplace_back(key_node, child);
-  }
-  Recount(copy.get());
-  return YamlNodePtr(copy);
-}
-
-}  // namespace
-
-StatusOr<YamlNodePtr> SetAtPath(const YamlNodePtr& root, std::string_view path,
-                                const YamlNodePtr& value, const YamlNode* site) {
-  if (site == nullptr) site = value.get();
-  std::vector<std::string> keys;
-  size_t start = 0;
-  while (true) {
-    const size_t dot = path.find('.', start);
-    keys.emplace_back(path.substr(start, dot == std::string_view::npos ? path.npos : dot - start));
-    if (keys.back().empty()) {
-      return NodeError(*site, "empty key in path '" + Printable(path) + "'");
-    }
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr result, SetRecursive(root, keys, 0, value, *site));
-  if (result == nullptr) return NodeError(*site, "cannot delete the whole document");
-  return result;
-}
-
-StatusOr<YamlNodePtr> ApplySetOverride(const YamlNodePtr& root, const std::string& set_text) {
-  auto origin = std::make_shared<Origin>(Origin{"--set " + Printable(set_text), true});
-  const size_t equals = set_text.find('=');
-  if (equals == std::string::npos) {
-    return Status::Error(origin->name + ": expected path=value, e.g. device.queue.depth=16");
-  }
-  std::string_view path = std::string_view(set_text).substr(0, equals);
-  while (!path.empty() && path.back() == ' ') path.remove_suffix(1);
-  while (!path.empty() && path.front() == ' ') path.remove_prefix(1);
-  if (path.empty()) return Status::Error(origin->name + ": the path before '=' is empty");
-  RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr value, ParseYaml(set_text.substr(equals + 1), origin));
-  if (value == nullptr) {
-    auto null_node = std::make_shared<YamlNode>();
-    null_node->origin = origin;
-    value = null_node;
-  }
-  return SetAtPath(root, path, value);
-}
-
-std::string YamlDoubleQuoted(std::string_view text) { return DoubleQuotedImpl(text); }
-
-std::string ToFlowYaml(const YamlNode& node) {
-  switch (node.kind) {
-    case Kind::kNull: return "null";
-    case Kind::kScalar:
-      return !node.quoted && IsPlainSafe(node.scalar) ? node.scalar : DoubleQuotedImpl(node.scalar);
-    case Kind::kSequence: {
-      std::string out = "[";
-      for (size_t i = 0; i < node.items.size(); ++i) {
-        out += (i ? ", " : "") + ToFlowYaml(*node.items[i]);
-      }
-      return out + "]";
-    }
-    case Kind::kMap: {
-      std::string out = "{";
-      for (size_t i = 0; i < node.entries.size(); ++i) {
-        out += (i ? ", " : "") + ToFlowYaml(*node.entries[i].first) + ": " +
-               ToFlowYaml(*node.entries[i].second);
-      }
-      return out + "}";
-    }
-  }
-  return "null";
 }
 
 }  // namespace rblnsim::scenario

@@ -31,11 +31,11 @@ struct YamlNode {
   enum class Kind { kNull, kScalar, kSequence, kMap };
   Kind kind = Kind::kNull;
   std::shared_ptr<const Origin> origin;
-  int line = 1;    // 1-based
-  int column = 1;  // 1-based
-  std::string scalar;  // kScalar: the text as written, quotes removed
-  bool quoted = false; // kScalar: quoted or explicitly tagged, so always a string
-  std::vector<YamlNodePtr> items;                            // kSequence
+  int line = 1;                    // 1-based
+  int column = 1;                  // 1-based
+  std::string scalar;              // kScalar: the text as written, quotes removed
+  bool quoted = false;             // kScalar: quoted or explicitly tagged, so always a string
+  std::vector<YamlNodePtr> items;  // kSequence
   std::vector<std::pair<YamlNodePtr, YamlNodePtr>> entries;  // kMap: scalar key → value, in order
   // Nodes in this subtree with every alias expanded (saturates at INT64_MAX).
   int64_t expanded_size = 1;
@@ -44,6 +44,9 @@ struct YamlNode {
   const YamlNode* Find(std::string_view key) const;
   const char* KindName() const;  // "null", "scalar", "sequence", "mapping"
 };
+
+// Recomputes node->expanded_size from its children, for edits that build new nodes.
+void RecountExpandedSize(YamlNode* node);
 
 // Limits that keep a hostile document cheap to reject.
 inline constexpr int64_t kMaxExpandedNodes = 1'000'000;
@@ -61,16 +64,21 @@ SourceLoc ToSourceLoc(const YamlNode& node);
 // more than kMaxExpandedNodes after alias expansion are errors at their position.
 StatusOr<YamlNodePtr> ParseYaml(std::string_view text, std::shared_ptr<const Origin> origin);
 
+// Edits (yaml_edit.cc). Nodes are shared and immutable: an edit copies the nodes on its path.
+
 // Deep merge: maps merge key by key, anything else in `overlay` replaces `base`, and a null value
 // in an overlay map deletes the key. `budget` counts visited nodes (alias-bomb guard).
-StatusOr<YamlNodePtr> MergeYaml(const YamlNodePtr& base, const YamlNodePtr& overlay,
+StatusOr<YamlNodePtr> MergeYaml(const YamlNodePtr& base,
+                                const YamlNodePtr& overlay,
                                 int64_t* budget);
 
 // Sets the value at a dotted key path ("device.queue.depth"; a number selects a sequence item),
 // creating maps as needed. A null value deletes the key. Keys the path creates, and errors about
 // the path, are placed at `site` (default: `value`), e.g. the sweep key that named the path.
-StatusOr<YamlNodePtr> SetAtPath(const YamlNodePtr& root, std::string_view path,
-                                const YamlNodePtr& value, const YamlNode* site = nullptr);
+StatusOr<YamlNodePtr> SetAtPath(const YamlNodePtr& root,
+                                std::string_view path,
+                                const YamlNodePtr& value,
+                                const YamlNode* site = nullptr);
 
 // Applies one "--set path=value" argument; the value is parsed as a YAML scalar or flow node.
 StatusOr<YamlNodePtr> ApplySetOverride(const YamlNodePtr& root, const std::string& set_text);

@@ -5,7 +5,9 @@
 #include <cstdio>
 
 #include "tools/rblnsim/check_command.h"
+#include "tools/rblnsim/merge_command.h"
 #include "tools/rblnsim/run_command.h"
+#include "tools/rblnsim/sweep_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"rblnsim: Rebel100 NPU simulator and torch.profiler PrivateUse1 test harness"};
@@ -16,6 +18,10 @@ int main(int argc, char** argv) {
   rblnsim::cli::AddRunCommand(&app, &run);
   rblnsim::cli::CheckCommandOptions check;
   rblnsim::cli::AddCheckCommand(&app, &check);
+  rblnsim::cli::SweepOptions sweep;
+  rblnsim::cli::AddSweepCommand(&app, &sweep);
+  rblnsim::cli::MergeOptions merge;
+  rblnsim::cli::AddMergeCommand(&app, &merge);
 
   try {
     app.parse(argc, argv);
@@ -31,5 +37,7 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("run")) return rblnsim::cli::RunCommand(run);
   if (app.got_subcommand("check")) return rblnsim::cli::CheckCommand(check);
+  if (app.got_subcommand("sweep")) return rblnsim::cli::SweepCommand(sweep);
+  if (app.got_subcommand("merge")) return rblnsim::cli::MergeCommand(merge);
   return 2;
 }

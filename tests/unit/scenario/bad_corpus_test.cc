@@ -28,7 +28,9 @@ struct BadCase {
 };
 
 // gtest prints parameters in test names and failures; the file name is enough.
-void PrintTo(const BadCase& bad, std::ostream* out) { *out << bad.file; }
+void PrintTo(const BadCase& bad, std::ostream* out) {
+  *out << bad.file;
+}
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -42,15 +44,22 @@ std::vector<BadCase> LoadCorpus() {
   std::vector<BadCase> cases;
   std::istringstream listed(ReadAll(dir / "EXPECTED.txt"));
   for (std::string line; std::getline(listed, line);) {
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
     const size_t at = line.find('@');
     const size_t colon = line.find(": ", at);
-    if (at == std::string::npos || colon == std::string::npos) continue;
-    cases.push_back({line.substr(0, at), line.substr(colon + 2), line.substr(at + 1, colon - at - 1)});
+    if (at == std::string::npos || colon == std::string::npos) {
+      continue;
+    }
+    cases.push_back(
+        {line.substr(0, at), line.substr(colon + 2), line.substr(at + 1, colon - at - 1)});
   }
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (entry.path().extension() != ".yaml") continue;
+    if (entry.path().extension() != ".yaml") {
+      continue;
+    }
     if (std::any_of(cases.begin(), cases.end(), [&](const BadCase& c) { return c.file == name; })) {
       continue;
     }
@@ -59,8 +68,12 @@ std::vector<BadCase> LoadCorpus() {
     std::getline(text, first);
     std::getline(text, second);
     BadCase bad{name, "", ""};
-    if (first.rfind("# expect: ", 0) == 0) bad.expected = first.substr(10);
-    if (second.rfind("# at: ", 0) == 0) bad.at = second.substr(6);
+    if (first.rfind("# expect: ", 0) == 0) {
+      bad.expected = first.substr(10);
+    }
+    if (second.rfind("# at: ", 0) == 0) {
+      bad.at = second.substr(6);
+    }
     cases.push_back(bad);  // an empty expectation fails the test below
   }
   std::sort(cases.begin(), cases.end(),
@@ -85,8 +98,7 @@ TEST_P(ScenarioBadCorpus, FailsWithOneLinePositionedError) {
   ASSERT_EQ(message.compare(0, path.size() + 1, path + ":"), 0) << message;
   std::smatch position;
   const std::string rest = message.substr(path.size() + 1);
-  ASSERT_TRUE(std::regex_search(rest, position, std::regex("^([0-9]+):([0-9]+): ")))
-      << message;
+  ASSERT_TRUE(std::regex_search(rest, position, std::regex("^([0-9]+):([0-9]+): "))) << message;
   EXPECT_GE(std::stoi(position[1]), 1);
   EXPECT_GE(std::stoi(position[2]), 1);
   if (!bad.at.empty()) {
@@ -99,14 +111,18 @@ TEST_P(ScenarioBadCorpus, FailsWithOneLinePositionedError) {
 std::string CaseName(const ::testing::TestParamInfo<BadCase>& info) {
   std::string name = info.param.file;
   for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      c = '_';
+    }
   }
   return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, ScenarioBadCorpus, ::testing::ValuesIn(LoadCorpus()), CaseName);
 
-TEST(ScenarioBadCorpusSize, HasAtLeastThirtyFiles) { EXPECT_GE(LoadCorpus().size(), 30u); }
+TEST(ScenarioBadCorpusSize, HasAtLeastThirtyFiles) {
+  EXPECT_GE(LoadCorpus().size(), 30u);
+}
 
 }  // namespace
 }  // namespace rblnsim::scenario

@@ -3,15 +3,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/unit/scenario/test_util.h"
 
 namespace rblnsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::MatchesRegex;
 using testing::kMinimal;
 using testing::LoadOk;
+using ::testing::MatchesRegex;
 
 TEST(ScenarioCanonical, Fnv1aTestVectors) {
   EXPECT_EQ(Fnv1a64(""), 0xcbf29ce484222325ull);
@@ -23,11 +25,26 @@ TEST(ScenarioCanonical, EveryFieldAndRoundTrip) {
   StatusOr<Scenario> seed = LoadScenario(testing::SeedScenarioPath());
   ASSERT_TRUE(seed.ok()) << seed.status().message();
   const std::string text = CanonicalYaml(*seed);
-  for (const char* key : {"scenario:", "description:", "seed:", "device:", "  queue:",
-                          "    command_timeout:", "  profiler:", "  faults:", "host:",
-                          "  op_costs:", "  system_epoch:", "env:", "  RBLN_PROFILER:",
-                          "workload:", "  warmup:", "  profile:", "naming:", "expect:",
-                          "  op_calls:", "\"aten::_copy_from\": 9"}) {
+  for (const char* key : {"scenario:",
+                          "description:",
+                          "seed:",
+                          "device:",
+                          "  queue:",
+                          "    command_timeout:",
+                          "  profiler:",
+                          "  faults:",
+                          "host:",
+                          "  op_costs:",
+                          "  system_epoch:",
+                          "env:",
+                          "  RBLN_PROFILER:",
+                          "workload:",
+                          "  warmup:",
+                          "  profile:",
+                          "naming:",
+                          "expect:",
+                          "  op_calls:",
+                          "\"aten::_copy_from\": 9"}) {
     EXPECT_THAT(text, HasSubstr(key));
   }
   StatusOr<Scenario> again = LoadScenarioFromString(text, "canonical.yaml");
@@ -38,12 +55,14 @@ TEST(ScenarioCanonical, EveryFieldAndRoundTrip) {
 }
 
 TEST(ScenarioCanonical, RoundTripKeepsEveryKindOfStepAndSweep) {
-  const Scenario s = LoadOk(std::string(kMinimal) + R"(device: {variant: atom, clock: 1.25GHz}
+  const Scenario s =
+      LoadOk(std::string(kMinimal) + R"(device: {variant: atom, clock: 1.25GHz}
 host: {op_costs: {aten::mm: 12.5us}, jitter: 0.1}
 env: {RBLN_PROFILER_DIR: "dir with \"quotes\"\tand tab"}
 expect: {latency_p99_max: 1.5ms, fallbacks: 2}
 sweep: {mode: zip, params: {device.queue.depth: [64, 128], description: ["a, b", plain]}}
-)", {}, {"workload.warmup=[{synchronize: true}, {repeat: 2, steps: [{cpu: x}]}]"});
+)",
+             {}, {"workload.warmup=[{synchronize: true}, {repeat: 2, steps: [{cpu: x}]}]"});
   const std::string text = CanonicalYaml(s);
   StatusOr<Scenario> again = LoadScenarioFromString(text, "canonical.yaml");
   ASSERT_TRUE(again.ok()) << again.status().message() << "\n" << text;
@@ -53,10 +72,31 @@ sweep: {mode: zip, params: {device.queue.depth: [64, 128], description: ["a, b",
   EXPECT_EQ(again->sweep.axes[1].values, (std::vector<std::string>{"\"a, b\"", "plain"}));
 }
 
+TEST(ScenarioCanonical, RoundTripKeepsGraphs) {
+  const Scenario s = LoadOk(R"(scenario: graphs
+workload:
+  tensors:
+    x: {shape: [4, 128]}
+    w: {shape: [256, 128]}
+  graphs:
+    g: {inputs: [a], steps: [{op: linear, inputs: [a, w], out: h}, {op: mul, inputs: [h],
+        out: y, scalars: [0.5]}], output: y}
+  profile:
+    - {graph: g, inputs: [x], out: y}
+)");
+  const std::string text = CanonicalYaml(s);
+  EXPECT_THAT(text, HasSubstr("    g: {inputs: [a], steps: [{op: linear"));
+  EXPECT_THAT(text, HasSubstr("    - {graph: g, inputs: [x], out: y}"));
+  StatusOr<Scenario> again = LoadScenarioFromString(text, "canonical.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().message() << "\n" << text;
+  EXPECT_EQ(CanonicalYaml(*again), text);
+}
+
 TEST(ScenarioCanonical, HashIgnoresSpellingAndSourceButNotValues) {
-  const std::string a = std::string(kMinimal) + "device: {hbm: {bandwidth: 1.2TB/s}, clock: 1GHz}\n";
-  const std::string b = "device:\n  clock: 1000MHz\n  hbm:\n    bandwidth: 1200 GB/s\n" +
-                        std::string(kMinimal);
+  const std::string a =
+      std::string(kMinimal) + "device: {hbm: {bandwidth: 1.2TB/s}, clock: 1GHz}\n";
+  const std::string b =
+      "device:\n  clock: 1000MHz\n  hbm:\n    bandwidth: 1200 GB/s\n" + std::string(kMinimal);
   const Scenario sa = LoadOk(a);
   StatusOr<Scenario> sb = LoadScenarioFromString(b, "elsewhere/other.yaml");
   ASSERT_TRUE(sb.ok()) << sb.status().message();
@@ -69,8 +109,8 @@ TEST(ScenarioCanonical, HashIgnoresSpellingAndSourceButNotValues) {
 }
 
 TEST(ScenarioCanonical, SweepPointsHashDistinctly) {
-  const Scenario s = LoadOk(std::string(kMinimal) +
-                            "sweep: {params: {device.queue.depth: [1, 2, 4, 8]}}\n");
+  const Scenario s =
+      LoadOk(std::string(kMinimal) + "sweep: {params: {device.queue.depth: [1, 2, 4, 8]}}\n");
   std::set<std::string> hashes;
   for (const auto& point : ExpandSweep(s.sweep)) {
     hashes.insert(ScenarioHash(LoadOk(kMinimal, {}, point)));

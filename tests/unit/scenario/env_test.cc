@@ -25,16 +25,16 @@ TEST(ScenarioEnv, ProcessEnvironmentOverridesScenario) {
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   Scenario s = *loaded;
   EXPECT_FALSE(s.env.rbln_profiler);
-  ASSERT_TRUE(ApplyProcessEnvironment(&s, Env({{"RBLN_PROFILER", "1"},
-                                               {"RBLN_PROFILER_DIR", "/tmp/p"},
-                                               {"HOME", "/root"}}))
-                  .ok());
+  ASSERT_TRUE(
+      ApplyProcessEnvironment(
+          &s, Env({{"RBLN_PROFILER", "1"}, {"RBLN_PROFILER_DIR", "/tmp/p"}, {"HOME", "/root"}}))
+          .ok());
   EXPECT_TRUE(s.env.rbln_profiler);
   EXPECT_EQ(s.env.rbln_profiler_dir, "/tmp/p");
   EXPECT_FALSE(s.env.torch_rbln_deploy);  // not in the environment: the scenario's value stays
-  ASSERT_TRUE(ApplyProcessEnvironment(&s, Env({{"RBLN_PROFILER", "0"},
-                                               {"RBLN_RUNTIME_FORCE_SYNC", "1"}}))
-                  .ok());
+  ASSERT_TRUE(
+      ApplyProcessEnvironment(&s, Env({{"RBLN_PROFILER", "0"}, {"RBLN_RUNTIME_FORCE_SYNC", "1"}}))
+          .ok());
   EXPECT_FALSE(s.env.rbln_profiler);
   EXPECT_TRUE(s.env.runtime_force_sync);
 }

@@ -9,11 +9,11 @@ namespace rblnsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::MatchesRegex;
-using ::testing::StartsWith;
 using testing::kMinimal;
 using testing::LoadError;
 using testing::LoadOk;
+using ::testing::MatchesRegex;
+using ::testing::StartsWith;
 
 TEST(ScenarioLoader, SeedScenarioMatchesTutorial) {
   StatusOr<Scenario> loaded = LoadScenario(testing::SeedScenarioPath());
@@ -46,9 +46,9 @@ TEST(ScenarioLoader, SeedScenarioMatchesTutorial) {
   EXPECT_DOUBLE_EQ(*s.expect.self_rbln_total_us, 36.959);
   EXPECT_DOUBLE_EQ(s.expect.self_rbln_tolerance, 0.10);
   const std::map<std::string, int64_t> calls = {
-      {"aten::mm", 6},      {"aten::matmul", 3}, {"aten::abs", 12},        {"aten::isinf", 6},
-      {"aten::to", 15},     {"aten::_to_copy", 15}, {"aten::copy_", 21},   {"aten::_copy_from", 9},
-      {"aten::isnan", 6},   {"aten::ne", 6}};
+      {"aten::mm", 6},    {"aten::matmul", 3},    {"aten::abs", 12},   {"aten::isinf", 6},
+      {"aten::to", 15},   {"aten::_to_copy", 15}, {"aten::copy_", 21}, {"aten::_copy_from", 9},
+      {"aten::isnan", 6}, {"aten::ne", 6}};
   EXPECT_EQ(s.expect.op_calls, calls);
 }
 
@@ -190,10 +190,12 @@ TEST(ScenarioLoader, AtomVariantDefaults) {
 }
 
 TEST(ScenarioLoader, ErrorsAreOneLineWithPosition) {
-  const std::string message = LoadError(std::string(kMinimal) + "device:\n  queue:\n    depth: 0\n");
+  const std::string message =
+      LoadError(std::string(kMinimal) + "device:\n  queue:\n    depth: 0\n");
   EXPECT_THAT(message, StartsWith("test.yaml:10:12: "));
   EXPECT_EQ(message.find('\n'), std::string::npos);
-  const std::string key = LoadError(std::string(kMinimal) + "device:\n  queue:\n    \"a\\nb\": 1\n");
+  const std::string key =
+      LoadError(std::string(kMinimal) + "device:\n  queue:\n    \"a\\nb\": 1\n");
   EXPECT_EQ(key.find('\n'), std::string::npos) << key;
   EXPECT_THAT(key, HasSubstr("unknown key 'a\\nb'"));
 }
@@ -228,7 +230,9 @@ TEST(ScenarioLoader, AliasBombFailsFastInAnyPosition) {
   std::string bomb = "scenario: bomb\nlol: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int level = 1; level <= 9; ++level) {
     bomb += "l" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
-    for (int i = 0; i < 10; ++i) bomb += (i ? ", *a" : "*a") + std::to_string(level - 1);
+    for (int i = 0; i < 10; ++i) {
+      bomb += (i ? ", *a" : "*a") + std::to_string(level - 1);
+    }
     bomb += "]\n";
   }
   std::string message;
@@ -250,9 +254,11 @@ workload:
   tensors:
     x: {shape: [64, 64]}
   profile:
-    - repeat: )") + std::to_string(outer) + R"(
+    - repeat: )") +
+           std::to_string(outer) + R"(
       steps:
-        - repeat: )" + std::to_string(inner) + R"(
+        - repeat: )" +
+           std::to_string(inner) + R"(
           steps:
             - {op: mm, inputs: [x, x], out: y}
             - {cpu: y}
@@ -316,10 +322,64 @@ workload:
   EXPECT_EQ(s.workload.profile[0].body.size(), 4u);
 }
 
+TEST(ScenarioLoader, CompiledGraphs) {
+  const std::string text = R"(scenario: graphs
+workload:
+  tensors:
+    x: {shape: [4, 128]}
+    xs: {shape: [4, 64]}
+    w: {shape: [256, 128]}
+    b: {shape: [256]}
+  graphs:
+    mlp:
+      inputs: [inp]
+      steps:
+        - {op: linear, inputs: [inp, w, b], out: h}
+        - {op: relu, inputs: [h], out: y}
+      output: y
+  warmup:
+    - {graph: mlp, inputs: [x], out: y0}
+  profile:
+    - {graph: mlp, inputs: [x], out: y1}
+    - {op: add, inputs: [y1, y0], out: z}
+    - {synchronize: true}
+)";
+  const Scenario s = LoadOk(text);
+  ASSERT_EQ(s.workload.graphs.count("mlp"), 1u);
+  const GraphSpec& mlp = s.workload.graphs.at("mlp");
+  EXPECT_EQ(mlp.name, "mlp");
+  EXPECT_EQ(mlp.params, std::vector<std::string>{"inp"});
+  ASSERT_EQ(mlp.body.size(), 2u);
+  EXPECT_EQ(mlp.body[0].op, "linear");
+  EXPECT_EQ(mlp.body[0].inputs, (std::vector<std::string>{"inp", "w", "b"}));
+  EXPECT_EQ(mlp.result, "y");
+  EXPECT_EQ(mlp.loc.line, 9);
+  const Step& call = s.workload.profile[0];
+  EXPECT_EQ(call.kind, Step::Kind::kGraph);
+  EXPECT_EQ(call.graph, "mlp");
+  EXPECT_EQ(call.inputs, std::vector<std::string>{"x"});
+  EXPECT_EQ(call.output, "y1");
+  // Body types come from each call's arguments; the error points into the body and the call.
+  EXPECT_EQ(LoadError(text, {"workload.profile.0.inputs=[xs]"}),
+            "test.yaml:12:32: op linear: x's last dim does not match weight's in (64 vs 128) "
+            "(inputs fp16[4,64], fp16[256,128], fp16[256]) (in graph 'mlp', called at "
+            "test.yaml:18:7)");
+  EXPECT_THAT(LoadError(text, {"workload.graphs.mlp.steps.1.inputs=[q]"}),
+              HasSubstr("undefined tensor 'q' in a graph body"));
+  EXPECT_THAT(LoadError(text, {"workload.graphs.mlp.inputs=[inp, inp]"}),
+              HasSubstr("graph input 'inp' is listed twice"));
+  EXPECT_THAT(LoadError(text, {"workload.graphs.mlp.steps=[]"}), HasSubstr("non-empty steps"));
+  EXPECT_THAT(LoadError(text, {"workload.profile.0.graph=mpl"}),
+              HasSubstr("unknown graph 'mpl'; did you mean 'mlp'?"));
+  EXPECT_THAT(LoadError(text, {"workload.profile.0.scalars=[1]"}),
+              HasSubstr("key 'scalars' does not belong in a graph step"));
+}
+
 TEST(ScenarioLoader, StepShapeErrors) {
   const std::string head = "scenario: s\nworkload:\n  tensors:\n    x: {shape: [4]}\n  profile:\n";
   EXPECT_THAT(LoadError(head + "    - x\n"), HasSubstr("expected a step"));
-  EXPECT_THAT(LoadError(head + "    - {inputs: [x]}\n"), HasSubstr("needs one of op, cpu"));
+  EXPECT_THAT(LoadError(head + "    - {inputs: [x]}\n"),
+              HasSubstr("needs one of op, graph, cpu, synchronize or repeat"));
   EXPECT_THAT(LoadError(head + "    - {cpu: x, steps: []}\n"),
               HasSubstr("key 'steps' does not belong in a cpu step"));
   EXPECT_THAT(LoadError(head + "    - {op: abs, inputs: [x]}\n"), HasSubstr("needs out:"));

@@ -14,14 +14,16 @@ TensorType T(std::vector<int64_t> shape, DType dtype = DType::kFp16) {
   return TensorType{std::move(shape), dtype};
 }
 
-TensorType Infer(std::string_view op, std::vector<TensorType> inputs,
+TensorType Infer(std::string_view op,
+                 std::vector<TensorType> inputs,
                  std::vector<double> scalars = {}) {
   StatusOr<TensorType> result = InferOutput(op, inputs, scalars);
   EXPECT_TRUE(result.ok()) << result.status().message();
   return result.ok() ? *result : TensorType{};
 }
 
-std::string InferError(std::string_view op, std::vector<TensorType> inputs,
+std::string InferError(std::string_view op,
+                       std::vector<TensorType> inputs,
                        std::vector<double> scalars = {}) {
   StatusOr<TensorType> result = InferOutput(op, inputs, scalars);
   EXPECT_FALSE(result.ok()) << op << " unexpectedly gave " << result->ToString();
@@ -30,16 +32,19 @@ std::string InferError(std::string_view op, std::vector<TensorType> inputs,
 
 TEST(ScenarioOpCatalog, DeviceSupportFollowsVerifiedList) {
   const std::set<std::string_view> verified = {
-      "abs", "add", "addmm", "bmm", "ceil", "clamp", "div", "eq", "ge", "gt", "le", "lt", "ne",
-      "floor", "log", "logical_not", "linear", "masked_fill", "max", "mean", "min", "mm", "mul",
-      "neg", "pow", "rsqrt", "sigmoid", "silu", "softmax", "sub", "trunc", "where", "matmul"};
+      "abs",  "add",     "addmm", "bmm",   "ceil",  "clamp", "div",         "eq",     "ge",
+      "gt",   "le",      "lt",    "ne",    "floor", "log",   "logical_not", "linear", "masked_fill",
+      "max",  "mean",    "min",   "mm",    "mul",   "neg",   "pow",         "rsqrt",  "sigmoid",
+      "silu", "softmax", "sub",   "trunc", "where", "matmul"};
   for (const OpInfo& op : AllOps()) {
     EXPECT_EQ(op.device_supported, verified.count(op.name) == 1) << op.name;
   }
-  for (std::string_view name : verified) EXPECT_NE(FindOp(name), nullptr) << name;
-  for (std::string_view name : {"argmax", "topk", "cumsum", "sort", "rms_norm", "sdpa",
-                                "attention", "embedding", "cat", "transpose", "reshape",
-                                "to_fp32", "to_fp16", "relu", "gelu", "exp", "tanh", "rotary"}) {
+  for (std::string_view name : verified) {
+    EXPECT_NE(FindOp(name), nullptr) << name;
+  }
+  for (std::string_view name :
+       {"argmax", "topk", "cumsum", "sort", "rms_norm", "sdpa", "attention", "embedding", "cat",
+        "transpose", "reshape", "to_fp32", "to_fp16", "relu", "gelu", "exp", "tanh", "rotary"}) {
     ASSERT_NE(FindOp(name), nullptr) << name;
     EXPECT_FALSE(FindOp(name)->device_supported) << name;
   }
@@ -164,8 +169,8 @@ TEST(ScenarioOpCatalog, LastDimOpsNormsAndAttention) {
   EXPECT_THAT(InferError("rotary", {T({2, 63}), T({63}), T({63})}), HasSubstr("even"));
   EXPECT_EQ(Infer("sdpa", {T({2, 8, 16, 64}), T({2, 8, 32, 64}), T({2, 8, 32, 128})}),
             T({2, 8, 16, 128}));
-  EXPECT_EQ(Infer("attention", {T({8, 16, 64}), T({8, 32, 64}), T({8, 32, 64}),
-                                T({16, 32}, DType::kBool)}),
+  EXPECT_EQ(Infer("attention",
+                  {T({8, 16, 64}), T({8, 32, 64}), T({8, 32, 64}), T({16, 32}, DType::kBool)}),
             T({8, 16, 64}));
   EXPECT_THAT(InferError("sdpa", {T({8, 16, 64}), T({8, 32, 32}), T({8, 32, 64})}),
               HasSubstr("head dims differ"));
@@ -190,8 +195,7 @@ TEST(ScenarioOpCatalog, LimitsAndArity) {
   EXPECT_THAT(InferError("mm", {T({4, 4})}), HasSubstr("takes 2 input tensor(s), got 1"));
   EXPECT_THAT(InferError("abs", {T({4}), T({4})}), HasSubstr("takes 1 input tensor(s), got 2"));
   EXPECT_THAT(InferError("abs", {T({0})}), HasSubstr("must be positive"));
-  EXPECT_THAT(InferError("mm", {T({1 << 20, 1 << 20}), T({1 << 20, 1 << 20})}),
-              HasSubstr("1 TiB"));
+  EXPECT_THAT(InferError("mm", {T({1 << 20, 1 << 20}), T({1 << 20, 1 << 20})}), HasSubstr("1 TiB"));
   EXPECT_EQ(T({512, 512}).Bytes(), 512 * 512 * 2);
   EXPECT_EQ(T({512, 512}).ToString(), "fp16[512,512]");
   EXPECT_EQ(T({}).NumElements(), 1);
@@ -199,9 +203,9 @@ TEST(ScenarioOpCatalog, LimitsAndArity) {
 
 TEST(ScenarioOpCatalog, KnownAtenNamesCoverHostCalls) {
   const std::vector<std::string_view>& names = KnownAtenNames();
-  for (std::string_view name : {"aten::mm", "aten::matmul", "aten::abs", "aten::isinf",
-                                "aten::to", "aten::_to_copy", "aten::copy_", "aten::_copy_from",
-                                "aten::isnan", "aten::ne"}) {
+  for (std::string_view name :
+       {"aten::mm", "aten::matmul", "aten::abs", "aten::isinf", "aten::to", "aten::_to_copy",
+        "aten::copy_", "aten::_copy_from", "aten::isnan", "aten::ne"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
 }

@@ -9,17 +9,17 @@ namespace rblnsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::kMinimal;
 using testing::LoadError;
 using testing::LoadOk;
+using ::testing::StartsWith;
 using testing::TempDir;
 
 TEST(ScenarioOverrides, SetChangesValues) {
-  const Scenario s = LoadOk(kMinimal, {},
-                            {"device.queue.depth=16", "env.TORCH_RBLN_DEPLOY=ON",
-                             "workload.tensors.x.shape=[128, 128]", "host.op_costs.aten::mm=12us",
-                             "device.clock = 2GHz", "description=\"a: b\""});
+  const Scenario s = LoadOk(
+      kMinimal, {},
+      {"device.queue.depth=16", "env.TORCH_RBLN_DEPLOY=ON", "workload.tensors.x.shape=[128, 128]",
+       "host.op_costs.aten::mm=12us", "device.clock = 2GHz", "description=\"a: b\""});
   EXPECT_EQ(s.device.queue_depth, 16);
   EXPECT_TRUE(s.env.torch_rbln_deploy);
   EXPECT_EQ(s.workload.tensors[0].shape, (std::vector<int64_t>{128, 128}));
@@ -93,10 +93,9 @@ TEST(ScenarioOverrides, OverlayErrorsPointIntoTheOverlay) {
   const std::string list = dir.Write("list.yaml", "- a\n");
   EXPECT_THAT(LoadScenarioFromString(kMinimal, "test.yaml", {list}, {}).status().message(),
               StartsWith(list + ":1:1: the top level of the overlay file must be a mapping"));
-  EXPECT_THAT(LoadScenarioFromString(kMinimal, "test.yaml", {"/nonexistent.yaml"}, {})
-                  .status()
-                  .message(),
-              StartsWith("/nonexistent.yaml: cannot open"));
+  EXPECT_THAT(
+      LoadScenarioFromString(kMinimal, "test.yaml", {"/nonexistent.yaml"}, {}).status().message(),
+      StartsWith("/nonexistent.yaml: cannot open"));
 }
 
 TEST(ScenarioOverrides, SweepGridAndZipExpansion) {
@@ -111,15 +110,16 @@ TEST(ScenarioOverrides, SweepGridAndZipExpansion) {
   EXPECT_EQ(grid.sweep.axes[2].values, (std::vector<std::string>{"[64, 64]", "[128, 128]"}));
   const auto points = ExpandSweep(grid.sweep);
   ASSERT_EQ(points.size(), 12u);
-  EXPECT_EQ(points[0], (std::vector<std::string>{"device.queue.depth=4",
-                                                 "env.TORCH_RBLN_DEPLOY=ON",
+  EXPECT_EQ(points[0], (std::vector<std::string>{"device.queue.depth=4", "env.TORCH_RBLN_DEPLOY=ON",
                                                  "workload.tensors.x.shape=[64, 64]"}));
   EXPECT_EQ(points[1][2], "workload.tensors.x.shape=[128, 128]");  // last axis fastest
   EXPECT_EQ(points[2][1], "env.TORCH_RBLN_DEPLOY=OFF");
   EXPECT_EQ(points[4][1], "env.TORCH_RBLN_DEPLOY=\"1\"");
   EXPECT_EQ(points[11][0], "device.queue.depth=16");
   // Each point loads as --set overrides.
-  for (const auto& point : points) LoadOk(kMinimal, {}, point);
+  for (const auto& point : points) {
+    LoadOk(kMinimal, {}, point);
+  }
 
   const Scenario zip = LoadOk(std::string(kMinimal) + R"(sweep:
   mode: zip
@@ -127,8 +127,8 @@ TEST(ScenarioOverrides, SweepGridAndZipExpansion) {
 )");
   const auto pairs = ExpandSweep(zip.sweep);
   ASSERT_EQ(pairs.size(), 2u);
-  EXPECT_EQ(pairs[1], (std::vector<std::string>{"device.queue.depth=16",
-                                                "device.queue.fetch_batch=8"}));
+  EXPECT_EQ(pairs[1],
+            (std::vector<std::string>{"device.queue.depth=16", "device.queue.fetch_batch=8"}));
   EXPECT_TRUE(ExpandSweep(Sweep{}).empty());
 }
 

@@ -34,7 +34,8 @@ inline std::string LoadError(const std::string& text, const std::vector<std::str
   return result.status().message();
 }
 
-inline Scenario LoadOk(const std::string& text, const std::vector<std::string>& overlays = {},
+inline Scenario LoadOk(const std::string& text,
+                       const std::vector<std::string>& overlays = {},
                        const std::vector<std::string>& sets = {}) {
   StatusOr<Scenario> result = LoadScenarioFromString(text, "test.yaml", overlays, sets);
   EXPECT_TRUE(result.ok()) << result.status().message();
@@ -47,8 +48,8 @@ class TempDir {
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ = std::filesystem::temp_directory_path() /
-            ("rblnsim_scenario_" + std::string(info->test_suite_name()) + "_" + info->name() +
-             "_" + std::to_string(::getpid()));
+            ("rblnsim_scenario_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+             std::to_string(::getpid()));
     std::filesystem::create_directories(path_);
   }
   ~TempDir() { std::filesystem::remove_all(path_); }

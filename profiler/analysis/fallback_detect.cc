@@ -1,0 +1,257 @@
+#include "profiler/analysis/fallback_detect.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/launch_latency.h"
+
+namespace rblnsim::analysis {
+
+namespace {
+
+using trace::Event;
+constexpr uint32_t kNone = HostForest::kNone;
+
+// Subtree flags, and what a dispatcher op's children were found to be.
+enum : uint8_t { kHasMarker = 1, kHasCopyFrom = 2, kHasCompile = 4 };
+enum : uint8_t { kCtxNone = 0, kCtxScan = 1, kCtxFallback = 2 };
+
+// "i12_0_W0_mm_0" -> 12; -1 when the name does not start with an instance token.
+int64_t ParseInstance(const std::string& name) {
+  if (name.size() < 3 || name[0] != 'i' || name[1] < '0' || name[1] > '9') return -1;
+  int64_t value = 0;
+  size_t i = 1;
+  for (; i < name.size() && name[i] >= '0' && name[i] <= '9' && value < (INT64_MAX - 9) / 10; ++i)
+    value = value * 10 + (name[i] - '0');
+  return i < name.size() && name[i] == '_' ? value : -1;
+}
+
+class Detector {
+ public:
+  Detector(const trace::Trace& trace, const HostForest& forest, OverheadReport* report)
+      : trace_(trace), f_(forest), report_(report), n_(static_cast<uint32_t>(forest.size())) {
+    to_ = f_.NameId("aten::to");
+    to_copy_ = f_.NameId("aten::_to_copy");
+    copy_ = f_.NameId("aten::copy_");
+    copy_from_ = f_.NameId("aten::_copy_from");
+    isinf_ = f_.NameId("aten::isinf");
+    isnan_ = f_.NameId("aten::isnan");
+    item_ = f_.NameId("aten::item");
+    compile_ = f_.NameId("rbln::compile");
+  }
+
+  void Run() {
+    ComputeFlags();
+    ctx_.assign(n_, kCtxNone);
+    owner_.assign(n_, kNone);
+    for (uint32_t d = 0; d < n_; ++d) VisitDispatcher(d);
+    AttributeCopies();
+    FindRecompiles();
+    for (uint32_t pos = 0; pos < n_; ++pos) {
+      if (f_.parent[pos] == kNone && f_.kind[pos] != HostKind::kMarker) {
+        report_->host_ns += Ev(pos).dur_ns;
+      }
+    }
+    if (!report_->bytes_known) {
+      for (DetectedFallback& fb : report_->fallbacks) fb.bytes_to_host = fb.bytes_to_device = -1;
+    }
+  }
+
+ private:
+  const Event& Ev(uint32_t pos) const { return trace_.events[f_.event[pos]]; }
+  bool Is(uint32_t pos, uint32_t name) const { return name != kNone && f_.name[pos] == name; }
+
+  // Pre-order: a node's descendants follow it, so one reverse pass ORs every subtree's flags.
+  void ComputeFlags() {
+    flags_.assign(n_, 0);
+    for (uint32_t pos = n_; pos-- > 0;) {
+      if (f_.kind[pos] == HostKind::kMarker) flags_[pos] |= kHasMarker;
+      if (Is(pos, copy_from_)) flags_[pos] |= kHasCopyFrom;
+      if (Is(pos, compile_)) flags_[pos] |= kHasCompile;
+      if (f_.parent[pos] != kNone) flags_[f_.parent[pos]] |= flags_[pos];
+    }
+  }
+
+  void VisitDispatcher(uint32_t d) {
+    if (f_.kind[d] != HostKind::kOp || !f_.names[f_.name[d]].starts_with("aten::")) return;
+    kids_.clear();
+    for (uint32_t c = f_.FirstChild(d); c < f_.end[d]; c = f_.NextSibling(c)) kids_.push_back(c);
+    size_t k = 0;
+    while (k < kids_.size() && !(f_.kind[kids_[k]] == HostKind::kOp && Is(kids_[k], f_.name[d])))
+      ++k;
+    if (k == kids_.size()) return;  // no nested kernel: not a dispatcher frame
+    const int64_t scans = MarkScans(k);
+    const uint32_t kernel = kids_[k];
+    if (flags_[kernel] & (kHasMarker | kHasCompile)) return;  // the compiled path
+    bool download = false;
+    for (size_t i = 0; i < k; ++i) download |= Is(kids_[i], to_) && (flags_[kids_[i]] & kHasCopyFrom);
+    bool upload = false;
+    for (size_t i = k + 1; i < kids_.size(); ++i)
+      upload |= Is(kids_[i], copy_) && (flags_[kids_[i]] & kHasCopyFrom);
+    // Without any rbln_run in the trace (profiler off) every kernel looks marker-less; only the
+    // upload of the CPU result then tells a fallback apart.
+    if (!download || (f_.markers == 0 && !upload)) return;
+
+    DetectedFallback fb;
+    const Event& e = Ev(d);
+    fb.op = e.name;
+    fb.ts_ns = e.ts_ns;
+    fb.dur_ns = e.dur_ns;
+    if (scans > 0) {
+      fb.cause = FallbackCause::kNanInf;  // the scan ran, so the quick checks had passed
+    } else {
+      auto inputs = ReadOpInputs(e);
+      if (!inputs) inputs = ReadOpInputs(Ev(kernel));
+      fb.cause = InferCause(e.name, inputs);
+    }
+    const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
+    report_->fallbacks.push_back(std::move(fb));
+    for (uint32_t kid : kids_) {
+      if (ctx_[kid] == kCtxScan) continue;
+      ctx_[kid] = kCtxFallback;
+      owner_[kid] = index;
+    }
+  }
+
+  // isinf ... isnan groups among the children before the kernel (index |k|), each extended back
+  // over its two .to() calls and forward to its item(). Returns the number of groups.
+  int64_t MarkScans(size_t k) {
+    int64_t groups = 0;
+    size_t covered = 0;  // children before this index belong to an earlier group
+    for (size_t i = 0; i < k; ++i) {
+      if (!Is(kids_[i], isinf_)) continue;
+      size_t j = i + 1;
+      while (j < k && !Is(kids_[j], isnan_)) ++j;
+      if (j == k) continue;
+      size_t first = i;
+      while (first > covered && first + 2 > i && Is(kids_[first - 1], to_)) --first;
+      size_t last = j;
+      for (size_t m = j + 1; m < k && m <= j + 5; ++m) {
+        if (Is(kids_[m], item_)) {
+          last = m;
+          break;
+        }
+      }
+      for (size_t m = first; m <= last; ++m) ctx_[kids_[m]] = kCtxScan;
+      ++groups;
+      report_->scan_host_ns += Ev(kids_[last]).end_ns() - Ev(kids_[first]).ts_ns;
+      covered = last + 1;
+      i = last;
+    }
+    report_->scans += groups;
+    return groups;
+  }
+
+  // Pre-order again: a node inherits its context, fallback and "under _to_copy" from its parent
+  // unless the dispatcher pass labelled it.
+  void AttributeCopies() {
+    std::vector<uint8_t> under_to_copy(n_, 0);
+    for (uint32_t pos = 0; pos < n_; ++pos) {
+      const uint32_t p = f_.parent[pos];
+      if (p != kNone && ctx_[pos] == kCtxNone) {
+        ctx_[pos] = ctx_[p];
+        owner_[pos] = owner_[p];
+      }
+      under_to_copy[pos] = Is(pos, to_copy_) || (p != kNone && under_to_copy[p]);
+      if (!Is(pos, copy_from_) || f_.kind[pos] != HostKind::kOp) continue;
+      const std::optional<int64_t> bytes = Ev(pos).IntArg("bytes");
+      if (bytes) {
+        report_->bytes_known = true;
+        if (*bytes <= 0) continue;  // served from the host copy: nothing crossed PCIe
+      }
+      DetectedRoundTrip rt;
+      rt.cause = ctx_[pos] == kCtxScan       ? BounceCause::kScan
+                 : ctx_[pos] == kCtxFallback ? BounceCause::kFallback
+                                             : BounceCause::kCpu;
+      rt.to_host = under_to_copy[pos] != 0;
+      rt.bytes = bytes.value_or(-1);
+      rt.ts_ns = Ev(pos).ts_ns;
+      report_->round_trips.push_back(rt);
+      if (owner_[pos] != kNone && bytes) {
+        DetectedFallback& fb = report_->fallbacks[owner_[pos]];
+        (rt.to_host ? fb.bytes_to_host : fb.bytes_to_device) += *bytes;
+      }
+    }
+  }
+
+  void FindRecompiles() {
+    std::vector<std::pair<int64_t, size_t>> wanted;  // (launch_id, recompile index)
+    for (uint32_t pos = 0; pos < n_; ++pos) {
+      if (!Is(pos, compile_) || f_.kind[pos] == HostKind::kMarker) continue;
+      DetectedRecompile rc;
+      const uint32_t p = f_.parent[pos];
+      rc.op = p == kNone ? std::string("(top level)") : Ev(p).name;
+      rc.ts_ns = Ev(pos).ts_ns;
+      rc.dur_ns = Ev(pos).dur_ns;
+      const uint32_t stop = p == kNone ? n_ : f_.end[p];
+      for (uint32_t c = f_.end[pos]; c < stop; c = f_.end[c]) {
+        if (f_.kind[c] != HostKind::kMarker) continue;
+        rc.launch_id = Ev(c).IntArg(kLaunchIdArg).value_or(-1);
+        break;
+      }
+      if (rc.launch_id >= 0) wanted.emplace_back(rc.launch_id, report_->recompiles.size());
+      report_->recompiles.push_back(std::move(rc));
+    }
+    if (wanted.empty()) return;
+    std::sort(wanted.begin(), wanted.end());
+    std::vector<std::pair<int64_t, int64_t>> first_seen;  // (instance, earliest slice start)
+    for (const Event& e : trace_.events) {
+      if (!IsDeviceSlice(e)) continue;
+      const int64_t instance = ParseInstance(e.name);
+      if (instance < 0) continue;
+      first_seen.emplace_back(instance, e.ts_ns);
+      const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
+      if (!id) continue;
+      auto it = std::lower_bound(wanted.begin(), wanted.end(), std::make_pair(*id, size_t{0}));
+      for (; it != wanted.end() && it->first == *id; ++it) report_->recompiles[it->second].instance = instance;
+    }
+    std::sort(first_seen.begin(), first_seen.end());
+    for (DetectedRecompile& rc : report_->recompiles) {
+      if (rc.instance < 0) continue;
+      auto it = std::lower_bound(first_seen.begin(), first_seen.end(),
+                                 std::make_pair(rc.instance, INT64_MIN));
+      rc.new_instance = it != first_seen.end() && it->first == rc.instance && it->second >= rc.ts_ns;
+    }
+  }
+
+  const trace::Trace& trace_;
+  const HostForest& f_;
+  OverheadReport* report_;
+  const uint32_t n_;
+  uint32_t to_, to_copy_, copy_, copy_from_, isinf_, isnan_, item_, compile_;
+  std::vector<uint8_t> flags_;
+  std::vector<uint8_t> ctx_;
+  std::vector<uint32_t> owner_;  // the fallback a node's copies are charged to
+  std::vector<uint32_t> kids_;   // scratch: children of the current dispatcher op
+};
+
+}  // namespace
+
+const char* BounceCauseName(BounceCause cause) {
+  switch (cause) {
+    case BounceCause::kCpu: return "cpu()";
+    case BounceCause::kScan: return "nan/inf scan";
+    case BounceCause::kFallback: return "fallback";
+  }
+  return "?";
+}
+
+OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& forest) {
+  OverheadReport report;
+  report.launches = static_cast<int64_t>(forest.markers);
+  report.wall_ns = trace.capture_end_ns - trace.capture_start_ns;
+  if (report.wall_ns <= 0 && !trace.events.empty()) {
+    int64_t lo = trace.events.front().ts_ns;
+    int64_t hi = trace.events.front().end_ns();
+    for (const Event& e : trace.events) {
+      lo = std::min(lo, e.ts_ns);
+      hi = std::max(hi, e.end_ns());
+    }
+    report.wall_ns = hi - lo;
+  }
+  Detector(trace, forest, &report).Run();
+  return report;
+}
+
+}  // namespace rblnsim::analysis

@@ -1,0 +1,58 @@
+// What torch.profiler's record_shapes=True leaves on a cpu_op ("Input Dims", "Input type") and
+// the device rules torch-rbln's pre-dispatch check applies to it (rbln-platform.md, "Pre-dispatch
+// checks"): the reasons a CPU fallback can be read off a trace without the runtime's logs.
+#ifndef RBLNSIM_PROFILER_ANALYSIS_INPUT_ARGS_H_
+#define RBLNSIM_PROFILER_ANALYSIS_INPUT_ARGS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/trace/trace.h"
+
+namespace rblnsim::analysis {
+
+// Why an op ran on the CPU. The names match torch.rbln.explain()'s why: lines (and the
+// simulator's ground truth); kUnknown when the trace does not show the cause.
+enum class FallbackCause : uint8_t {
+  kDtype = 0,
+  kNanInf = 1,
+  kAllScalar = 2,
+  kUnaligned = 3,
+  kUnsupportedOp = 4,
+  kUnknown = 5,
+};
+inline constexpr int kFallbackCauseCount = 6;
+const char* FallbackCauseName(FallbackCause cause);
+
+// One input of an op as record_shapes writes it. A non-tensor argument has empty dims and a
+// type such as "Scalar" or ""; a 0-dim tensor has empty dims and its dtype ("c10::Half").
+struct OpInput {
+  std::vector<int64_t> dims;
+  std::string type;  // empty when the trace has no "Input type"
+  bool nested = false;  // a TensorList entry ([[2,3],[2,3]]): dims not read
+  bool IsTensor(bool types_known) const;
+};
+
+// The inputs of |event|, or nullopt when it carries no parsable "Input Dims".
+std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event);
+
+// ATen name without the overload and in-place suffix: "aten::add.Tensor" / "aten::add_" ->
+// "aten::add".
+std::string_view BaseOpName(std::string_view name);
+
+// On torch-rbln's verified eager list (supported_ops.html); matmul via mm/bmm.
+bool IsDeviceSupportedOp(std::string_view aten_name);
+// Elementwise ops of that list: the 64-element last-dim alignment rule applies to them.
+bool IsElementwiseOp(std::string_view aten_name);
+
+// The pre-dispatch rules in the runtime's order (dtype, all-scalar, unsupported op, unaligned),
+// from the op's name and its inputs when known; kUnknown if none applies.
+FallbackCause InferCause(std::string_view aten_name,
+                         const std::optional<std::vector<OpInput>>& inputs);
+
+}  // namespace rblnsim::analysis
+
+#endif  // RBLNSIM_PROFILER_ANALYSIS_INPUT_ARGS_H_

@@ -1,0 +1,208 @@
+#include "profiler/analysis/launch_latency.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "profiler/analysis/launch_index.h"
+
+namespace rblnsim::analysis {
+
+namespace {
+
+using trace::Category;
+using trace::Event;
+
+// Nearest rank of percentile |p| (1..100) among |n| sorted values, as a 0-based index.
+size_t RankIndex(size_t n, size_t p) {
+  const size_t rank = (p * n + 99) / 100;  // ceil(p/100 * n) in integers: no rounding surprises
+  return rank == 0 ? 0 : rank - 1;
+}
+
+struct SliceRef {
+  int64_t launch_id;
+  int64_t start_ns;
+  int64_t end_ns;
+  bool operator<(const SliceRef& o) const {
+    return std::tie(launch_id, start_ns) < std::tie(o.launch_id, o.start_ns);
+  }
+};
+
+// Markers become launches with their launching op; a second marker of one launch_id is counted
+// and dropped (the contract checks report it as a rule violation).
+void CollectLaunches(const trace::Trace& trace, const HostForest& forest, LatencyReport* report) {
+  std::vector<uint32_t> op_of_name(forest.names.size(), HostForest::kNone);
+  report->op_names.assign(1, "(no launching op)");
+  for (uint32_t pos = 0; pos < forest.size(); ++pos) {
+    if (forest.kind[pos] != HostKind::kMarker) continue;
+    const Event& e = trace.events[forest.event[pos]];
+    const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
+    if (!id) {
+      ++report->markers_without_launch_id;
+      continue;
+    }
+    LaunchLatency l;
+    l.launch_id = *id;
+    l.marker_start_ns = e.ts_ns;
+    l.marker_end_ns = e.end_ns();
+    l.op_start_ns = e.ts_ns;
+    const uint32_t launcher = forest.Launcher(pos);
+    if (launcher != HostForest::kNone) {
+      uint32_t& op = op_of_name[forest.name[launcher]];
+      if (op == HostForest::kNone) {
+        op = static_cast<uint32_t>(report->op_names.size());
+        report->op_names.emplace_back(forest.names[forest.name[launcher]]);
+      }
+      l.op = op;
+      l.op_start_ns = trace.events[forest.event[launcher]].ts_ns;
+    }
+    report->launches.push_back(l);
+  }
+  auto& launches = report->launches;
+  std::sort(launches.begin(), launches.end(), [](const LaunchLatency& a, const LaunchLatency& b) {
+    return std::tie(a.launch_id, a.marker_start_ns) < std::tie(b.launch_id, b.marker_start_ns);
+  });
+  const size_t before = launches.size();
+  launches.erase(std::unique(launches.begin(), launches.end(),
+                             [](const LaunchLatency& a, const LaunchLatency& b) {
+                               return a.launch_id == b.launch_id;
+                             }),
+                 launches.end());
+  report->duplicate_markers = static_cast<int64_t>(before - launches.size());
+}
+
+// Joins device slices to launches (both sorted by launch_id) for first start / last end.
+void JoinDeviceSlices(const trace::Trace& trace, LatencyReport* report) {
+  std::vector<SliceRef> slices;
+  for (const Event& e : trace.events) {
+    if (!IsDeviceSlice(e)) continue;
+    if (std::optional<int64_t> id = e.IntArg(kLaunchIdArg)) {
+      slices.push_back({*id, e.ts_ns, e.end_ns()});
+    }
+  }
+  std::sort(slices.begin(), slices.end());
+  size_t s = 0;
+  for (LaunchLatency& l : report->launches) {
+    for (; s < slices.size() && slices[s].launch_id < l.launch_id; ++s) {
+      ++report->slices_without_marker;
+    }
+    for (; s < slices.size() && slices[s].launch_id == l.launch_id; ++s) {
+      if (l.device_slices == 0 || slices[s].start_ns < l.first_device_start_ns) {
+        l.first_device_start_ns = slices[s].start_ns;
+      }
+      if (l.device_slices == 0 || slices[s].end_ns > l.last_device_end_ns) {
+        l.last_device_end_ns = slices[s].end_ns;
+      }
+      ++l.device_slices;
+    }
+    if (!l.has_device()) ++report->launches_without_device;
+  }
+  report->slices_without_marker += static_cast<int64_t>(slices.size() - s);
+}
+
+void Summarize(const LatencyOptions& options, LatencyReport* report) {
+  const auto& launches = report->launches;
+  std::vector<int64_t> submission;
+  std::vector<int64_t> delay;
+  // (op, submission, delay) rows grouped by op with one sort.
+  std::vector<std::tuple<uint32_t, int64_t, int64_t>> by_op;
+  for (const LaunchLatency& l : launches) {
+    if (!l.has_device()) continue;
+    submission.push_back(l.submission_latency_ns());
+    delay.push_back(l.launch_delay_ns());
+    by_op.emplace_back(l.op, l.submission_latency_ns(), l.launch_delay_ns());
+  }
+  report->submission = ComputePercentiles(&submission);
+  report->launch_delay = ComputePercentiles(&delay);
+  std::sort(by_op.begin(), by_op.end());
+  for (size_t i = 0; i < by_op.size();) {
+    size_t j = i;
+    std::vector<int64_t> sub;
+    std::vector<int64_t> del;
+    for (; j < by_op.size() && std::get<0>(by_op[j]) == std::get<0>(by_op[i]); ++j) {
+      sub.push_back(std::get<1>(by_op[j]));
+      del.push_back(std::get<2>(by_op[j]));
+    }
+    report->per_op.push_back(
+        {report->op_names[std::get<0>(by_op[i])], ComputePercentiles(&sub), ComputePercentiles(&del)});
+    i = j;
+  }
+  std::sort(report->per_op.begin(), report->per_op.end(), [](const OpLatency& a, const OpLatency& b) {
+    return a.submission.count != b.submission.count ? a.submission.count > b.submission.count
+                                                    : a.op < b.op;
+  });
+
+  report->outlier_threshold_is_p99 = !options.outlier_threshold_ns.has_value();
+  report->outlier_threshold_ns = options.outlier_threshold_ns.value_or(report->submission.p99_ns);
+  std::vector<size_t> slow;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    if (launches[i].has_device() &&
+        launches[i].submission_latency_ns() > report->outlier_threshold_ns) {
+      slow.push_back(i);
+    }
+  }
+  std::sort(slow.begin(), slow.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(-launches[a].submission_latency_ns(), launches[a].marker_start_ns) <
+           std::make_tuple(-launches[b].submission_latency_ns(), launches[b].marker_start_ns);
+  });
+  report->outlier_count = static_cast<int64_t>(slow.size());
+  if (slow.size() > options.max_outliers) slow.resize(options.max_outliers);
+  report->outliers = std::move(slow);
+}
+
+}  // namespace
+
+bool IsDeviceSlice(const Event& e) {
+  if (e.phase != trace::Phase::kComplete) return false;
+  switch (e.category) {
+    case Category::kCpuOp:
+    case Category::kUserAnnotation:
+    case Category::kPythonFunction:
+    case Category::kPrivateUse1Runtime:
+      return false;
+    default:
+      return trace::IsDeviceCategory(e.category) || e.FindArg(kLaunchIdArg) != nullptr;
+  }
+}
+
+Percentiles ComputePercentiles(std::vector<int64_t>* values) {
+  Percentiles p;
+  if (values->empty()) return p;
+  std::sort(values->begin(), values->end());
+  const size_t n = values->size();
+  p.count = static_cast<int64_t>(n);
+  p.p50_ns = (*values)[RankIndex(n, 50)];
+  p.p90_ns = (*values)[RankIndex(n, 90)];
+  p.p99_ns = (*values)[RankIndex(n, 99)];
+  p.max_ns = values->back();
+  return p;
+}
+
+LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
+                                   const HostForest& forest,
+                                   const LatencyOptions& options) {
+  LatencyReport report;
+  report.window_start_ns = trace.capture_start_ns;
+  report.window_end_ns = trace.capture_end_ns;
+  CollectLaunches(trace, forest, &report);
+  JoinDeviceSlices(trace, &report);
+  std::sort(report.launches.begin(), report.launches.end(),
+            [](const LaunchLatency& a, const LaunchLatency& b) {
+              return std::tie(a.marker_start_ns, a.launch_id) <
+                     std::tie(b.marker_start_ns, b.launch_id);
+            });
+  Summarize(options, &report);
+  FillQueueSeries(&report);
+  report.idle = ComputeIdleBreakdown(trace, report.launches, options.back_to_back_ns);
+  if (report.window_end_ns <= report.window_start_ns) {
+    // No capture window in the trace: the span of its events stands in.
+    bool any = false;
+    for (const Event& e : trace.events) {
+      if (!any || e.ts_ns < report.window_start_ns) report.window_start_ns = e.ts_ns;
+      if (!any || e.end_ns() > report.window_end_ns) report.window_end_ns = e.end_ns();
+      any = true;
+    }
+  }
+  return report;
+}
+
+}  // namespace rblnsim::analysis

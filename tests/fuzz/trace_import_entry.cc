@@ -1,0 +1,59 @@
+// trace_import_fuzzer: arbitrary bytes as a Chrome trace, then the imported model written back.
+#include <string>
+#include <string_view>
+
+#include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/json_writer.h"
+#include "tests/fuzz/fuzz_entries.h"
+#include "tests/fuzz/json_check.h"
+
+namespace rblnsim::fuzz {
+
+namespace {
+
+constexpr char kBufferName[] = "fuzz.json";
+
+// chrome_trace_import.h: errors are one line, "<name>: byte <offset>: <what>".
+std::string CheckImportError(const std::string& message) {
+  if (message.find('\n') != std::string::npos)
+    return "a multi-line import error: " + message;
+  const std::string prefix = std::string(kBufferName) + ": byte ";
+  if (!std::string_view(message).starts_with(prefix))
+    return "an import error without \"" + prefix + "<offset>\": " + message;
+  return "";
+}
+
+}  // namespace
+
+std::string FuzzTraceImport(const uint8_t* data, size_t size) {
+  const std::string_view json(reinterpret_cast<const char*>(data), size);
+  auto imported = trace::ImportChromeTraceFromBuffer(json, kBufferName);
+  if (!imported.ok())
+    return CheckImportError(imported.status().message());
+
+  const trace::ImportResult& result = *imported;
+  // Every kept event is counted as exactly one complete or instant event.
+  const auto kept = static_cast<int64_t>(result.trace.events.size());
+  if (kept != result.complete_events + result.instant_events) {
+    return "trace.events has " + std::to_string(kept) + " events but the counters say " +
+           std::to_string(result.complete_events + result.instant_events);
+  }
+  if (result.events_read < kept)
+    return "more events kept than read";
+  if (result.orphan_flows.size() > trace::kMaxListedOrphanFlows)
+    return "more orphan flows listed than kMaxListedOrphanFlows";
+
+  // Whatever the importer accepted, the writer must turn into valid JSON: names and args carry
+  // the input's bytes (escapes, invalid UTF-8, raw JSON args) straight through.
+  trace::StringSink sink;
+  const Status written = trace::WriteChromeTrace(result.trace, sink);
+  if (!written.ok())
+    return "the imported trace could not be written: " + written.message();
+  const std::string problem = JsonProblem(sink.text());
+  if (!problem.empty())
+    return "the imported trace was written as " + problem;
+  return "";
+}
+
+}  // namespace rblnsim::fuzz

@@ -1,0 +1,152 @@
+#include "tools/rblnsim/sweep_plan.h"
+
+#include <map>
+
+#include "sim/scenario/canonical.h"
+#include "sim/scenario/env.h"
+#include "sim/scenario/loader.h"
+#include "tools/rblnsim/sweep_workload.h"
+
+namespace rblnsim::cli {
+namespace {
+
+std::string Trim(std::string_view text) {
+  while (!text.empty() && text.front() == ' ')
+    text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ')
+    text.remove_suffix(1);
+  return std::string(text);
+}
+
+// "device.queue.depth=4" -> {"device.queue.depth", "4"}.
+std::pair<std::string, std::string> SplitSet(const std::string& set) {
+  const size_t equals = set.find('=');
+  if (equals == std::string::npos)
+    return {Trim(set), ""};
+  return {Trim(std::string_view(set).substr(0, equals)), set.substr(equals + 1)};
+}
+
+// True when one path is the other or lies inside it.
+bool Overlaps(const std::string& a, const std::string& b) {
+  const auto inside = [](const std::string& inner, const std::string& outer) {
+    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+           inner[outer.size()] == '.';
+  };
+  return a == b || inside(a, b) || inside(b, a);
+}
+
+std::string Describe(const SweepPoint& point) {
+  std::string text;
+  for (const auto& [path, value] : point.params)
+    text += (text.empty() ? "" : ", ") + path + "=" + value;
+  return "sweep point " + std::to_string(point.index) + " (" + text + ")";
+}
+
+// A swept value would be silently replaced by a --set or by the process environment, which
+// `rblnsim run` applies last; every point would then run the same configuration.
+Status CheckNothingOverridesAnAxis(const scenario::Sweep& sweep,
+                                   const std::vector<std::string>& sets,
+                                   const GetEnv& getenv) {
+  for (const scenario::SweepAxis& axis : sweep.axes) {
+    for (const std::string& set : sets) {
+      if (Overlaps(SplitSet(set).first, axis.path)) {
+        return Status::Error("--set " + set + " overlaps the swept key " + axis.path +
+                             "; drop it or remove the axis from sweep:");
+      }
+    }
+    if (axis.path.rfind("env.", 0) != 0)
+      continue;
+    const std::string variable = axis.path.substr(4);
+    const char* value = getenv(variable.c_str());
+    if (value != nullptr && value[0] != '\0') {
+      return Status::Error("the environment variable " + variable + "=" + value +
+                           " overrides the swept key " + axis.path + " in every point; unset it");
+    }
+  }
+  return Status::Ok();
+}
+
+// The point's scenario as `rblnsim run` resolves it, without the sweep block: its identity must
+// not depend on the other points. "sweep=null" deletes the block before validation, which spares
+// re-checking every sweep value per point; if the loader refuses that, load and clear instead.
+StatusOr<scenario::Scenario> LoadPoint(const SweepInputs& inputs,
+                                       const std::vector<std::string>& sets,
+                                       const GetEnv& getenv) {
+  std::vector<std::string> without_sweep = sets;
+  without_sweep.push_back("sweep=null");
+  StatusOr<scenario::Scenario> loaded =
+      scenario::LoadScenario(inputs.scenario_path, inputs.overlays, without_sweep);
+  if (!loaded.ok() || !loaded->sweep.axes.empty())
+    loaded = scenario::LoadScenario(inputs.scenario_path, inputs.overlays, sets);
+  if (!loaded.ok())
+    return loaded.status();
+  loaded->sweep = scenario::Sweep();
+  if (inputs.seed)
+    loaded->seed = *inputs.seed;
+  RBLNSIM_RETURN_IF_ERROR(scenario::ApplyProcessEnvironment(&*loaded, getenv));
+  return loaded;
+}
+
+}  // namespace
+
+StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
+  RBLNSIM_ASSIGN_OR_RETURN(
+      scenario::Scenario base,
+      scenario::LoadScenario(inputs.scenario_path, inputs.overlays, inputs.sets));
+  if (base.sweep.axes.empty()) {
+    return Status::Error(inputs.scenario_path +
+                         ": the scenario has no sweep: block, so there is nothing to sweep "
+                         "(simulate it with rblnsim run)");
+  }
+  RBLNSIM_RETURN_IF_ERROR(CheckNothingOverridesAnAxis(base.sweep, inputs.sets, getenv));
+  if (inputs.seed)
+    base.seed = *inputs.seed;
+  RBLNSIM_RETURN_IF_ERROR(scenario::ApplyProcessEnvironment(&base, getenv));
+
+  SweepPlan plan;
+  plan.scenario_name = base.name;
+  plan.sweep_id = scenario::ScenarioHash(base);
+  for (const scenario::SweepAxis& axis : base.sweep.axes)
+    plan.axes.push_back(axis.path);
+  std::map<std::string, size_t> index_of_key;
+  for (std::vector<std::string>& point_sets : scenario::ExpandSweep(base.sweep)) {
+    SweepPoint point;
+    point.index = plan.points.size();
+    for (const std::string& set : point_sets)
+      point.params.push_back(SplitSet(set));
+    std::vector<std::string> sets = inputs.sets;
+    sets.insert(sets.end(), point_sets.begin(), point_sets.end());
+    point.sets = std::move(point_sets);
+    StatusOr<scenario::Scenario> loaded = LoadPoint(inputs, sets, getenv);
+    if (!loaded.ok())
+      return loaded.status().WithPrefix(Describe(point) + ": ");
+    point.key = scenario::ScenarioHash(*loaded);
+    const auto [it, inserted] = index_of_key.emplace(point.key, point.index);
+    if (!inserted) {
+      return Status::Error(Describe(plan.points[it->second]) + " and " + Describe(point) +
+                           " resolve to the same scenario (key " + point.key + ")");
+    }
+    point.seed = DeriveSeed(loaded->seed, point.key);
+    const WorkloadFlops flops = CountWorkloadFlops(*loaded);
+    point.matmul_flops = flops.matmul_flops;
+    point.peak_flops_per_s = flops.peak_flops_per_s;
+    plan.points.push_back(std::move(point));
+  }
+  return plan;
+}
+
+uint64_t DeriveSeed(uint64_t base_seed, const std::string& key) {
+  return scenario::Fnv1a64("rblnsim-sweep-seed/" + std::to_string(base_seed) + "/" + key) &
+         ((uint64_t{1} << 53) - 1);
+}
+
+std::vector<size_t> ShardPoints(size_t point_count, int shard_index, int shard_count) {
+  std::vector<size_t> selected;
+  for (size_t i = static_cast<size_t>(shard_index); i < point_count;
+       i += static_cast<size_t>(shard_count)) {
+    selected.push_back(i);
+  }
+  return selected;
+}
+
+}  // namespace rblnsim::cli

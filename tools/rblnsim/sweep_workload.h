@@ -1,0 +1,26 @@
+// What a sweep point's workload asks of the matrix engines, recorded in its result file so that
+// `rblnsim merge` can report achieved TFLOPS (FLOPs over device time) against the configured peak:
+// the metrics of `rblnsim run` carry times, not work.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
+#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
+
+#include "sim/scenario/scenario.h"
+
+namespace rblnsim::cli {
+
+struct WorkloadFlops {
+  // FLOPs of the matrix products the device runs in the profiled window (mm, matmul, bmm,
+  // linear, addmm; 2 per multiply-add). Ops that fall back to the CPU are not counted.
+  double matmul_flops = 0;
+  // Peak dense FLOP/s of the configured device for the dtype of the largest product; 0 without
+  // any product.
+  double peak_flops_per_s = 0;
+};
+
+// Walks workload.profile (repeats multiplied out, graph calls expanded), inferring each step's
+// output type as the loader does. Steps whose types cannot be inferred are skipped.
+WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario);
+
+}  // namespace rblnsim::cli
+
+#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
