@@ -2,7 +2,7 @@
 JOBS ?= 2
 SCENARIO ?= scenarios/profile_matmul.yaml
 
-.PHONY: all setup configure build run test test-default test-asan bench fuzz format clean
+.PHONY: all setup configure build run test test-default test-asan test-fuzz bench fuzz format clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: configure
 run: build
 	RBLN_PROFILER=1 build/bin/rblnsim run $(SCENARIO) --trace build/trace.json
 
-test: test-default test-asan
+test: test-default test-asan test-fuzz
 
 test-default: build
 	bash tools/run_ctest.sh build default
@@ -31,6 +31,12 @@ build-asan/build.ninja: | setup
 test-asan: build-asan/build.ninja
 	cmake --build build-asan -j $(JOBS)
 	bash tools/run_ctest.sh build-asan asan
+
+# A bounded fuzz run (about 20 s per target) from the committed corpora; builds only the fuzzers.
+test-fuzz: | setup
+	cmake --preset fuzz >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target rblnsim_fuzzers
+	bash tests/fuzz/run_fuzzers.sh build-fuzz 20
 
 bench: build
 	bash bench/run_all.sh

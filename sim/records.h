@@ -19,16 +19,30 @@ enum class HostEventKind : uint8_t {
 struct HostEvent {
   uint32_t name_id = 0;  // into HostTimeline::names
   HostEventKind kind = HostEventKind::kCpuOp;
+  // record_shapes=True args ("Input Dims", "Input type"): 1 + index into HostTimeline::shapes,
+  // 0 when none were recorded. 16 bits fill the padding after |kind|: a run has few distinct
+  // input signatures, and past 65535 of them shapes are simply not recorded.
+  uint16_t shapes_id = 0;
   double start_ns = 0;
   double end_ns = 0;
   int64_t external_id = 0;      // torch's correlation id of the op
   int64_t sequence_number = -1; // autograd sequence number, -1 when none
   int64_t launch_id = 0;        // runtime markers only
+  // aten::_copy_from only: bytes that crossed PCIe (0: the host copy served the read); -1 none.
+  int64_t bytes = -1;
+};
+
+// The inputs of an op as torch.profiler writes them with record_shapes=True, as JSON text:
+// dims "[[512, 512], [512, 512]]", types "[\"c10::Half\", \"c10::Half\"]".
+struct ShapeArgs {
+  std::string dims;
+  std::string types;
 };
 
 struct HostTimeline {
   std::vector<std::string> names;
   std::vector<HostEvent> events;  // in start order; children after their parent
+  std::vector<ShapeArgs> shapes;  // distinct input signatures, see HostEvent::shapes_id
   uint32_t Intern(const std::string& name);
 };
 

@@ -19,6 +19,49 @@ int64_t Bytes(const TensorType& type) { return Elements(type) * scenario::DTypeB
 // CPU matmul throughput for fallbacks and the cost of a CPU kernel: an estimate of one core.
 constexpr double kCpuMatmulFlopsPerNs = 20.0;
 
+// torch.profiler's "Input type" text of each dtype (c10 ScalarType names, as record_shapes
+// writes them).
+const char* TorchTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFp16: return "c10::Half";
+    case DType::kBf16: return "c10::BFloat16";
+    case DType::kFp32: return "float";
+    case DType::kFp8: return "c10::Float8_e4m3fn";
+    case DType::kInt64: return "long int";
+    case DType::kBool: return "bool";
+  }
+  return "";
+}
+
+// The record_shapes args of an op's tensor inputs, interned in |timeline|: the HostEvent's
+// shapes_id (0 when the table is full). Scalar operands are not listed.
+uint16_t InternShapes(sim::HostTimeline* timeline, const std::vector<TensorType>& inputs) {
+  sim::ShapeArgs args;
+  args.dims = "[";
+  args.types = "[";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const char* sep = i == 0 ? "" : ", ";
+    args.dims += fmt::format("{}[{}]", sep, fmt::join(inputs[i].shape, ", "));
+    args.types += fmt::format("{}\"{}\"", sep, TorchTypeName(inputs[i].dtype));
+  }
+  args.dims += "]";
+  args.types += "]";
+  for (size_t i = 0; i < timeline->shapes.size(); ++i) {
+    const sim::ShapeArgs& seen = timeline->shapes[i];
+    if (seen.dims == args.dims && seen.types == args.types) return static_cast<uint16_t>(i + 1);
+  }
+  if (timeline->shapes.size() >= UINT16_MAX) return 0;
+  timeline->shapes.push_back(std::move(args));
+  return static_cast<uint16_t>(timeline->shapes.size());
+}
+
+template <typename Operands>
+std::vector<TensorType> TypesOf(const Operands& inputs) {
+  std::vector<TensorType> types;
+  for (const auto& in : inputs) types.push_back(in.state->type);
+  return types;
+}
+
 }  // namespace
 
 Status EagerOps::Call(const scenario::Step& step) {
@@ -53,9 +96,14 @@ Status EagerOps::Call(const scenario::Step& step) {
     const std::string inner(scenario::KernelAtenName(*scenario::FindOp(step.op), types));
     OpTraits kernel_traits = traits;
     kernel_traits.layer = inner.substr(inner.find("::") + 2);
+    const size_t frame = host_->timeline_.events.size();
     host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0), [&] {
       Dispatch(inner, kernel_traits, inputs, *out_type, out_name);
     });
+    // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
+    if (host_->recording_) {
+      host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, types);
+    }
   } else {
     Dispatch(traits.aten_name, traits, inputs, *out_type, out_name);
   }
@@ -99,6 +147,7 @@ void EagerOps::Dispatch(const std::string& aten,
   TensorState result;
   result.type = out_type;
   // The dispatcher frame; the pre-dispatch checks run in it before the kernel is redispatched.
+  const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs(aten, 0), [&] {
     std::optional<sim::FallbackReason> reason = QuickCheck(traits, inputs, out_type);
     if (!reason && !host_->scenario_.env.torch_rbln_deploy) {
@@ -114,6 +163,9 @@ void EagerOps::Dispatch(const std::string& aten,
       Kernel(aten, traits, inputs, out_type, &result);
     }
   });
+  if (host_->recording_) {
+    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+  }
   out = result;
 }
 
@@ -232,6 +284,7 @@ void EagerOps::Kernel(const std::string& aten,
                       const std::vector<Operand>& inputs,
                       const TensorType& out_type,
                       TensorState* out) {
+  const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
     const compiler::OpLaunch launch = MakeLaunch(traits, inputs, out_type);
     CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
@@ -247,6 +300,9 @@ void EagerOps::Kernel(const std::string& aten,
       out->has_inf |= in.state->has_inf;
     }
   });
+  if (host_->recording_) {
+    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+  }
 }
 
 void EagerOps::Fallback(const std::string& aten,
@@ -271,7 +327,11 @@ void EagerOps::Fallback(const std::string& aten,
     const double k = a.empty() ? 1.0 : static_cast<double>(a.back());
     kernel_ns += 2.0 * static_cast<double>(Elements(out_type)) * k / kCpuMatmulFlopsPerNs;
   }
+  const size_t kernel = host_->timeline_.events.size();
   host_->Op(aten, kernel_ns);
+  if (host_->recording_) {
+    host_->timeline_.events[kernel].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+  }
   out->type = out_type;
   out->on_device = true;
   out->location = Location::kHostLatest;
@@ -292,8 +352,10 @@ int64_t EagerOps::Download(TensorState* tensor, const char* why) {
     host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
       host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
       host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
+        const size_t copy_from = host_->timeline_.events.size();
         host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
                   [&] { moved = CopyToHost(tensor, why); });
+        if (host_->recording_) host_->timeline_.events[copy_from].bytes = moved;
       });
     });
   });
@@ -327,10 +389,12 @@ void EagerOps::Upload(TensorState* tensor, const char* why) {
   const int64_t bytes = Bytes(tensor->type);
   HostCosts& costs = host_->costs_;
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
+    const size_t copy_from = host_->timeline_.events.size();
     host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0), [&] {
       host_->Spend(costs.Jitter(device.pcie_latency_ns +
                                 static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
     });
+    if (host_->recording_) host_->timeline_.events[copy_from].bytes = bytes;
   });
   tensor->location = Location::kSynced;
   if (host_->recording_) {

@@ -32,7 +32,8 @@ struct DeviceRow {
 void FillQueueSeries(LatencyReport* report) {
   std::vector<std::pair<int64_t, int32_t>> steps;  // (ts, +1 / -1)
   for (const LaunchLatency& l : report->launches) {
-    if (!l.has_device()) continue;  // never picked up: it would stay queued forever
+    if (!l.has_device())
+      continue;  // never picked up: it would stay queued forever
     steps.emplace_back(l.marker_start_ns, +1);
     steps.emplace_back(l.first_device_start_ns, -1);
   }
@@ -68,16 +69,19 @@ IdleBreakdown ComputeIdleBreakdown(const trace::Trace& trace,
                                    int64_t back_to_back_ns) {
   std::vector<std::pair<int64_t, int64_t>> marker_by_id;  // (launch_id, marker start)
   marker_by_id.reserve(launches.size());
-  for (const LaunchLatency& l : launches) marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
+  for (const LaunchLatency& l : launches)
+    marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
   std::sort(marker_by_id.begin(), marker_by_id.end());
   std::vector<DeviceRow> rows;
   for (const Event& e : trace.events) {
-    if (!IsDeviceSlice(e)) continue;
+    if (!IsDeviceSlice(e))
+      continue;
     int64_t marker = kNoMarker;
     if (std::optional<int64_t> id = e.IntArg(kLaunchIdArg)) {
       auto it = std::lower_bound(marker_by_id.begin(), marker_by_id.end(),
                                  std::make_pair(*id, std::numeric_limits<int64_t>::min()));
-      if (it != marker_by_id.end() && it->first == *id) marker = it->second;
+      if (it != marker_by_id.end() && it->first == *id)
+        marker = it->second;
     }
     rows.push_back({e.pid, e.ts_ns, e.end_ns(), marker});
   }
@@ -117,10 +121,12 @@ BusySeries DeviceBusyOverTime(const trace::Trace& trace,
                               int64_t window_end_ns,
                               int buckets) {
   BusySeries series;
-  if (buckets <= 0 || window_end_ns <= window_start_ns) return series;
+  if (buckets <= 0 || window_end_ns <= window_start_ns)
+    return series;
   std::vector<std::pair<int64_t, int64_t>> spans;
   for (const Event& e : trace.events) {
-    if (IsDeviceSlice(e) && e.dur_ns > 0) spans.emplace_back(e.ts_ns, e.end_ns());
+    if (IsDeviceSlice(e) && e.dur_ns > 0)
+      spans.emplace_back(e.ts_ns, e.end_ns());
   }
   std::sort(spans.begin(), spans.end());
   const double width = static_cast<double>(window_end_ns - window_start_ns) / buckets;
@@ -143,12 +149,14 @@ BusySeries DeviceBusyOverTime(const trace::Trace& trace,
       cur_end = std::max(cur_end, end);
       continue;
     }
-    if (open) add(cur_start - window_start_ns, cur_end - window_start_ns);
+    if (open)
+      add(cur_start - window_start_ns, cur_end - window_start_ns);
     open = true;
     cur_start = start;
     cur_end = end;
   }
-  if (open) add(cur_start - window_start_ns, cur_end - window_start_ns);
+  if (open)
+    add(cur_start - window_start_ns, cur_end - window_start_ns);
   for (int k = 0; k < buckets; ++k) {
     series.x_ms.push_back(width * k / 1e6);
     series.busy_fraction.push_back(std::min(1.0, covered[static_cast<size_t>(k)] / width));

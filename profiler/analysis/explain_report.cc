@@ -36,7 +36,8 @@ std::string OpCounts(std::vector<std::pair<std::string, int64_t>> counts) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   std::string out;
-  for (const auto& [op, n] : counts) out += (out.empty() ? "" : ", ") + op + " " + std::to_string(n);
+  for (const auto& [op, n] : counts)
+    out += (out.empty() ? "" : ", ") + op + " " + std::to_string(n);
   return out;
 }
 
@@ -46,15 +47,19 @@ ExplainRow FallbackRow(const OverheadReport& r) {
   std::array<std::map<std::string, int64_t>, kFallbackCauseCount> ops;  // per cause; few ops
   for (const DetectedFallback& fb : r.fallbacks) {
     ++ops[static_cast<size_t>(fb.cause)][fb.op];
-    if (r.bytes_known) row.bytes += fb.bytes_to_host + fb.bytes_to_device;
+    if (r.bytes_known)
+      row.bytes += fb.bytes_to_host + fb.bytes_to_device;
   }
   row.note = "ops that ran on the CPU, with their host round trips";
   for (size_t c = 0; c < ops.size(); ++c) {
-    if (ops[c].empty()) continue;
+    if (ops[c].empty())
+      continue;
     int64_t n = 0;
-    for (const auto& [op, count] : ops[c]) n += count;
-    row.lines.push_back(fmt::format("why: {}: {} ({})", FallbackCauseName(static_cast<FallbackCause>(c)),
-                                    n, OpCounts({ops[c].begin(), ops[c].end()})));
+    for (const auto& [op, count] : ops[c])
+      n += count;
+    row.lines.push_back(fmt::format("why: {}: {} ({})",
+                                    FallbackCauseName(static_cast<FallbackCause>(c)), n,
+                                    OpCounts({ops[c].begin(), ops[c].end()})));
     row.lines.push_back(kCauseNotes[c]);
   }
   return row;
@@ -87,16 +92,19 @@ ExplainRow BounceRow(const OverheadReport& r, bool to_host) {
   row.bytes = r.bytes_known ? 0 : -1;
   std::array<int64_t, 3> by_cause = {0, 0, 0};
   for (const DetectedRoundTrip& rt : r.round_trips) {
-    if (rt.to_host != to_host) continue;
+    if (rt.to_host != to_host)
+      continue;
     ++row.count;
     ++by_cause[static_cast<size_t>(rt.cause)];
-    if (r.bytes_known && rt.bytes > 0) row.bytes += rt.bytes;
+    if (r.bytes_known && rt.bytes > 0)
+      row.bytes += rt.bytes;
   }
   std::string why;
   for (size_t c = 0; c < by_cause.size(); ++c) {
-    if (by_cause[c] == 0) continue;
-    why += fmt::format("{}{} {}", why.empty() ? "" : ", ", BounceCauseName(static_cast<BounceCause>(c)),
-                       by_cause[c]);
+    if (by_cause[c] == 0)
+      continue;
+    why += fmt::format("{}{} {}", why.empty() ? "" : ", ",
+                       BounceCauseName(static_cast<BounceCause>(c)), by_cause[c]);
   }
   row.lines.push_back("why: " + why);
   row.overhead = by_cause[static_cast<size_t>(BounceCause::kCpu)] < row.count;
@@ -116,8 +124,8 @@ ExplainRow BounceRow(const OverheadReport& r, bool to_host) {
 ExplainRow ScanRow(const OverheadReport& r) {
   ExplainRow row = NewRow("scan/nan_inf", r.scans);
   const double share = r.host_ns > 0 ? 100.0 * static_cast<double>(r.scan_host_ns) / r.host_ns : 0;
-  row.note = fmt::format("{} scanning inputs ({:.1f}% of host time)", DurationText(r.scan_host_ns),
-                         share);
+  row.note =
+      fmt::format("{} scanning inputs ({:.1f}% of host time)", DurationText(r.scan_host_ns), share);
   row.lines.push_back(
       "fyi: abs/isinf/isnan/ne groups before each dispatch, one per input; the user did not "
       "write them");
@@ -129,8 +137,10 @@ ExplainRow ScanRow(const OverheadReport& r) {
 }  // namespace
 
 std::string BytesText(int64_t bytes) {
-  if (bytes < 0) return "-";
-  if (bytes < 1024) return std::to_string(bytes) + " B";
+  if (bytes < 0)
+    return "-";
+  if (bytes < 1024)
+    return std::to_string(bytes) + " B";
   static constexpr std::array<const char*, 4> kUnits = {"KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes) / 1024.0;
   size_t unit = 0;
@@ -143,36 +153,45 @@ std::string BytesText(int64_t bytes) {
 
 std::string DurationText(int64_t ns) {
   const int64_t magnitude = ns < 0 ? -ns : ns;
-  if (magnitude < 1'000'000) return trace::FormatNsAsUs(ns) + "us";
-  if (magnitude < 1'000'000'000) return trace::FormatNsAsUs(ns / 1000) + "ms";
+  if (magnitude < 1'000'000)
+    return trace::FormatNsAsUs(ns) + "us";
+  if (magnitude < 1'000'000'000)
+    return trace::FormatNsAsUs(ns / 1000) + "ms";
   return trace::FormatNsAsUs(ns / 1'000'000) + "s";
 }
 
 std::vector<ExplainRow> ExplainRows(const OverheadReport& r) {
   std::vector<ExplainRow> rows;
-  if (!r.fallbacks.empty()) rows.push_back(FallbackRow(r));
-  if (!r.recompiles.empty()) rows.push_back(RecompileRow(r));
+  if (!r.fallbacks.empty())
+    rows.push_back(FallbackRow(r));
+  if (!r.recompiles.empty())
+    rows.push_back(RecompileRow(r));
   for (bool to_host : {true, false}) {
     ExplainRow row = BounceRow(r, to_host);
-    if (row.count > 0) rows.push_back(std::move(row));
+    if (row.count > 0)
+      rows.push_back(std::move(row));
   }
-  if (r.scans > 0) rows.push_back(ScanRow(r));
+  if (r.scans > 0)
+    rows.push_back(ScanRow(r));
   return rows;
 }
 
 int64_t OverheadSignals(const std::vector<ExplainRow>& rows) {
-  return std::count_if(rows.begin(), rows.end(), [](const ExplainRow& row) { return row.overhead; });
+  return std::count_if(rows.begin(), rows.end(),
+                       [](const ExplainRow& row) { return row.overhead; });
 }
 
 std::string FormatExplainText(const OverheadReport& r) {
   const std::vector<ExplainRow> rows = ExplainRows(r);
   const int64_t signals = OverheadSignals(rows);
   std::string out = signals == 0 ? "[clean]" : fmt::format("[overhead: {} signals]", signals);
-  out += fmt::format("  RBLN EXPLAIN (wall {} | host ops {} | {} launches | from the trace)\n",
-                     DurationText(r.wall_ns), DurationText(r.host_ns), r.launches);
+  out += fmt::format("  RBLN EXPLAIN (wall {} | host ops {} | {} launch{} | from the trace)\n",
+                     DurationText(r.wall_ns), DurationText(r.host_ns), r.launches,
+                     r.launches == 1 ? "" : "es");
   if (rows.empty()) {
-    return out + "  no hidden host work: no CPU fallback, recompile, host round trip or NaN/Inf "
-                 "scan\n";
+    return out +
+           "  no hidden host work: no CPU fallback, recompile, host round trip or NaN/Inf "
+           "scan\n";
   }
   const std::string rule(kTableWidth, '-');
   out += rule + "\n";
@@ -181,7 +200,8 @@ std::string FormatExplainText(const OverheadReport& r) {
   for (const ExplainRow& row : rows) {
     out += fmt::format("{:<24}  {:>8}  {:>12}  {}\n", row.signal, row.count, BytesText(row.bytes),
                        row.note);
-    for (const std::string& line : row.lines) out += "    " + line + "\n";
+    for (const std::string& line : row.lines)
+      out += "    " + line + "\n";
   }
   return out + rule + "\n";
 }
@@ -198,7 +218,8 @@ void WriteExplainJson(const OverheadReport& r, trace::JsonWriter* json) {
   for (const ExplainRow& row : rows) {
     json->BeginObject().Key("signal").String(row.signal).Key("count").Int(row.count);
     json->Key("bytes").Int(row.bytes).Key("note").String(row.note).Key("lines").BeginArray();
-    for (const std::string& line : row.lines) json->String(line);
+    for (const std::string& line : row.lines)
+      json->String(line);
     json->EndArray().Key("overhead").Bool(row.overhead).EndObject();
   }
   json->EndArray();
@@ -212,7 +233,8 @@ void WriteExplainJson(const OverheadReport& r, trace::JsonWriter* json) {
   json->EndArray();
   json->Key("recompiles").BeginArray();
   for (const DetectedRecompile& rc : r.recompiles) {
-    json->BeginObject().Key("op").String(rc.op).Key("ts_ns").Int(rc.ts_ns).Key("dur_ns").Int(rc.dur_ns);
+    json->BeginObject().Key("op").String(rc.op).Key("ts_ns").Int(rc.ts_ns).Key("dur_ns").Int(
+        rc.dur_ns);
     json->Key("launch_id").Int(rc.launch_id).Key("instance").Int(rc.instance);
     json->Key("new_instance").Bool(rc.new_instance).EndObject();
   }
@@ -224,8 +246,14 @@ void WriteExplainJson(const OverheadReport& r, trace::JsonWriter* json) {
     json->Key("bytes").Int(rt.bytes).Key("ts_ns").Int(rt.ts_ns).EndObject();
   }
   json->EndArray();
-  json->Key("nan_inf_scan").BeginObject().Key("count").Int(r.scans).Key("host_ns").Int(r.scan_host_ns);
-  json->Key("host_share").Double(r.host_ns > 0 ? static_cast<double>(r.scan_host_ns) / r.host_ns : 0.0);
+  json->Key("nan_inf_scan")
+      .BeginObject()
+      .Key("count")
+      .Int(r.scans)
+      .Key("host_ns")
+      .Int(r.scan_host_ns);
+  json->Key("host_share")
+      .Double(r.host_ns > 0 ? static_cast<double>(r.scan_host_ns) / r.host_ns : 0.0);
   json->EndObject();
   json->EndObject();
 }

@@ -19,7 +19,8 @@ enum : uint8_t { kCtxNone = 0, kCtxScan = 1, kCtxFallback = 2 };
 
 // "i12_0_W0_mm_0" -> 12; -1 when the name does not start with an instance token.
 int64_t ParseInstance(const std::string& name) {
-  if (name.size() < 3 || name[0] != 'i' || name[1] < '0' || name[1] > '9') return -1;
+  if (name.size() < 3 || name[0] != 'i' || name[1] < '0' || name[1] > '9')
+    return -1;
   int64_t value = 0;
   size_t i = 1;
   for (; i < name.size() && name[i] >= '0' && name[i] <= '9' && value < (INT64_MAX - 9) / 10; ++i)
@@ -45,7 +46,8 @@ class Detector {
     ComputeFlags();
     ctx_.assign(n_, kCtxNone);
     owner_.assign(n_, kNone);
-    for (uint32_t d = 0; d < n_; ++d) VisitDispatcher(d);
+    for (uint32_t d = 0; d < n_; ++d)
+      VisitDispatcher(d);
     AttributeCopies();
     FindRecompiles();
     for (uint32_t pos = 0; pos < n_; ++pos) {
@@ -54,7 +56,8 @@ class Detector {
       }
     }
     if (!report_->bytes_known) {
-      for (DetectedFallback& fb : report_->fallbacks) fb.bytes_to_host = fb.bytes_to_device = -1;
+      for (DetectedFallback& fb : report_->fallbacks)
+        fb.bytes_to_host = fb.bytes_to_device = -1;
     }
   }
 
@@ -66,32 +69,44 @@ class Detector {
   void ComputeFlags() {
     flags_.assign(n_, 0);
     for (uint32_t pos = n_; pos-- > 0;) {
-      if (f_.kind[pos] == HostKind::kMarker) flags_[pos] |= kHasMarker;
-      if (Is(pos, copy_from_)) flags_[pos] |= kHasCopyFrom;
-      if (Is(pos, compile_)) flags_[pos] |= kHasCompile;
-      if (f_.parent[pos] != kNone) flags_[f_.parent[pos]] |= flags_[pos];
+      if (f_.kind[pos] == HostKind::kMarker)
+        flags_[pos] |= kHasMarker;
+      if (Is(pos, copy_from_))
+        flags_[pos] |= kHasCopyFrom;
+      if (Is(pos, compile_))
+        flags_[pos] |= kHasCompile;
+      if (f_.parent[pos] != kNone)
+        flags_[f_.parent[pos]] |= flags_[pos];
     }
   }
 
   void VisitDispatcher(uint32_t d) {
-    if (f_.kind[d] != HostKind::kOp || !f_.names[f_.name[d]].starts_with("aten::")) return;
+    // Any cpu_op may be a dispatcher frame: ATen ops, and custom ops registered for the backend
+    // (rblnsim's own composite rblnsim::rotary among them) fall back the same way.
+    if (f_.kind[d] != HostKind::kOp)
+      return;
     kids_.clear();
-    for (uint32_t c = f_.FirstChild(d); c < f_.end[d]; c = f_.NextSibling(c)) kids_.push_back(c);
+    for (uint32_t c = f_.FirstChild(d); c < f_.end[d]; c = f_.NextSibling(c))
+      kids_.push_back(c);
     size_t k = 0;
     while (k < kids_.size() && !(f_.kind[kids_[k]] == HostKind::kOp && Is(kids_[k], f_.name[d])))
       ++k;
-    if (k == kids_.size()) return;  // no nested kernel: not a dispatcher frame
+    if (k == kids_.size())
+      return;  // no nested kernel: not a dispatcher frame
     const int64_t scans = MarkScans(k);
     const uint32_t kernel = kids_[k];
-    if (flags_[kernel] & (kHasMarker | kHasCompile)) return;  // the compiled path
+    if (flags_[kernel] & (kHasMarker | kHasCompile))
+      return;  // the compiled path
     bool download = false;
-    for (size_t i = 0; i < k; ++i) download |= Is(kids_[i], to_) && (flags_[kids_[i]] & kHasCopyFrom);
+    for (size_t i = 0; i < k; ++i)
+      download |= Is(kids_[i], to_) && (flags_[kids_[i]] & kHasCopyFrom);
     bool upload = false;
     for (size_t i = k + 1; i < kids_.size(); ++i)
       upload |= Is(kids_[i], copy_) && (flags_[kids_[i]] & kHasCopyFrom);
     // Without any rbln_run in the trace (profiler off) every kernel looks marker-less; only the
     // upload of the CPU result then tells a fallback apart.
-    if (!download || (f_.markers == 0 && !upload)) return;
+    if (!download || (f_.markers == 0 && !upload))
+      return;
 
     DetectedFallback fb;
     const Event& e = Ev(d);
@@ -102,13 +117,15 @@ class Detector {
       fb.cause = FallbackCause::kNanInf;  // the scan ran, so the quick checks had passed
     } else {
       auto inputs = ReadOpInputs(e);
-      if (!inputs) inputs = ReadOpInputs(Ev(kernel));
+      if (!inputs)
+        inputs = ReadOpInputs(Ev(kernel));
       fb.cause = InferCause(e.name, inputs);
     }
     const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
     report_->fallbacks.push_back(std::move(fb));
     for (uint32_t kid : kids_) {
-      if (ctx_[kid] == kCtxScan) continue;
+      if (ctx_[kid] == kCtxScan)
+        continue;
       ctx_[kid] = kCtxFallback;
       owner_[kid] = index;
     }
@@ -120,12 +137,16 @@ class Detector {
     int64_t groups = 0;
     size_t covered = 0;  // children before this index belong to an earlier group
     for (size_t i = 0; i < k; ++i) {
-      if (!Is(kids_[i], isinf_)) continue;
+      if (!Is(kids_[i], isinf_))
+        continue;
       size_t j = i + 1;
-      while (j < k && !Is(kids_[j], isnan_)) ++j;
-      if (j == k) continue;
+      while (j < k && !Is(kids_[j], isnan_))
+        ++j;
+      if (j == k)
+        continue;
       size_t first = i;
-      while (first > covered && first + 2 > i && Is(kids_[first - 1], to_)) --first;
+      while (first > covered && first + 2 > i && Is(kids_[first - 1], to_))
+        --first;
       size_t last = j;
       for (size_t m = j + 1; m < k && m <= j + 5; ++m) {
         if (Is(kids_[m], item_)) {
@@ -133,7 +154,8 @@ class Detector {
           break;
         }
       }
-      for (size_t m = first; m <= last; ++m) ctx_[kids_[m]] = kCtxScan;
+      for (size_t m = first; m <= last; ++m)
+        ctx_[kids_[m]] = kCtxScan;
       ++groups;
       report_->scan_host_ns += Ev(kids_[last]).end_ns() - Ev(kids_[first]).ts_ns;
       covered = last + 1;
@@ -154,11 +176,13 @@ class Detector {
         owner_[pos] = owner_[p];
       }
       under_to_copy[pos] = Is(pos, to_copy_) || (p != kNone && under_to_copy[p]);
-      if (!Is(pos, copy_from_) || f_.kind[pos] != HostKind::kOp) continue;
+      if (!Is(pos, copy_from_) || f_.kind[pos] != HostKind::kOp)
+        continue;
       const std::optional<int64_t> bytes = Ev(pos).IntArg("bytes");
       if (bytes) {
         report_->bytes_known = true;
-        if (*bytes <= 0) continue;  // served from the host copy: nothing crossed PCIe
+        if (*bytes <= 0)
+          continue;  // served from the host copy: nothing crossed PCIe
       }
       DetectedRoundTrip rt;
       rt.cause = ctx_[pos] == kCtxScan       ? BounceCause::kScan
@@ -178,7 +202,8 @@ class Detector {
   void FindRecompiles() {
     std::vector<std::pair<int64_t, size_t>> wanted;  // (launch_id, recompile index)
     for (uint32_t pos = 0; pos < n_; ++pos) {
-      if (!Is(pos, compile_) || f_.kind[pos] == HostKind::kMarker) continue;
+      if (!Is(pos, compile_) || f_.kind[pos] == HostKind::kMarker)
+        continue;
       DetectedRecompile rc;
       const uint32_t p = f_.parent[pos];
       rc.op = p == kNone ? std::string("(top level)") : Ev(p).name;
@@ -186,32 +211,41 @@ class Detector {
       rc.dur_ns = Ev(pos).dur_ns;
       const uint32_t stop = p == kNone ? n_ : f_.end[p];
       for (uint32_t c = f_.end[pos]; c < stop; c = f_.end[c]) {
-        if (f_.kind[c] != HostKind::kMarker) continue;
+        if (f_.kind[c] != HostKind::kMarker)
+          continue;
         rc.launch_id = Ev(c).IntArg(kLaunchIdArg).value_or(-1);
         break;
       }
-      if (rc.launch_id >= 0) wanted.emplace_back(rc.launch_id, report_->recompiles.size());
+      if (rc.launch_id >= 0)
+        wanted.emplace_back(rc.launch_id, report_->recompiles.size());
       report_->recompiles.push_back(std::move(rc));
     }
-    if (wanted.empty()) return;
+    if (wanted.empty())
+      return;
     std::sort(wanted.begin(), wanted.end());
     std::vector<std::pair<int64_t, int64_t>> first_seen;  // (instance, earliest slice start)
     for (const Event& e : trace_.events) {
-      if (!IsDeviceSlice(e)) continue;
+      if (!IsDeviceSlice(e))
+        continue;
       const int64_t instance = ParseInstance(e.name);
-      if (instance < 0) continue;
+      if (instance < 0)
+        continue;
       first_seen.emplace_back(instance, e.ts_ns);
       const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
-      if (!id) continue;
+      if (!id)
+        continue;
       auto it = std::lower_bound(wanted.begin(), wanted.end(), std::make_pair(*id, size_t{0}));
-      for (; it != wanted.end() && it->first == *id; ++it) report_->recompiles[it->second].instance = instance;
+      for (; it != wanted.end() && it->first == *id; ++it)
+        report_->recompiles[it->second].instance = instance;
     }
     std::sort(first_seen.begin(), first_seen.end());
     for (DetectedRecompile& rc : report_->recompiles) {
-      if (rc.instance < 0) continue;
+      if (rc.instance < 0)
+        continue;
       auto it = std::lower_bound(first_seen.begin(), first_seen.end(),
                                  std::make_pair(rc.instance, INT64_MIN));
-      rc.new_instance = it != first_seen.end() && it->first == rc.instance && it->second >= rc.ts_ns;
+      rc.new_instance =
+          it != first_seen.end() && it->first == rc.instance && it->second >= rc.ts_ns;
     }
   }
 
@@ -230,9 +264,12 @@ class Detector {
 
 const char* BounceCauseName(BounceCause cause) {
   switch (cause) {
-    case BounceCause::kCpu: return "cpu()";
-    case BounceCause::kScan: return "nan/inf scan";
-    case BounceCause::kFallback: return "fallback";
+    case BounceCause::kCpu:
+      return "cpu()";
+    case BounceCause::kScan:
+      return "nan/inf scan";
+    case BounceCause::kFallback:
+      return "fallback";
   }
   return "?";
 }

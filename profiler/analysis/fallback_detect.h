@@ -3,7 +3,7 @@
 // NaN/Inf pre-dispatch scan.
 //
 // What each signal looks like in an eager torch-rbln trace:
-//  - CPU fallback: an ATen dispatcher op whose children download device tensors
+//  - CPU fallback: a dispatcher op (ATen or custom) whose children download device tensors
 //    (aten::to -> _to_copy -> copy_ -> _copy_from) and then run the same op nested with no
 //    rbln_run under it (the CPU kernel), usually followed by copy_ -> _copy_from (the upload).
 //    The compiled path nests the same op too, but with the rbln_run launch inside.
@@ -52,16 +52,16 @@ struct DetectedRecompile {
   std::string op;  // the op the compile ran in
   int64_t ts_ns = 0;
   int64_t dur_ns = 0;
-  int64_t launch_id = -1;  // the launch right after it in the same op, if any
-  int64_t instance = -1;   // that launch's i{instance}, when its slice names carry one
+  int64_t launch_id = -1;     // the launch right after it in the same op, if any
+  int64_t instance = -1;      // that launch's i{instance}, when its slice names carry one
   bool new_instance = false;  // no device slice of that instance ran before the compile
 };
 
 struct OverheadReport {
-  int64_t wall_ns = 0;  // the capture window
-  int64_t host_ns = 0;  // top-level host ops, summed
-  int64_t launches = 0;  // rbln_run markers
-  bool bytes_known = false;  // some _copy_from carries a "bytes" arg
+  int64_t wall_ns = 0;                      // the capture window
+  int64_t host_ns = 0;                      // top-level host ops, summed
+  int64_t launches = 0;                     // rbln_run markers
+  bool bytes_known = false;                 // some _copy_from carries a "bytes" arg
   std::vector<DetectedFallback> fallbacks;  // in trace order
   std::vector<DetectedRecompile> recompiles;
   std::vector<DetectedRoundTrip> round_trips;

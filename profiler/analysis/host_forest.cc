@@ -28,7 +28,8 @@ struct Item {
 };
 
 bool Encloses(const Event& outer, const Event& inner) {
-  if (inner.ts_ns < outer.ts_ns || inner.end_ns() > outer.end_ns()) return false;
+  if (inner.ts_ns < outer.ts_ns || inner.end_ns() > outer.end_ns())
+    return false;
   // [a,b] then [b,b]: a zero-length event at the boundary follows the op rather than nesting.
   return inner.ts_ns < outer.end_ns() || outer.dur_ns == 0;
 }
@@ -49,7 +50,8 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
   std::vector<Item> items;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
-    if (e.phase != trace::Phase::kComplete) continue;
+    if (e.phase != trace::Phase::kComplete)
+      continue;
     HostKind kind;
     if (e.category == Category::kCpuOp) {
       kind = HostKind::kOp;
@@ -73,13 +75,15 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
   forest.kind.resize(n);
   std::vector<uint32_t> open;  // enclosing ops of the current node, outermost first
   auto close_all = [&](uint32_t at) {
-    for (uint32_t node : open) forest.end[node] = at;
+    for (uint32_t node : open)
+      forest.end[node] = at;
     open.clear();
   };
   for (uint32_t pos = 0; pos < n; ++pos) {
     const Item& it = items[pos];
     const Event& e = events[it.index];
-    if (pos > 0 && (items[pos - 1].pid != it.pid || items[pos - 1].tid != it.tid)) close_all(pos);
+    if (pos > 0 && (items[pos - 1].pid != it.pid || items[pos - 1].tid != it.tid))
+      close_all(pos);
     while (!open.empty() && !Encloses(events[forest.event[open.back()]], e)) {
       forest.end[open.back()] = pos;
       open.pop_back();
@@ -89,7 +93,8 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
     forest.parent[pos] = open.empty() ? HostForest::kNone : open.back();
     auto [name_it, inserted] =
         forest.name_ids.try_emplace(e.name, static_cast<uint32_t>(forest.names.size()));
-    if (inserted) forest.names.push_back(e.name);
+    if (inserted)
+      forest.names.push_back(e.name);
     forest.name[pos] = name_it->second;
     if (it.kind == HostKind::kMarker) {
       forest.end[pos] = pos + 1;

@@ -11,11 +11,11 @@ namespace {
 // torch-rbln's verified eager ops (docs: rbln_pytorch/supported_ops.html); nn.linear is
 // aten::linear, and matmul reaches the device through mm/bmm.
 constexpr std::array<std::string_view, 24> kElementwise = {
-    "aten::abs",   "aten::add",         "aten::ceil",  "aten::clamp",       "aten::div",
-    "aten::eq",    "aten::ge",          "aten::gt",    "aten::le",          "aten::lt",
-    "aten::ne",    "aten::floor",       "aten::log",   "aten::logical_not", "aten::masked_fill",
-    "aten::mul",   "aten::neg",         "aten::pow",   "aten::rsqrt",       "aten::sigmoid",
-    "aten::silu",  "aten::sub",         "aten::trunc", "aten::where"};
+    "aten::abs",  "aten::add",   "aten::ceil",  "aten::clamp",       "aten::div",
+    "aten::eq",   "aten::ge",    "aten::gt",    "aten::le",          "aten::lt",
+    "aten::ne",   "aten::floor", "aten::log",   "aten::logical_not", "aten::masked_fill",
+    "aten::mul",  "aten::neg",   "aten::pow",   "aten::rsqrt",       "aten::sigmoid",
+    "aten::silu", "aten::sub",   "aten::trunc", "aten::where"};
 constexpr std::array<std::string_view, 10> kOtherSupported = {
     "aten::addmm", "aten::bmm", "aten::linear", "aten::max",     "aten::mean",
     "aten::min",   "aten::mm",  "aten::matmul", "aten::softmax", "aten::_softmax"};
@@ -47,14 +47,17 @@ class Cursor {
   bool Int(int64_t* out) {
     Ws();
     auto [ptr, ec] = std::from_chars(s_.data() + i_, s_.data() + s_.size(), *out);
-    if (ec != std::errc()) return false;
+    if (ec != std::errc())
+      return false;
     i_ = static_cast<size_t>(ptr - s_.data());
     return true;
   }
   bool String(std::string* out) {
-    if (!Eat('"')) return false;
+    if (!Eat('"'))
+      return false;
     for (; i_ < s_.size() && s_[i_] != '"'; ++i_) {
-      if (s_[i_] == '\\' && i_ + 1 < s_.size()) ++i_;  // type names never need escapes
+      if (s_[i_] == '\\' && i_ + 1 < s_.size())
+        ++i_;  // type names never need escapes
       out->push_back(s_[i_]);
     }
     return Eat('"');
@@ -67,14 +70,19 @@ class Cursor {
     for (; i_ < s_.size(); ++i_) {
       const char c = s_[i_];
       if (in_string) {
-        if (c == '\\') ++i_;
-        else if (c == '"') in_string = false;
+        if (c == '\\')
+          ++i_;
+        else if (c == '"')
+          in_string = false;
         continue;
       }
-      if (c == '"') in_string = true;
-      else if (c == '[' || c == '{') ++depth;
+      if (c == '"')
+        in_string = true;
+      else if (c == '[' || c == '{')
+        ++depth;
       else if (c == ']' || c == '}') {
-        if (depth == 0) return true;
+        if (depth == 0)
+          return true;
         if (--depth == 0) {
           ++i_;
           return true;
@@ -94,55 +102,70 @@ class Cursor {
 // [[4, 100], [], [[2, 3], [2, 3]], null] -> one OpInput per element.
 bool ParseDims(std::string_view text, std::vector<OpInput>* out) {
   Cursor c(text);
-  if (!c.Eat('[')) return false;
-  if (c.Eat(']')) return true;
+  if (!c.Eat('['))
+    return false;
+  if (c.Eat(']'))
+    return true;
   do {
     OpInput& in = out->emplace_back();
     if (!c.Peek('[')) {
       in.nested = true;
-      if (!c.Skip()) return false;
+      if (!c.Skip())
+        return false;
       continue;
     }
     c.Eat('[');
-    if (c.Eat(']')) continue;
+    if (c.Eat(']'))
+      continue;
     if (c.Peek('[')) {
       in.nested = true;
       do {
-        if (!c.Skip()) return false;
+        if (!c.Skip())
+          return false;
       } while (c.Eat(','));
-      if (!c.Eat(']')) return false;
+      if (!c.Eat(']'))
+        return false;
       continue;
     }
     do {
       int64_t dim = 0;
-      if (!c.Int(&dim)) return false;
+      if (!c.Int(&dim))
+        return false;
       in.dims.push_back(dim);
     } while (c.Eat(','));
-    if (!c.Eat(']')) return false;
+    if (!c.Eat(']'))
+      return false;
   } while (c.Eat(','));
   return c.Eat(']');
 }
 
 bool ParseTypes(std::string_view text, std::vector<std::string>* out) {
   Cursor c(text);
-  if (!c.Eat('[')) return false;
-  if (c.Eat(']')) return true;
+  if (!c.Eat('['))
+    return false;
+  if (c.Eat(']'))
+    return true;
   do {
     std::string& type = out->emplace_back();
     if (!c.Peek('"')) {
-      if (!c.Skip()) return false;  // null or a nested list: no type
+      if (!c.Skip())
+        return false;  // null or a nested list: no type
       continue;
     }
-    if (!c.String(&type)) return false;
+    if (!c.String(&type))
+      return false;
   } while (c.Eat(','));
   return c.Eat(']');
 }
 
 std::optional<std::string_view> ArgText(const trace::Event& event, std::string_view key) {
   const trace::Arg* arg = event.FindArg(key);
-  if (arg == nullptr) return std::nullopt;
-  if (const auto* raw = std::get_if<trace::RawJson>(&arg->value)) return raw->text;
-  if (const auto* str = std::get_if<std::string>(&arg->value)) return *str;  // JSON as a string
+  if (arg == nullptr)
+    return std::nullopt;
+  if (const auto* raw = std::get_if<trace::RawJson>(&arg->value))
+    return raw->text;
+  if (const auto* str = std::get_if<std::string>(&arg->value))
+    return *str;  // JSON as a string
   return std::nullopt;
 }
 
@@ -154,32 +177,43 @@ bool IsHalfType(std::string_view type) {
 
 const char* FallbackCauseName(FallbackCause cause) {
   switch (cause) {
-    case FallbackCause::kDtype: return "dtype-not-fp16";
-    case FallbackCause::kNanInf: return "nan/inf input";
-    case FallbackCause::kAllScalar: return "all-scalar inputs";
-    case FallbackCause::kUnaligned: return "last dim not a multiple of 64";
-    case FallbackCause::kUnsupportedOp: return "op not supported on the device";
-    case FallbackCause::kUnknown: return "unknown";
+    case FallbackCause::kDtype:
+      return "dtype-not-fp16";
+    case FallbackCause::kNanInf:
+      return "nan/inf input";
+    case FallbackCause::kAllScalar:
+      return "all-scalar inputs";
+    case FallbackCause::kUnaligned:
+      return "last dim not a multiple of 64";
+    case FallbackCause::kUnsupportedOp:
+      return "op not supported on the device";
+    case FallbackCause::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 bool OpInput::IsTensor(bool types_known) const {
-  if (nested) return false;
-  if (!types_known) return !dims.empty();  // an empty entry may be a scalar argument
+  if (nested)
+    return false;
+  if (!types_known)
+    return !dims.empty();  // an empty entry may be a scalar argument
   return !type.empty() && type != "Scalar" && type != "ScalarList" && type != "TensorList" &&
          type != "GenericList";
 }
 
 std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event) {
   const std::optional<std::string_view> dims = ArgText(event, "Input Dims");
-  if (!dims) return std::nullopt;
+  if (!dims)
+    return std::nullopt;
   std::vector<OpInput> inputs;
-  if (!ParseDims(*dims, &inputs)) return std::nullopt;
+  if (!ParseDims(*dims, &inputs))
+    return std::nullopt;
   if (const std::optional<std::string_view> types = ArgText(event, "Input type")) {
     std::vector<std::string> names;
     if (ParseTypes(*types, &names)) {
-      for (size_t i = 0; i < inputs.size() && i < names.size(); ++i) inputs[i].type = names[i];
+      for (size_t i = 0; i < inputs.size() && i < names.size(); ++i)
+        inputs[i].type = names[i];
     }
   }
   return inputs;
@@ -187,7 +221,8 @@ std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event) {
 
 std::string_view BaseOpName(std::string_view name) {
   name = name.substr(0, name.find('.'));
-  if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_') name.remove_suffix(1);
+  if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_')
+    name.remove_suffix(1);
   return name;
 }
 
@@ -205,19 +240,26 @@ FallbackCause InferCause(std::string_view aten_name,
   bool types_known = false;
   int64_t last_dim = 0;  // of the broadcast output: the largest input last dim
   if (inputs) {
-    for (const OpInput& in : *inputs) types_known |= !in.type.empty();
+    for (const OpInput& in : *inputs)
+      types_known |= !in.type.empty();
     size_t tensors = 0;
     size_t scalars = 0;
     for (const OpInput& in : *inputs) {
-      if (!in.IsTensor(types_known)) continue;
+      if (!in.IsTensor(types_known))
+        continue;
       ++tensors;
-      if (in.dims.empty()) ++scalars;
-      if (!in.dims.empty()) last_dim = std::max(last_dim, in.dims.back());
-      if (types_known && !IsHalfType(in.type)) return FallbackCause::kDtype;
+      if (in.dims.empty())
+        ++scalars;
+      if (!in.dims.empty())
+        last_dim = std::max(last_dim, in.dims.back());
+      if (types_known && !IsHalfType(in.type))
+        return FallbackCause::kDtype;
     }
-    if (types_known && tensors > 0 && scalars == tensors) return FallbackCause::kAllScalar;
+    if (types_known && tensors > 0 && scalars == tensors)
+      return FallbackCause::kAllScalar;
   }
-  if (!IsDeviceSupportedOp(aten_name)) return FallbackCause::kUnsupportedOp;
+  if (!IsDeviceSupportedOp(aten_name))
+    return FallbackCause::kUnsupportedOp;
   if (IsElementwiseOp(aten_name) && last_dim > 0 && last_dim % 64 != 0) {
     return FallbackCause::kUnaligned;
   }

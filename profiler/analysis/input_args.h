@@ -31,7 +31,7 @@ const char* FallbackCauseName(FallbackCause cause);
 // type such as "Scalar" or ""; a 0-dim tensor has empty dims and its dtype ("c10::Half").
 struct OpInput {
   std::vector<int64_t> dims;
-  std::string type;  // empty when the trace has no "Input type"
+  std::string type;     // empty when the trace has no "Input type"
   bool nested = false;  // a TensorList entry ([[2,3],[2,3]]): dims not read
   bool IsTensor(bool types_known) const;
 };

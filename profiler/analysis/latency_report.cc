@@ -14,9 +14,11 @@ constexpr size_t kTextOutliers = 5;
 std::string Clip(const std::string& name) {
   std::string out = name;
   for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
   }
-  if (out.size() > kMaxNameWidth) out = out.substr(0, kMaxNameWidth - 3) + "...";
+  if (out.size() > kMaxNameWidth)
+    out = out.substr(0, kMaxNameWidth - 3) + "...";
   return out;
 }
 
@@ -49,13 +51,15 @@ std::string UsText(int64_t ns) {
 std::string FormatLatencyReportText(const LatencyReport& r) {
   const int64_t with_device = r.submission.count;
   std::string out = fmt::format(
-      "RBLN launch latency (trace only): {} launches, {} with device work, {} launching op{}\n",
-      r.launches.size(), with_device, r.per_op.size(), r.per_op.size() == 1 ? "" : "s");
+      "RBLN launch latency (trace only): {} launch{}, {} with device work, {} launching op{}\n",
+      r.launches.size(), r.launches.size() == 1 ? "" : "es", with_device, r.per_op.size(),
+      r.per_op.size() == 1 ? "" : "s");
   out +=
       "  submission = first device slice - rbln_run start; delay = first device slice - rbln_run "
-      "end, clipped at 0 (HTA); nearest-rank percentiles\n";
+      "end\n  (HTA's launch_delay, clipped at 0); percentiles are nearest-rank\n";
   size_t width = std::string("launch delay (all)").size();
-  for (const OpLatency& op : r.per_op) width = std::max(width, Clip(op.op).size());
+  for (const OpLatency& op : r.per_op)
+    width = std::max(width, Clip(op.op).size());
   const std::string rule = fmt::format("  {:-<{}}  {:-<7}  {:-<12}  {:-<12}  {:-<12}  {:-<12}\n",
                                        "", width, "", "", "", "", "");
   out += rule;
@@ -64,7 +68,8 @@ std::string FormatLatencyReportText(const LatencyReport& r) {
   out += rule;
   out += Row("submission (all)", width, r.submission);
   out += Row("launch delay (all)", width, r.launch_delay);
-  for (const OpLatency& op : r.per_op) out += Row(op.op, width, op.submission);
+  for (const OpLatency& op : r.per_op)
+    out += Row(op.op, width, op.submission);
   out += rule;
 
   const std::string threshold =
@@ -75,21 +80,23 @@ std::string FormatLatencyReportText(const LatencyReport& r) {
     out += fmt::format("  slow launches (> {}): {}\n", threshold, r.outlier_count);
     for (size_t i = 0; i < r.outliers.size() && i < kTextOutliers; ++i) {
       const LaunchLatency& l = r.launches[r.outliers[i]];
-      out += fmt::format("    launch_id {} {} submission {} delay {} at +{}\n", l.launch_id,
-                         Clip(r.op_names[l.op]), UsText(l.submission_latency_ns()),
-                         UsText(l.launch_delay_ns()), UsText(l.marker_start_ns - r.window_start_ns));
+      out +=
+          fmt::format("    launch_id {} {} submission {} delay {} at +{}\n", l.launch_id,
+                      Clip(r.op_names[l.op]), UsText(l.submission_latency_ns()),
+                      UsText(l.launch_delay_ns()), UsText(l.marker_start_ns - r.window_start_ns));
     }
   }
-  out += fmt::format("  queue length (rbln_run start +1, first device slice -1): max {} at +{}, mean {:.2f}\n",
-                     r.queue_max, UsText(r.queue_max_at_ns - r.window_start_ns), r.queue_mean);
-  const IdleBreakdown& idle = r.idle;
   out += fmt::format(
-      "  device idle between device work: {} of {} span ({} gaps): host wait {} ({}), device wait "
-      "{} ({}), other {} ({}); busy {}\n",
-      UsText(idle.idle_ns()), UsText(idle.span_ns), idle.gaps, UsText(idle.host_wait_ns),
-      Percent(idle.host_wait_ns, idle.idle_ns()), UsText(idle.device_wait_ns),
-      Percent(idle.device_wait_ns, idle.idle_ns()), UsText(idle.other_ns),
-      Percent(idle.other_ns, idle.idle_ns()), UsText(idle.busy_ns));
+      "  queue length (+1 at rbln_run start, -1 at first device slice): max {} at +{}, mean "
+      "{:.2f}\n",
+      r.queue_max, UsText(r.queue_max_at_ns - r.window_start_ns), r.queue_mean);
+  const IdleBreakdown& idle = r.idle;
+  out += fmt::format("  device idle between device work: {} of {} span, {} gaps; busy {}\n",
+                     UsText(idle.idle_ns()), UsText(idle.span_ns), idle.gaps, UsText(idle.busy_ns));
+  out += fmt::format("    host wait {} ({}), device wait {} ({}), other {} ({})\n",
+                     UsText(idle.host_wait_ns), Percent(idle.host_wait_ns, idle.idle_ns()),
+                     UsText(idle.device_wait_ns), Percent(idle.device_wait_ns, idle.idle_ns()),
+                     UsText(idle.other_ns), Percent(idle.other_ns, idle.idle_ns()));
   if (r.launches_without_device + r.markers_without_launch_id + r.duplicate_markers +
           r.slices_without_marker >
       0) {
@@ -129,7 +136,8 @@ void WriteLatencyReportJson(const LatencyReport& r, trace::JsonWriter* json) {
   json->Key("threshold").String(r.outlier_threshold_is_p99 ? "p99" : "explicit");
   json->Key("count").Int(r.outlier_count);
   json->Key("launch_ids").BeginArray();
-  for (size_t i : r.outliers) json->Int(r.launches[i].launch_id);
+  for (size_t i : r.outliers)
+    json->Int(r.launches[i].launch_id);
   json->EndArray().EndObject();
   json->Key("queue").BeginObject();
   json->Key("max").Int(r.queue_max).Key("max_at_ns").Int(r.queue_max_at_ns);

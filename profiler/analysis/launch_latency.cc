@@ -33,7 +33,8 @@ void CollectLaunches(const trace::Trace& trace, const HostForest& forest, Latenc
   std::vector<uint32_t> op_of_name(forest.names.size(), HostForest::kNone);
   report->op_names.assign(1, "(no launching op)");
   for (uint32_t pos = 0; pos < forest.size(); ++pos) {
-    if (forest.kind[pos] != HostKind::kMarker) continue;
+    if (forest.kind[pos] != HostKind::kMarker)
+      continue;
     const Event& e = trace.events[forest.event[pos]];
     const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
     if (!id) {
@@ -74,7 +75,8 @@ void CollectLaunches(const trace::Trace& trace, const HostForest& forest, Latenc
 void JoinDeviceSlices(const trace::Trace& trace, LatencyReport* report) {
   std::vector<SliceRef> slices;
   for (const Event& e : trace.events) {
-    if (!IsDeviceSlice(e)) continue;
+    if (!IsDeviceSlice(e))
+      continue;
     if (std::optional<int64_t> id = e.IntArg(kLaunchIdArg)) {
       slices.push_back({*id, e.ts_ns, e.end_ns()});
     }
@@ -94,7 +96,8 @@ void JoinDeviceSlices(const trace::Trace& trace, LatencyReport* report) {
       }
       ++l.device_slices;
     }
-    if (!l.has_device()) ++report->launches_without_device;
+    if (!l.has_device())
+      ++report->launches_without_device;
   }
   report->slices_without_marker += static_cast<int64_t>(slices.size() - s);
 }
@@ -106,7 +109,8 @@ void Summarize(const LatencyOptions& options, LatencyReport* report) {
   // (op, submission, delay) rows grouped by op with one sort.
   std::vector<std::tuple<uint32_t, int64_t, int64_t>> by_op;
   for (const LaunchLatency& l : launches) {
-    if (!l.has_device()) continue;
+    if (!l.has_device())
+      continue;
     submission.push_back(l.submission_latency_ns());
     delay.push_back(l.launch_delay_ns());
     by_op.emplace_back(l.op, l.submission_latency_ns(), l.launch_delay_ns());
@@ -122,14 +126,15 @@ void Summarize(const LatencyOptions& options, LatencyReport* report) {
       sub.push_back(std::get<1>(by_op[j]));
       del.push_back(std::get<2>(by_op[j]));
     }
-    report->per_op.push_back(
-        {report->op_names[std::get<0>(by_op[i])], ComputePercentiles(&sub), ComputePercentiles(&del)});
+    report->per_op.push_back({report->op_names[std::get<0>(by_op[i])], ComputePercentiles(&sub),
+                              ComputePercentiles(&del)});
     i = j;
   }
-  std::sort(report->per_op.begin(), report->per_op.end(), [](const OpLatency& a, const OpLatency& b) {
-    return a.submission.count != b.submission.count ? a.submission.count > b.submission.count
-                                                    : a.op < b.op;
-  });
+  std::sort(
+      report->per_op.begin(), report->per_op.end(), [](const OpLatency& a, const OpLatency& b) {
+        return a.submission.count != b.submission.count ? a.submission.count > b.submission.count
+                                                        : a.op < b.op;
+      });
 
   report->outlier_threshold_is_p99 = !options.outlier_threshold_ns.has_value();
   report->outlier_threshold_ns = options.outlier_threshold_ns.value_or(report->submission.p99_ns);
@@ -145,14 +150,16 @@ void Summarize(const LatencyOptions& options, LatencyReport* report) {
            std::make_tuple(-launches[b].submission_latency_ns(), launches[b].marker_start_ns);
   });
   report->outlier_count = static_cast<int64_t>(slow.size());
-  if (slow.size() > options.max_outliers) slow.resize(options.max_outliers);
+  if (slow.size() > options.max_outliers)
+    slow.resize(options.max_outliers);
   report->outliers = std::move(slow);
 }
 
 }  // namespace
 
 bool IsDeviceSlice(const Event& e) {
-  if (e.phase != trace::Phase::kComplete) return false;
+  if (e.phase != trace::Phase::kComplete)
+    return false;
   switch (e.category) {
     case Category::kCpuOp:
     case Category::kUserAnnotation:
@@ -166,7 +173,8 @@ bool IsDeviceSlice(const Event& e) {
 
 Percentiles ComputePercentiles(std::vector<int64_t>* values) {
   Percentiles p;
-  if (values->empty()) return p;
+  if (values->empty())
+    return p;
   std::sort(values->begin(), values->end());
   const size_t n = values->size();
   p.count = static_cast<int64_t>(n);
@@ -197,8 +205,10 @@ LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
     // No capture window in the trace: the span of its events stands in.
     bool any = false;
     for (const Event& e : trace.events) {
-      if (!any || e.ts_ns < report.window_start_ns) report.window_start_ns = e.ts_ns;
-      if (!any || e.end_ns() > report.window_end_ns) report.window_end_ns = e.end_ns();
+      if (!any || e.ts_ns < report.window_start_ns)
+        report.window_start_ns = e.ts_ns;
+      if (!any || e.end_ns() > report.window_end_ns)
+        report.window_end_ns = e.end_ns();
       any = true;
     }
   }

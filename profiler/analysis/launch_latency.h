@@ -38,7 +38,7 @@ struct LatencyOptions {
 
 struct LaunchLatency {
   int64_t launch_id = 0;
-  uint32_t op = 0;  // index into LatencyReport::op_names (kNoLauncher: marker inside no op)
+  uint32_t op = 0;          // index into LatencyReport::op_names (kNoLauncher: marker inside no op)
   int64_t op_start_ns = 0;  // the launching op's start (the marker's when there is none)
   int64_t marker_start_ns = 0;
   int64_t marker_end_ns = 0;
@@ -101,17 +101,17 @@ struct LatencyReport {
   int64_t outlier_threshold_ns = 0;
   bool outlier_threshold_is_p99 = true;
   int64_t outlier_count = 0;
-  std::vector<size_t> outliers;  // indices into launches, slowest first, at most max_outliers
+  std::vector<size_t> outliers;   // indices into launches, slowest first, at most max_outliers
   std::vector<QueuePoint> queue;  // +1 at a marker's start, -1 at its first device start
   int32_t queue_max = 0;
   int64_t queue_max_at_ns = 0;
   double queue_mean = 0.0;  // time-weighted, over the series' span
   IdleBreakdown idle;
 
-  int64_t launches_without_device = 0;   // a marker whose launch_id has no device slice
+  int64_t launches_without_device = 0;  // a marker whose launch_id has no device slice
   int64_t markers_without_launch_id = 0;
-  int64_t duplicate_markers = 0;         // a second marker for one launch_id: the first is kept
-  int64_t slices_without_marker = 0;     // device slices whose launch_id has no marker
+  int64_t duplicate_markers = 0;      // a second marker for one launch_id: the first is kept
+  int64_t slices_without_marker = 0;  // device slices whose launch_id has no marker
   int64_t window_start_ns = 0;
   int64_t window_end_ns = 0;
 };
@@ -137,8 +137,10 @@ struct BusySeries {
   std::vector<double> x_ms;
   std::vector<double> busy_fraction;
 };
-BusySeries DeviceBusyOverTime(const trace::Trace& trace, int64_t window_start_ns,
-                              int64_t window_end_ns, int buckets);
+BusySeries DeviceBusyOverTime(const trace::Trace& trace,
+                              int64_t window_start_ns,
+                              int64_t window_end_ns,
+                              int buckets);
 
 // The trace's device slices: complete events carrying a launch_id that are not markers or host
 // spans, plus kernel / gpu_memcpy / gpu_memset events without one.

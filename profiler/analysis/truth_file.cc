@@ -56,7 +56,8 @@ StatusOr<GroundTruthFile> LoadGroundTruth(const std::string& path) {
     GroundTruthFile::Launch l;
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "launch_id", &l.launch_id));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "latency_ns", &l.latency_ns));
-    if (e["failed"].get_bool().get(l.failed) != simdjson::SUCCESS) l.failed = false;
+    if (e["failed"].get_bool().get(l.failed) != simdjson::SUCCESS)
+      l.failed = false;
     truth.launches.push_back(l);
   }
   RBLNSIM_RETURN_IF_ERROR(r.Array(doc, "fallbacks", &array));
@@ -83,7 +84,8 @@ StatusOr<GroundTruthFile> LoadGroundTruth(const std::string& path) {
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "direction", &direction));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "bytes", &t.bytes));
     if (direction != "device_to_host" && direction != "host_to_device") {
-      return r.Error("round trip direction \"" + direction + "\" is neither device_to_host nor "
+      return r.Error("round trip direction \"" + direction +
+                     "\" is neither device_to_host nor "
                      "host_to_device");
     }
     t.to_host = direction == "device_to_host";

@@ -13,14 +13,17 @@ namespace {
 constexpr size_t kMaxMismatches = 10;
 
 // Multiset comparison of signal keys: equal keys pair up, the rest are missed or false.
-SignalScore Match(std::string signal, std::vector<std::string> truth, std::vector<std::string> got) {
+SignalScore Match(std::string signal,
+                  std::vector<std::string> truth,
+                  std::vector<std::string> got) {
   SignalScore score;
   score.signal = std::move(signal);
   score.truth = static_cast<int64_t>(truth.size());
   std::sort(truth.begin(), truth.end());
   std::sort(got.begin(), got.end());
   auto note = [&](const char* what, const std::string& key) {
-    if (score.mismatches.size() < kMaxMismatches) score.mismatches.push_back(what + key);
+    if (score.mismatches.size() < kMaxMismatches)
+      score.mismatches.push_back(what + key);
   };
   size_t t = 0;
   size_t g = 0;
@@ -47,15 +50,18 @@ std::string BytesKey(bool known, int64_t to_host, int64_t to_device) {
 void ScoreLatency(const GroundTruthFile& truth, const LatencyReport& latency, TruthScore* score) {
   std::vector<std::pair<int64_t, int64_t>> measured;  // (launch_id, submission latency)
   for (const LaunchLatency& l : latency.launches) {
-    if (l.has_device()) measured.emplace_back(l.launch_id, l.submission_latency_ns());
+    if (l.has_device())
+      measured.emplace_back(l.launch_id, l.submission_latency_ns());
   }
   std::sort(measured.begin(), measured.end());
   std::vector<int64_t> known_ids;
   for (const GroundTruthFile::Launch& l : truth.launches) {
     known_ids.push_back(l.launch_id);
-    if (l.failed) continue;
+    if (l.failed)
+      continue;
     ++score->launches_truth;
-    auto it = std::lower_bound(measured.begin(), measured.end(), std::make_pair(l.launch_id, INT64_MIN));
+    auto it =
+        std::lower_bound(measured.begin(), measured.end(), std::make_pair(l.launch_id, INT64_MIN));
     if (it == measured.end() || it->first != l.launch_id) {
       ++score->launches_missing;
       continue;
@@ -63,11 +69,13 @@ void ScoreLatency(const GroundTruthFile& truth, const LatencyReport& latency, Tr
     ++score->launches_matched;
     const int64_t error = std::llabs(it->second - l.latency_ns);
     score->latency_max_abs_error_ns = std::max(score->latency_max_abs_error_ns, error);
-    if (error > score->latency_tolerance_ns) ++score->latency_over_tolerance;
+    if (error > score->latency_tolerance_ns)
+      ++score->latency_over_tolerance;
   }
   std::sort(known_ids.begin(), known_ids.end());
   for (const auto& [id, value] : measured) {
-    if (!std::binary_search(known_ids.begin(), known_ids.end(), id)) ++score->launches_extra;
+    if (!std::binary_search(known_ids.begin(), known_ids.end(), id))
+      ++score->launches_extra;
   }
 }
 
@@ -111,7 +119,8 @@ TruthScore ScoreAgainstTruth(const GroundTruthFile& truth,
     return reason + (to_host ? " device_to_host" : " host_to_device") +
            (bytes ? " " + std::to_string(n) + " B" : "");
   };
-  for (const auto& t : truth.round_trips) want.push_back(trip(t.reason, t.to_host, t.bytes));
+  for (const auto& t : truth.round_trips)
+    want.push_back(trip(t.reason, t.to_host, t.bytes));
   for (const DetectedRoundTrip& t : overhead.round_trips) {
     got.push_back(trip(BounceCauseName(t.cause), t.to_host, t.bytes));
   }
@@ -126,9 +135,10 @@ TruthScore ScoreAgainstTruth(const GroundTruthFile& truth,
   score.signals.push_back(std::move(scans));
 
   ScoreLatency(truth, latency, &score);
-  score.passed = score.launches_missing == 0 && score.launches_extra == 0 &&
-                 score.latency_over_tolerance == 0;
-  for (const SignalScore& s : score.signals) score.passed &= s.missed == 0 && s.false_signals == 0;
+  score.passed =
+      score.launches_missing == 0 && score.launches_extra == 0 && score.latency_over_tolerance == 0;
+  for (const SignalScore& s : score.signals)
+    score.passed &= s.missed == 0 && s.false_signals == 0;
   return score;
 }
 
@@ -137,7 +147,8 @@ std::string FormatTruthScoreText(const TruthScore& score) {
   for (const SignalScore& s : score.signals) {
     out += fmt::format("  {:<13} truth {:>6}  found {:>6}  missed {:>6}  false {:>6}\n", s.signal,
                        s.truth, s.found, s.missed, s.false_signals);
-    for (const std::string& m : s.mismatches) out += "      " + m + "\n";
+    for (const std::string& m : s.mismatches)
+      out += "      " + m + "\n";
   }
   out += fmt::format(
       "  {:<13} {} of {} launches matched, {} missing, {} extra; max |error| {} ns (tolerance {} "
@@ -156,7 +167,8 @@ void WriteTruthScoreJson(const TruthScore& score, trace::JsonWriter* json) {
     json->BeginObject().Key("signal").String(s.signal).Key("truth").Int(s.truth);
     json->Key("found").Int(s.found).Key("missed").Int(s.missed).Key("false").Int(s.false_signals);
     json->Key("mismatches").BeginArray();
-    for (const std::string& m : s.mismatches) json->String(m);
+    for (const std::string& m : s.mismatches)
+      json->String(m);
     json->EndArray().EndObject();
   }
   json->EndArray();

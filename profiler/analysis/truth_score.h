@@ -60,7 +60,7 @@ struct SignalScore {
 
 struct TruthScore {
   std::vector<SignalScore> signals;
-  int64_t launches_truth = 0;    // launches that did not fail
+  int64_t launches_truth = 0;  // launches that did not fail
   int64_t launches_matched = 0;
   int64_t launches_missing = 0;  // in the truth, not measurable in the trace
   int64_t launches_extra = 0;    // measured in the trace, not in the truth

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <string_view>
+#include <utility>
 
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/json_writer.h"
@@ -43,7 +45,7 @@ std::string Px(double value) {
     if (text.back() == '.')
       text.pop_back();
   }
-  return text == "-0" ? "0" : text;
+  return text;
 }
 
 // Tick labels: six significant digits hide the 0.30000000000000004 of repeated addition.
@@ -69,14 +71,15 @@ std::string Escape(std::string_view text, size_t max_chars = std::string::npos) 
       text.remove_prefix(len == 0 ? bad_len : 1);
       continue;
     }
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out.append(text.substr(0, len)); break;
-    }
+    static constexpr std::pair<char, const char*> kEntities[] = {
+        {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+    const auto* entity =
+        std::find_if(std::begin(kEntities), std::end(kEntities),
+                     [c](const auto& e) { return static_cast<unsigned char>(e.first) == c; });
+    if (entity != std::end(kEntities))
+      out += entity->second;
+    else
+      out.append(text.substr(0, len));
     text.remove_prefix(len);
   }
   return out;
@@ -85,22 +88,34 @@ std::string Escape(std::string_view text, size_t max_chars = std::string::npos) 
 // A value range mapped onto pixels, linear or log10, with rounded ("nice") ends and ticks.
 class Axis {
  public:
-  // |lo| <= |hi| are finite data bounds (positive when |log|); lo > hi means no data.
-  Axis(double lo, double hi, bool log, double px_from, double px_to)
+  // |lo| <= |hi| are finite data bounds (positive when |log|); lo > hi means no data. With
+  // |integral| data (counts, category positions, queue depths) ticks are never finer than 1.
+  Axis(double lo, double hi, bool log, double px_from, double px_to, bool integral = false)
       : log_(log), px_from_(px_from), px_to_(px_to) {
     if (lo > hi) {
       lo = log ? 1 : 0;
       hi = log ? 10 : 1;
     }
     if (log) {
-      lo_ = std::floor(std::log10(lo));
-      hi_ = std::max(lo_ + 1, std::ceil(std::log10(hi)));
-      const double stride = std::ceil((hi_ - lo_) / 10);
-      for (double d = lo_; d <= hi_; d += stride) {
-        const double tick = std::pow(10.0, d);
-        if (tick > 0 && std::isfinite(tick))  // denormal and huge decades have no tick
-          ticks_.push_back(tick);
+      // The data range, padded by 3% of its span, not rounded out to whole decades: 1..16 on a
+      // 1..100 axis would leave most of the plot empty. Ticks at 1, 2, 5 x 10^k for short ranges.
+      lo_ = std::log10(lo);
+      hi_ = std::log10(hi);
+      const double pad = hi_ > lo_ ? (hi_ - lo_) * 0.03 : 0.5;
+      lo_ -= pad;
+      hi_ += pad;
+      const double span = hi_ - lo_;
+      const double stride = span <= 10 ? 1 : std::ceil(span / 10);
+      for (double d = std::floor(lo_); d <= std::ceil(hi_); d += stride) {
+        for (double m : span < 2.5 ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+          const double tick = m * std::pow(10.0, d);
+          const double at = std::log10(tick);
+          if (tick > 0 && std::isfinite(tick) && at >= lo_ && at <= hi_)
+            ticks_.push_back(tick);
+        }
       }
+      if (ticks_.size() < 2)  // less than a decade: label the ends
+        ticks_ = {lo, hi};
       return;
     }
     if (lo == hi) {
@@ -118,6 +133,8 @@ class Axis {
         break;
       }
     }
+    if (integral)
+      step = std::max(step, 1.0);
     const double first = std::floor(lo / step);
     const double last = std::ceil(hi / step);
     if (!std::isfinite(first * step) || !std::isfinite(last * step) || last - first > 100) {
@@ -155,13 +172,17 @@ void Extend(double value, double* lo, double* hi) {
 
 std::string Header() {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Px(kWidthPx) + "\" height=\"" +
-         Px(kHeightPx) + "\" viewBox=\"0 0 " + Px(kWidthPx) + " " + Px(kHeightPx) +
+         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+         Px(kWidthPx) + "\" height=\"" + Px(kHeightPx) + "\" viewBox=\"0 0 " + Px(kWidthPx) + " " +
+         Px(kHeightPx) +
          "\" font-family=\"sans-serif\" font-size=\"12\">\n"
          "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
 
-std::string Text(double x, double y, const char* anchor, const std::string& escaped,
+std::string Text(double x,
+                 double y,
+                 const char* anchor,
+                 const std::string& escaped,
                  const std::string& extra = "") {
   return "<text x=\"" + Px(x) + "\" y=\"" + Px(y) + "\" text-anchor=\"" + anchor + "\"" + extra +
          ">" + escaped + "</text>\n";
@@ -173,8 +194,11 @@ std::string Line(double x1, double y1, double x2, double y2, const std::string& 
 }
 
 // Frame, ticks, grid and labels. The y label is rotated along the left edge.
-std::string Frame(const Axis& x, const Axis& y, const std::string& title,
-                  const std::string& x_label, const std::string& y_label) {
+std::string Frame(const Axis& x,
+                  const Axis& y,
+                  const std::string& title,
+                  const std::string& x_label,
+                  const std::string& y_label) {
   const double left = kLeftPx, right = kWidthPx - kRightPx;
   const double top = kTopPx, bottom = kHeightPx - kBottomPx;
   std::string out = Text(kWidthPx / 2, 24, "middle", Escape(title), " font-size=\"15\"");
@@ -218,6 +242,7 @@ std::string Note(const std::vector<std::pair<int64_t, std::string>>& counts) {
 std::string RenderLinePlot(const LinePlot& plot) {
   // A point is usable when both coordinates are finite (and positive on a log axis).
   int64_t non_finite = 0, non_positive = 0, empty_series = 0;
+  bool integral_x = true;
   double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
   std::vector<std::vector<std::pair<double, double>>> kept(plot.series.size());
   for (size_t s = 0; s < plot.series.size(); ++s) {
@@ -231,6 +256,7 @@ std::string RenderLinePlot(const LinePlot& plot) {
       } else if ((plot.log_x && x <= 0) || (plot.log_y && y <= 0)) {
         ++non_positive;
       } else {
+        integral_x = integral_x && x == std::floor(x);
         kept[s].emplace_back(x, y);
         Extend(x, &x_lo, &x_hi);
         Extend(y, &y_lo, &y_hi);
@@ -245,7 +271,7 @@ std::string RenderLinePlot(const LinePlot& plot) {
     Extend(plot.reference_y, &y_lo, &y_hi);
 
   const double right = kWidthPx - kRightPx, bottom = kHeightPx - kBottomPx;
-  const Axis x_axis(x_lo, x_hi, plot.log_x, kLeftPx, right);
+  const Axis x_axis(x_lo, x_hi, plot.log_x, kLeftPx, right, integral_x);
   const Axis y_axis(y_lo, y_hi, plot.log_y, bottom, kTopPx);
   std::string out = Header() + Frame(x_axis, y_axis, plot.title, plot.x_label, plot.y_label);
   if (reference) {
@@ -275,8 +301,8 @@ std::string RenderLinePlot(const LinePlot& plot) {
         path += " L" + px + " " + py;
     }
     out += "<g class=\"series\" data-label=\"" + Escape(series.label) + "\">\n";
-    out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + stroke +
-           "\" stroke-width=\"1.8\"/>\n";
+    out +=
+        "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"1.8\"/>\n";
     for (size_t i = 0; series.markers && i < kept[s].size(); ++i) {
       out += "<circle cx=\"" + Px(x_axis.ToPx(kept[s][i].first)) + "\" cy=\"" +
              Px(y_axis.ToPx(kept[s][i].second)) + "\" r=\"3\" fill=\"" + stroke + "\"/>\n";
@@ -324,8 +350,8 @@ std::string RenderHistogram(const Histogram& histogram) {
   }
   const double right = kWidthPx - kRightPx, bottom = kHeightPx - kBottomPx;
   const Axis x_axis(lo, hi, false, kLeftPx, right);
-  const Axis y_axis(0, static_cast<double>(std::max<int64_t>(max_count, 1)), false, bottom,
-                    kTopPx);
+  const Axis y_axis(0, static_cast<double>(std::max<int64_t>(max_count, 1)), false, bottom, kTopPx,
+                    /*integral=*/true);
   std::string out = Header() + Frame(x_axis, y_axis, histogram.title, histogram.x_label, "count");
   out += "<g class=\"bars\" fill=\"#1f77b4\" stroke=\"white\" stroke-width=\"0.5\">\n";
   for (int b = 0; b < bins && lo < hi; ++b) {

@@ -119,7 +119,12 @@ StatusOr<abi::ProducerCapture> SimulatedRuntime::End() {
   SessionData session = simulation_->EndSession();
   abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_);
   last_session_ = std::move(session);
-  if (!window.ok()) return window;
+  // A failed window (a command that timed out) still captured everything that ran: export it,
+  // with the failure on stderr and in commands_timed_out, as the CLI still writes its trace.
+  // Failing the end call instead would drop every record and leave the previous session's stats.
+  if (!window.ok()) {
+    std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n", window.message().c_str());
+  }
   return capture;
 }
 

@@ -22,14 +22,15 @@ inline constexpr size_t kMaxFuzzSets = 8;
 inline constexpr char kFuzzSetMarker[] = "\n#--set\n";
 
 // The input is Chrome trace JSON. Checks that an error is one line starting with the buffer's
-// name, and that an imported trace written back by the Chrome trace writer is valid JSON.
+// name, that the counters match the kept events, and that an imported trace written back by the
+// Chrome trace writer is valid JSON which imports again with the same events.
 std::string FuzzTraceImport(const uint8_t* data, size_t size);
 
 // The input describes a producer session (see kineto_export_decoder.h for the byte layout): the
 // clocks, the sink behaviour, and an RblnKinetoExport with arbitrary rows, slices, strings and
 // counts. It drives RblnBridge through a fake KinetoApi whose end_session hands that export to
 // the sink, then writes the result as a trace. Checks the bridge's counters add up and the trace
-// is valid JSON.
+// is valid JSON that rblnsim's importer reads.
 std::string FuzzKinetoConsumer(const uint8_t* data, size_t size);
 
 }  // namespace rblnsim::fuzz

@@ -22,7 +22,8 @@ inline std::string JsonProblem(std::string_view text) {
   simdjson::dom::element root;
   const simdjson::error_code error = parser.parse(padded).get(root);
   if (error != simdjson::SUCCESS)
-    return std::string("invalid JSON: ") + simdjson::error_message(error);
+    return std::string("JSON that simdjson (the parser of rblnsim's importer) rejects: ") +
+           simdjson::error_message(error);
   return "";
 }
 

@@ -6,6 +6,7 @@
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
 #include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/trace.h"
 #include "tests/fuzz/fuzz_entries.h"
@@ -26,7 +27,9 @@ RBLNRetCode FakeIsActive(int32_t* active_out) {
   return RBLN_KINETO_OK;
 }
 
-RBLNRetCode FakeBegin() { return RBLN_KINETO_OK; }
+RBLNRetCode FakeBegin() {
+  return RBLN_KINETO_OK;
+}
 
 RBLNRetCode FakeEnd(RblnKinetoExportSink sink, void* user_data, int32_t* exported_out) {
   ++g_end_calls;
@@ -165,6 +168,10 @@ std::string FuzzKinetoConsumer(const uint8_t* data, size_t size) {
   const std::string problem = JsonProblem(sink.text());
   if (!problem.empty())
     return "the converted trace was written as " + problem;
+  // `rblnsim check` must be able to read every trace the bridge's output ends up in.
+  auto imported = trace::ImportChromeTraceFromBuffer(sink.text(), "converted.json");
+  if (!imported.ok())
+    return "the converted trace does not import: " + imported.status().message();
   return "";
 }
 

@@ -38,14 +38,14 @@ namespace rblnsim::fuzz {
 
 // How the fake producer's end_session treats the sink and exported_out.
 enum class SinkMode : uint8_t {
-  kNormal = 0,             // one call, exported_out 1
-  kCallTwice = 1,          // two calls, exported_out 1
-  kNoCallButExported = 2,  // no call, exported_out 1
-  kCallButNotExported = 3, // one call, exported_out 0
-  kNullExport = 4,         // sink(nullptr), exported_out 1
-  kExportedUnset = 5,      // one call, exported_out never written
-  kExportedGarbage = 6,    // one call, exported_out 7
-  kNothingCaptured = 7,    // no call, exported_out 0 (the ABI's empty session)
+  kNormal = 0,              // one call, exported_out 1
+  kCallTwice = 1,           // two calls, exported_out 1
+  kNoCallButExported = 2,   // no call, exported_out 1
+  kCallButNotExported = 3,  // one call, exported_out 0
+  kNullExport = 4,          // sink(nullptr), exported_out 1
+  kExportedUnset = 5,       // one call, exported_out never written
+  kExportedGarbage = 6,     // one call, exported_out 7
+  kNothingCaptured = 7,     // no call, exported_out 0 (the ABI's empty session)
 };
 
 // Entries of the string dictionary (kineto_export_decoder.cc); make_consumer_seeds.py mirrors it.

@@ -61,8 +61,7 @@ std::string FuzzScenarioLoader(const uint8_t* data, size_t size) {
   const std::string canonical = scenario::CanonicalYaml(*loaded);
   auto again = scenario::LoadScenarioFromString(canonical, "canonical.yaml");
   if (!again.ok()) {
-    return "the canonical text of a loaded scenario does not load: " +
-           again.status().message();
+    return "the canonical text of a loaded scenario does not load: " + again.status().message();
   }
   // ScenarioHash is a hash of this text, so equal texts are the "equal Scenario" of the promise.
   if (scenario::CanonicalYaml(*again) != canonical)

@@ -1,4 +1,5 @@
-// trace_import_fuzzer: arbitrary bytes as a Chrome trace, then the imported model written back.
+// trace_import_fuzzer: arbitrary bytes as a Chrome trace, then the imported model written back
+// and imported again.
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,16 @@ std::string FuzzTraceImport(const uint8_t* data, size_t size) {
   const std::string problem = JsonProblem(sink.text());
   if (!problem.empty())
     return "the imported trace was written as " + problem;
+
+  // And what the writer wrote, the importer reads back whole: `rblnsim check` on any trace the
+  // tools rewrite.
+  auto again = trace::ImportChromeTraceFromBuffer(sink.text(), "rewritten.json");
+  if (!again.ok())
+    return "the rewritten trace does not import: " + again.status().message();
+  if (again->trace.events.size() != result.trace.events.size()) {
+    return "the rewritten trace imports with " + std::to_string(again->trace.events.size()) +
+           " events instead of " + std::to_string(result.trace.events.size());
+  }
   return "";
 }
 

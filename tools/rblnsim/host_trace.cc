@@ -32,6 +32,14 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     e.dur_ns = std::llround(event.end_ns) + system_minus_sim_ns - e.ts_ns;
     if (event.external_id != 0) e.args.push_back({"External id", event.external_id});
     e.args.push_back({"Record function id", int64_t{0}});
+    // What torch.profiler writes with record_shapes=True (the trace-only fallback detector reads
+    // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
+    if (event.shapes_id != 0 && event.shapes_id <= timeline.shapes.size()) {
+      const sim::ShapeArgs& shapes = timeline.shapes[event.shapes_id - 1];
+      e.args.push_back({"Input Dims", trace::RawJson{shapes.dims}});
+      e.args.push_back({"Input type", trace::RawJson{shapes.types}});
+    }
+    if (event.bytes >= 0) e.args.push_back({"bytes", event.bytes});
     e.args.push_back({"Ev Idx", ev_idx++});
     if (event.sequence_number >= 0) {
       e.args.push_back({"Fwd thread id", int64_t{0}});

@@ -4,7 +4,11 @@
 
 #include <cstdio>
 
+#include "tools/rblnsim/analyze_command.h"
+#include "tools/rblnsim/calibrate_command.h"
 #include "tools/rblnsim/check_command.h"
+#include "tools/rblnsim/compare_command.h"
+#include "tools/rblnsim/describe_command.h"
 #include "tools/rblnsim/merge_command.h"
 #include "tools/rblnsim/run_command.h"
 #include "tools/rblnsim/sweep_command.h"
@@ -18,10 +22,18 @@ int main(int argc, char** argv) {
   rblnsim::cli::AddRunCommand(&app, &run);
   rblnsim::cli::CheckCommandOptions check;
   rblnsim::cli::AddCheckCommand(&app, &check);
+  rblnsim::cli::AnalyzeOptions analyze;
+  rblnsim::cli::AddAnalyzeCommand(&app, &analyze);
   rblnsim::cli::SweepOptions sweep;
   rblnsim::cli::AddSweepCommand(&app, &sweep);
   rblnsim::cli::MergeOptions merge;
   rblnsim::cli::AddMergeCommand(&app, &merge);
+  rblnsim::cli::DescribeOptions describe;
+  rblnsim::cli::AddDescribeCommand(&app, &describe);
+  rblnsim::cli::CompareOptions compare;
+  rblnsim::cli::AddCompareCommand(&app, &compare);
+  rblnsim::cli::CalibrateOptions calibrate;
+  rblnsim::cli::AddCalibrateCommand(&app, &calibrate);
 
   try {
     app.parse(argc, argv);
@@ -37,7 +49,11 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("run")) return rblnsim::cli::RunCommand(run);
   if (app.got_subcommand("check")) return rblnsim::cli::CheckCommand(check);
+  if (app.got_subcommand("analyze")) return rblnsim::cli::AnalyzeCommand(analyze);
   if (app.got_subcommand("sweep")) return rblnsim::cli::SweepCommand(sweep);
   if (app.got_subcommand("merge")) return rblnsim::cli::MergeCommand(merge);
+  if (app.got_subcommand("describe")) return rblnsim::cli::DescribeCommand(describe);
+  if (app.got_subcommand("compare")) return rblnsim::cli::CompareCommand(compare);
+  if (app.got_subcommand("calibrate")) return rblnsim::cli::CalibrateCommand(calibrate);
   return 2;
 }

@@ -1,7 +1,6 @@
 #include "tools/rblnsim/merge_command.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -35,17 +34,21 @@ std::map<std::string, PointRecord> Gather(const std::vector<std::string>& dirs) 
     for (fs::directory_iterator it(dir + "/points", error), end; !error && it != end;
          it.increment(error)) {
       const std::string name = it->path().filename().string();
-      if (name.size() == 21 && name.ends_with(".json") && IsPointKey(name.substr(0, 16)))
+      if (name.size() == 21 && name.ends_with(".json") && IsPointKey(name.substr(0, 16))) {
         names.push_back(name);
+      } else if (name.ends_with(".json")) {
+        std::fprintf(stderr, "rblnsim: merge: ignoring %s/points/%s: not named <key>.json\n",
+                     dir.c_str(), name.c_str());
+      }
     }
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) {
       const std::string path = dir + "/points/" + name;
       StatusOr<PointRecord> record = ReadPointRecord(path);
       if (!record.ok() || record->key != name.substr(0, 16)) {
-        std::fprintf(stderr, "rblnsim: merge: ignoring %s: %s\n", path.c_str(),
-                     record.ok() ? "its key does not match its name"
-                                 : record.status().message().c_str());
+        std::fprintf(
+            stderr, "rblnsim: merge: ignoring %s: %s\n", path.c_str(),
+            record.ok() ? "its key does not match its name" : record.status().message().c_str());
         continue;
       }
       const auto [it, added] = by_key.emplace(record->key, *record);
@@ -99,9 +102,10 @@ std::string Describe(size_t index, const ManifestPoint& point) {
 void AddMergeCommand(CLI::App* app, MergeOptions* options) {
   CLI::App* merge = app->add_subcommand(
       "merge", "Merge sweep point files into results.csv, results.jsonl and SVG plots");
-  merge->add_option("dirs", options->dirs,
-                    "Sweep output directories; results go to the first (more: shards copied from "
-                    "other machines)")
+  merge
+      ->add_option("dirs", options->dirs,
+                   "Sweep output directories; results go to the first (more: shards copied from "
+                   "other machines)")
       ->required();
   merge->add_flag("--no-plots", options->no_plots, "Skip the SVG plots");
 }
@@ -148,7 +152,7 @@ int MergeCommand(const MergeOptions& options) {
   }
   size_t stale = 0;
   for (const auto& [key, record] : records)
-    stale += expected.count(key) ? 0 : 1;
+    stale += expected.contains(key) ? 0 : 1;
   if (stale > 0) {
     std::fprintf(stderr,
                  "rblnsim: merge: ignoring %zu point file(s) that are not in the current sweep "
@@ -156,8 +160,7 @@ int MergeCommand(const MergeOptions& options) {
                  stale);
   }
 
-  StatusOr<ResultTable> table =
-      BuildTable(manifest->scenario, manifest->axes, ok_points, indices);
+  StatusOr<ResultTable> table = BuildTable(manifest->scenario, manifest->axes, ok_points, indices);
   if (!table.ok())
     return BadInput(table.status().message());
   Status csv = WriteCsv(out + "/results.csv", *table);
@@ -186,8 +189,8 @@ int MergeCommand(const MergeOptions& options) {
   std::fprintf(stderr,
                "merge %s: %zu points expected: %zu ok, %zu failed, %zu missing; wrote "
                "%s/results.csv, %s/results.jsonl and %zu plots\n",
-               manifest->scenario.c_str(), manifest->points.size(), ok_points.size(),
-               failed.size(), missing.size(), out.c_str(), out.c_str(), plots);
+               manifest->scenario.c_str(), manifest->points.size(), ok_points.size(), failed.size(),
+               missing.size(), out.c_str(), out.c_str(), plots);
   return missing.empty() && failed.empty() ? 0 : 1;
 }
 

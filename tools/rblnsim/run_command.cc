@@ -17,6 +17,7 @@
 #include "sim/runtime/simulated_runtime.h"
 #include "sim/scenario/env.h"
 #include "sim/scenario/loader.h"
+#include "tools/rblnsim/analyze_command.h"
 #include "tools/rblnsim/expectations.h"
 #include "tools/rblnsim/host_trace.h"
 #include "tools/rblnsim/run_outputs.h"
@@ -177,6 +178,10 @@ int RunCommand(const RunOptions& options) {
         "RBLN_PROFILER=1 rblnsim run %s\n",
         options.scenario_path.c_str());
   }
+  // The trace-only analyses of the same trace: hidden host work, then launch latency.
+  auto reports = FormatTraceReports(trace);
+  if (!reports.ok()) return BadInput(reports.status());
+  std::printf("\n%s", reports->c_str());
 
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
   if (!written.ok()) return BadInput(written);

@@ -26,6 +26,22 @@ std::pair<std::string, std::string> SplitSet(const std::string& set) {
   return {Trim(std::string_view(set).substr(0, equals)), set.substr(equals + 1)};
 }
 
+// A swept value for tables and plots: a quoted YAML scalar ("0", 'ON') loses its quotes; the
+// --set text keeps them, since YAML needs them to keep "0" a string.
+std::string DisplayValue(const std::string& text) {
+  if (text.size() < 2 || text.front() != text.back() || (text[0] != '"' && text[0] != '\''))
+    return text;
+  const char quote = text[0];
+  std::string out;
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    const bool escaped = quote == '"' ? text[i] == '\\' : text[i] == '\'' && text[i + 1] == '\'';
+    if (escaped && i + 2 < text.size())
+      ++i;
+    out += text[i];
+  }
+  return out;
+}
+
 // True when one path is the other or lies inside it.
 bool Overlaps(const std::string& a, const std::string& b) {
   const auto inside = [](const std::string& inner, const std::string& outer) {
@@ -112,8 +128,10 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
   for (std::vector<std::string>& point_sets : scenario::ExpandSweep(base.sweep)) {
     SweepPoint point;
     point.index = plan.points.size();
-    for (const std::string& set : point_sets)
-      point.params.push_back(SplitSet(set));
+    for (const std::string& set : point_sets) {
+      auto [path, value] = SplitSet(set);
+      point.params.emplace_back(std::move(path), DisplayValue(value));
+    }
     std::vector<std::string> sets = inputs.sets;
     sets.insert(sets.end(), point_sets.begin(), point_sets.end());
     point.sets = std::move(point_sets);

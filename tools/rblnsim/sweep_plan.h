@@ -30,8 +30,8 @@ struct SweepPoint {
   size_t index = 0;               // position in the canonical order
   std::vector<std::string> sets;  // the point's --set arguments, one per axis
   std::vector<std::pair<std::string, std::string>> params;  // axis path -> value as written
-  std::string key;                // ScenarioHash of the point's resolved scenario, sweep removed
-  uint64_t seed = 0;              // DeriveSeed(base seed, key)
+  std::string key;    // ScenarioHash of the point's resolved scenario, sweep removed
+  uint64_t seed = 0;  // DeriveSeed(base seed, key)
   double matmul_flops = 0;
   double peak_flops_per_s = 0;
 };

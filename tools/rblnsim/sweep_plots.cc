@@ -75,12 +75,12 @@ XAxis MakeXAxis(const std::string& path, const std::vector<std::string>& values)
   // Categories in canonical order of first appearance.
   std::string legend;
   for (const std::string& value : values) {
-    if (axis.position.count(value))
+    if (axis.position.contains(value))
       continue;
     const double x = static_cast<double>(axis.position.size());
     axis.position[value] = x;
-    legend += (legend.empty() ? "" : ", ") + std::to_string(axis.position.size() - 1) + " = " +
-              value;
+    legend +=
+        (legend.empty() ? "" : ", ") + std::to_string(axis.position.size() - 1) + " = " + value;
   }
   axis.label = path + " (" + legend + ")";
   return axis;
@@ -90,27 +90,44 @@ XAxis MakeXAxis(const std::string& path, const std::vector<std::string>& values)
 std::string FileSafe(const std::string& text) {
   std::string out;
   for (char c : text) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '-' || c == '_';
     out += keep ? c : '_';
   }
   return out;
 }
 
-report::LinePlot PlotOne(const ResultTable& table, size_t axis, const XAxis& x_axis,
+// Legend names for the axes: the last segment of each path ("shape" for
+// workload.tensors.x.shape), or the whole path where two axes share that segment. Legends have
+// room for ~26 characters, which a full path would mostly fill before its value.
+std::vector<std::string> ShortNames(const std::vector<std::string>& axes) {
+  std::vector<std::string> names;
+  for (const std::string& axis : axes)
+    names.push_back(axis.substr(axis.rfind('.') + 1));
+  for (size_t a = 0; a < axes.size(); ++a) {
+    if (std::count(names.begin(), names.end(), names[a]) > 1 || names[a].empty())
+      names[a] = axes[a];
+  }
+  return names;
+}
+
+report::LinePlot PlotOne(const ResultTable& table,
+                         size_t axis,
+                         const XAxis& x_axis,
                          const std::string& column) {
   report::LinePlot plot;
   plot.title = column + " vs " + table.axes[axis] + " - " + table.scenario;
   plot.x_label = x_axis.label;
   plot.y_label = column;
   plot.log_x = x_axis.log;
+  const std::vector<std::string> names = ShortNames(table.axes);
   std::map<std::string, size_t> series_of;  // other parameters' values -> series
   double lo = INFINITY, hi = -INFINITY;
   for (const TableRow& row : table.rows) {
     std::string label;
     for (size_t a = 0; a < table.axes.size(); ++a) {
       if (a != axis)
-        label += (label.empty() ? "" : ", ") + table.axes[a] + "=" + row.params[a];
+        label += (label.empty() ? "" : ", ") + names[a] + "=" + row.params[a];
     }
     const auto [it, added] = series_of.emplace(label, plot.series.size());
     if (added)

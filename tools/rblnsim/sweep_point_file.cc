@@ -42,19 +42,19 @@ void CopyJson(element value, trace::JsonWriter& json) {
       return;
     }
     case element_type::INT64:
-      json.Int(int64_t(value));
+      json.Int(static_cast<int64_t>(value));
       return;
     case element_type::UINT64:
-      json.Uint(uint64_t(value));
+      json.Uint(static_cast<uint64_t>(value));
       return;
     case element_type::DOUBLE:
-      json.Double(double(value));
+      json.Double(static_cast<double>(value));
       return;
     case element_type::STRING:
-      json.String(std::string_view(value));
+      json.String(static_cast<std::string_view>(value));
       return;
     case element_type::BOOL:
-      json.Bool(bool(value));
+      json.Bool(static_cast<bool>(value));
       return;
     case element_type::NULL_VALUE:
       json.Null();
@@ -73,11 +73,14 @@ std::string Compact(element value) {
 std::optional<Metric> AsMetric(std::string name, element value) {
   switch (value.type()) {
     case element_type::INT64:
-      return Metric{std::move(name), std::to_string(int64_t(value)), double(int64_t(value))};
+      return Metric{std::move(name), std::to_string(static_cast<int64_t>(value)),
+                    static_cast<double>(static_cast<int64_t>(value))};
     case element_type::UINT64:
-      return Metric{std::move(name), std::to_string(uint64_t(value)), double(uint64_t(value))};
+      return Metric{std::move(name), std::to_string(static_cast<uint64_t>(value)),
+                    static_cast<double>(static_cast<uint64_t>(value))};
     case element_type::DOUBLE:
-      return Metric{std::move(name), trace::FormatJsonDouble(double(value)), double(value)};
+      return Metric{std::move(name), trace::FormatJsonDouble(static_cast<double>(value)),
+                    static_cast<double>(value)};
     default:
       return std::nullopt;
   }
@@ -113,6 +116,10 @@ Status WritePointRecord(const std::string& path, const PointRecord& record) {
     json.Key("workload").BeginObject();
     json.Key("matmul_flops").Double(record.matmul_flops);
     json.Key("peak_flops_per_s").Double(record.peak_flops_per_s);
+    json.EndObject();
+    json.Key("derived").BeginObject();
+    if (record.device_active_ns >= 0)
+      json.Key("device_active_ns").Double(record.device_active_ns);
     json.EndObject();
     json.Key("status").String(record.ok ? "ok" : "failed");
     json.Key("error");
@@ -171,8 +178,14 @@ StatusOr<PointRecord> ReadPointRecord(const std::string& path) {
       return JsonError(path, e, "a parameter value");
     record.params.emplace_back(std::string(field.key), std::string(value));
   }
-  (void)workload["matmul_flops"].get_double().get(record.matmul_flops);
-  (void)workload["peak_flops_per_s"].get_double().get(record.peak_flops_per_s);
+  // The workload figures are optional: without them merge has no achieved TFLOPS, nothing else.
+  if (workload["matmul_flops"].get_double().get(record.matmul_flops))
+    record.matmul_flops = 0;
+  if (workload["peak_flops_per_s"].get_double().get(record.peak_flops_per_s))
+    record.peak_flops_per_s = 0;
+  double active_ns = 0;
+  if (!fields["derived"]["device_active_ns"].get_double().get(active_ns))
+    record.device_active_ns = active_ns;
   std::string_view message;
   if (!record.ok && !fields["error"].get_string().get(message))
     record.error = std::string(message);

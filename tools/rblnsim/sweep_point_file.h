@@ -26,9 +26,10 @@ struct PointRecord {
   uint64_t seed = 0;
   double matmul_flops = 0;
   double peak_flops_per_s = 0;
+  double device_active_ns = -1;  // from the run's ground truth; < 0 when unknown
   bool ok = false;
-  std::string error;                 // empty when ok
-  std::string metrics_json = "{}";   // compact JSON object
+  std::string error;                // empty when ok
+  std::string metrics_json = "{}";  // compact JSON object
 };
 
 // Written atomically (temp file + rename): a reader sees the whole record or none.

@@ -34,6 +34,15 @@ void Progress::Done(const SweepPoint& point, bool ok, double wall_s) {
                point.key.c_str(), ok ? "ok" : "FAILED", wall_s, params.c_str());
 }
 
+void Progress::Message(const std::string& line) {
+  // On a terminal: wipe the bar, print the line, draw the bar again underneath.
+  if (tty_)
+    std::fprintf(stderr, "\r%*s\r", static_cast<int>(kBarWidth + 48), "");
+  std::fprintf(stderr, "%s\n", line.c_str());
+  if (tty_)
+    Draw();
+}
+
 void Progress::Finish() {
   if (tty_ && total_ > 0)
     std::fputc('\n', stderr);

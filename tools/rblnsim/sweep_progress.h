@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 #include "tools/rblnsim/sweep_plan.h"
 
@@ -15,6 +16,8 @@ class Progress {
  public:
   Progress(size_t total, bool tty);
   void Done(const SweepPoint& point, bool ok, double wall_s);
+  // A line of its own (a failure report), keeping the bar below it on a terminal.
+  void Message(const std::string& line);
   // Ends the bar's line; a no-op without a terminal.
   void Finish();
   size_t done() const { return done_; }

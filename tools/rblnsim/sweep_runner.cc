@@ -131,6 +131,7 @@ int RunChildren(const std::vector<ChildSpec>& children,
       result.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
       result.signal = WTERMSIG(status);
+    result.stopped = stopped;
     const size_t index = found->second.index;
     running.erase(found);
     on_done(index, result);

@@ -16,10 +16,11 @@ struct ChildSpec {
 };
 
 struct ChildExit {
-  int exit_code = -1;       // when it exited normally
-  int signal = 0;           // when a signal ended it
+  int exit_code = -1;  // when it exited normally
+  int signal = 0;      // when a signal ended it
   double wall_s = 0;
   std::string spawn_error;  // the log could not be opened or fork failed
+  bool stopped = false;     // it ended after an interrupted pool sent it SIGTERM: no result
 };
 
 // Runs every child, at most |jobs| at once, in the order given, calling |on_done| as each ends

@@ -51,8 +51,8 @@ StatusOr<std::optional<ShardSpec>> FromSlurm(const GetEnv& getenv) {
   const int first = min.value_or(0), stride = std::max(1, step.value_or(1));
   if (*id < first || (*id - first) % stride != 0) {
     return Status::Error("SLURM_ARRAY_TASK_ID=" + std::to_string(*id) +
-                         " is not on the array's range (min " + std::to_string(first) +
-                         ", step " + std::to_string(stride) + ")");
+                         " is not on the array's range (min " + std::to_string(first) + ", step " +
+                         std::to_string(stride) + ")");
   }
   return std::optional<ShardSpec>(
       ShardSpec{(*id - first) / stride, *count, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"});
@@ -77,9 +77,9 @@ StatusOr<ShardSpec> ResolveShard(std::optional<int> flag_index,
   RBLNSIM_ASSIGN_OR_RETURN(std::optional<ShardSpec> slurm, FromSlurm(getenv));
   if (slurm) {
     if (flag_count && *flag_count != slurm->count) {
-      return Status::Error("--shard-count " + std::to_string(*flag_count) +
-                           " disagrees with SLURM_ARRAY_TASK_COUNT=" +
-                           std::to_string(slurm->count));
+      return Status::Error(
+          "--shard-count " + std::to_string(*flag_count) +
+          " disagrees with SLURM_ARRAY_TASK_COUNT=" + std::to_string(slurm->count));
     }
     RBLNSIM_RETURN_IF_ERROR(CheckRange(*slurm));
     return *slurm;

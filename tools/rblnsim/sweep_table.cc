@@ -48,7 +48,7 @@ StatusOr<ResultTable> BuildTable(const std::string& scenario,
   ResultTable table;
   table.scenario = scenario;
   table.axes = axes;
-  bool any_flops = false;
+  bool any_flops = false, any_active = false;
   std::optional<double> peak;
   bool peaks_agree = true;
   for (size_t p = 0; p < points.size(); ++p) {
@@ -73,12 +73,17 @@ StatusOr<ResultTable> BuildTable(const std::string& scenario,
       AddColumn(metric.name, &table.columns);
       row.values[metric.name] = std::move(metric);
     }
+    if (record.device_active_ns >= 0) {
+      any_active = true;
+      row.values[kDeviceActiveNs] =
+          Metric{kDeviceActiveNs, trace::FormatJsonDouble(record.device_active_ns),
+                 record.device_active_ns};
+    }
     if (record.matmul_flops > 0) {
       any_flops = true;
-      const auto device = row.values.find("self_rbln_total_ns");
-      if (device != row.values.end() && device->second.value > 0) {
+      if (record.device_active_ns > 0) {
         // FLOP per ns is GFLOP/s; a thousand of them make a TFLOP/s.
-        const double tflops = record.matmul_flops / device->second.value / 1e3;
+        const double tflops = record.matmul_flops / record.device_active_ns / 1e3;
         row.values[kAchievedTflops] =
             Metric{kAchievedTflops, trace::FormatJsonDouble(tflops), tflops};
       }
@@ -88,6 +93,8 @@ StatusOr<ResultTable> BuildTable(const std::string& scenario,
     }
     table.rows.push_back(std::move(row));
   }
+  if (any_active)
+    table.columns.push_back(kDeviceActiveNs);
   if (any_flops)
     table.columns.push_back(kAchievedTflops);
   if (peak && peaks_agree)
@@ -130,12 +137,13 @@ Status WriteJsonl(const std::string& path, const ResultTable& table) {
         json.Key(table.axes[a]).String(row.params[a]);
       json.EndObject();
       json.Key("metrics").Raw(row.metrics_json);
-      const auto achieved = row.values.find(kAchievedTflops);
-      if (achieved != row.values.end()) {
-        json.Key("derived").BeginObject();
-        json.Key(kAchievedTflops).Double(achieved->second.value);
-        json.EndObject();
+      json.Key("derived").BeginObject();
+      for (const char* name : {kDeviceActiveNs, kAchievedTflops}) {
+        const auto found = row.values.find(name);
+        if (found != row.values.end())
+          json.Key(name).Double(found->second.value);
       }
+      json.EndObject();
       json.EndObject();
       json.Finish();
     }

@@ -1,8 +1,9 @@
 // The merged results of a sweep as a table: one row per successful point in canonical order, one
 // column per swept parameter and per metric (nested metric objects flattened to parent.child,
 // e.g. engine_busy_pct.chiplet0/Neural DMA), written as results.csv and results.jsonl.
-// Derived column: achieved_tflops = the workload's matrix FLOPs / self_rbln_total_ns, for points
-// whose workload has matrix products and whose run recorded device time (RBLN_PROFILER=1).
+// Derived columns, from what the sweep recorded beside the metrics: device_active_ns (the union
+// of the launches' device spans) and achieved_tflops = the workload's matrix FLOPs over it, for
+// workloads with matrix products.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_TABLE_H_
 #define RBLNSIM_TOOLS_RBLNSIM_SWEEP_TABLE_H_
 
@@ -18,6 +19,7 @@
 namespace rblnsim::cli {
 
 inline constexpr char kAchievedTflops[] = "achieved_tflops";
+inline constexpr char kDeviceActiveNs[] = "device_active_ns";
 
 struct TableRow {
   int64_t index = 0;

@@ -1,5 +1,8 @@
 #include "tools/rblnsim/sweep_workload.h"
 
+#include <simdjson.h>
+
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -106,6 +109,36 @@ WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario) {
   counter.Walk(scenario.workload.warmup, 1, /*count=*/false);
   counter.Walk(scenario.workload.profile, 1, /*count=*/true);
   return counter.Result();
+}
+
+StatusOr<double> DeviceActiveNsFromTruth(const std::string& truth_path) {
+  simdjson::dom::parser parser;
+  simdjson::dom::array launches;
+  if (auto error = parser.load(truth_path)["launches"].get_array().get(launches)) {
+    return Status::Error(
+        truth_path + ": no launches array in the truth file: " + simdjson::error_message(error));
+  }
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (simdjson::dom::element launch : launches) {
+    int64_t start = 0, end = 0;
+    bool failed = false;
+    if (launch["first_device_start_ns"].get_int64().get(start) ||
+        launch["last_device_end_ns"].get_int64().get(end) ||
+        launch["failed"].get_bool().get(failed))
+      return Status::Error(truth_path + ": a launch lacks its device start, end or failed flag");
+    if (!failed && end > start)
+      spans.emplace_back(start, end);
+  }
+  std::sort(spans.begin(), spans.end());
+  double active_ns = 0;
+  int64_t covered_until = INT64_MIN;
+  for (const auto& [start, end] : spans) {
+    const int64_t from = std::max(start, covered_until);
+    if (end > from)
+      active_ns += static_cast<double>(end - from);
+    covered_until = std::max(covered_until, end);
+  }
+  return active_ns;
 }
 
 }  // namespace rblnsim::cli

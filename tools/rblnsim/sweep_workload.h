@@ -4,6 +4,9 @@
 #ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
 #define RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
 
+#include <string>
+
+#include "profiler/base/status.h"
 #include "sim/scenario/scenario.h"
 
 namespace rblnsim::cli {
@@ -20,6 +23,12 @@ struct WorkloadFlops {
 // Walks workload.profile (repeats multiplied out, graph calls expanded), inferring each step's
 // output type as the loader does. Steps whose types cannot be inferred are skipped.
 WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario);
+
+// The time the device was working on some launch of the window: the union of each launch's span
+// from its first command's start to its last command's end, read from the ground-truth file of
+// `rblnsim run --truth`. Unlike self_rbln_total_ns (a sum over commands, which counts chiplets
+// working in parallel several times) it is wall time, the denominator achieved TFLOPS needs.
+StatusOr<double> DeviceActiveNsFromTruth(const std::string& truth_path);
 
 }  // namespace rblnsim::cli
 

@@ -125,6 +125,21 @@ TEST(SvgPlot, LinearTicksAreRound) {
   EXPECT_NE(svg.find(">12<"), std::string::npos);  // 3..11 rounded out to 2..12
 }
 
+TEST(SvgPlot, IntegerDataGetsIntegerTicks) {
+  LinePlot plot;
+  plot.series.push_back({"s", {0, 1}, {100, 300}});  // two categories at x = 0 and 1
+  const std::string svg = RenderLinePlot(plot);
+  Parse(svg);
+  EXPECT_NE(svg.find(">1<"), std::string::npos);
+  for (const char* between : {">0.2<", ">0.5<", ">0.8<"})  // no x tick between the categories
+    EXPECT_EQ(svg.find(between), std::string::npos) << between;
+
+  Histogram histogram;
+  histogram.values = {1, 2, 3};  // each bin holds one value: a count axis of 0..1
+  const std::string hist = RenderHistogram(histogram);
+  EXPECT_EQ(hist.find(">0.2<"), std::string::npos) << hist;
+}
+
 TEST(SvgPlot, StepSeriesHoldsEachValueUntilTheNextX) {
   LinePlot plot;
   plot.series.push_back({"queue", {0, 10, 20}, {1, 3, 2}, /*step=*/true, /*markers=*/false});
@@ -158,8 +173,7 @@ TEST(SvgPlot, NonFiniteValuesAreSkippedAndCounted) {
   const std::string svg = RenderLinePlot(plot);
   const auto elements = Parse(svg);
   EXPECT_EQ(CountElements(elements, "circle"), 4);
-  EXPECT_NE(svg.find("skipped: 4 points with non-finite values, 1 empty series"),
-            std::string::npos)
+  EXPECT_NE(svg.find("skipped: 4 points with non-finite values, 1 empty series"), std::string::npos)
       << svg;
   EXPECT_EQ(svg.find("nan"), std::string::npos);
   EXPECT_EQ(svg.find("inf"), std::string::npos);

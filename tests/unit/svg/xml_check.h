@@ -125,9 +125,9 @@ class XmlChecker {
 
   std::string Name() {
     const size_t begin = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                   text_[pos_] == '-' || text_[pos_] == '_' ||
-                                   text_[pos_] == ':' || text_[pos_] == '.')) {
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '-' ||
+            text_[pos_] == '_' || text_[pos_] == ':' || text_[pos_] == '.')) {
       ++pos_;
     }
     return std::string(text_.substr(begin, pos_ - begin));

@@ -1,0 +1,114 @@
+// Queue length over time, the HTA-style idle breakdown and device busy per time bucket.
+#include <gtest/gtest.h>
+
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/launch_latency.h"
+#include "tests/unit/analysis_latency/synthetic_trace.h"
+
+namespace rblnsim::analysis {
+namespace {
+
+using testing::SyntheticTrace;
+
+LatencyReport Analyze(const trace::Trace& trace, int64_t back_to_back_ns = 1000) {
+  auto forest = BuildHostForest(trace);
+  EXPECT_TRUE(forest.ok());
+  LatencyOptions options;
+  options.back_to_back_ns = back_to_back_ns;
+  return AnalyzeLaunchLatency(trace, *forest, options);
+}
+
+TEST(QueueLength, StepsUpAtMarkersAndDownAtFirstDeviceSlice) {
+  SyntheticTrace t;
+  // Three launches submitted at 0, 10, 20; picked up at 100, 200, 300.
+  for (int i = 0; i < 3; ++i) {
+    t.Marker(i + 1, 10 * i, 5);
+    t.Slice("k", i + 1, 100 * (i + 1), 50);
+  }
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.queue.size(), 6u);
+  const std::vector<std::pair<int64_t, int32_t>> want = {{0, 1},   {10, 2},  {20, 3},
+                                                         {100, 2}, {200, 1}, {300, 0}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(r.queue[i].ts_ns, want[i].first) << i;
+    EXPECT_EQ(r.queue[i].length, want[i].second) << i;
+  }
+  EXPECT_EQ(r.queue_max, 3);
+  EXPECT_EQ(r.queue_max_at_ns, 20);
+  // Time-weighted over [0, 300]: 1*10 + 2*10 + 3*80 + 2*100 + 1*100 = 570.
+  EXPECT_DOUBLE_EQ(r.queue_mean, 570.0 / 300.0);
+}
+
+TEST(QueueLength, PickupAndSubmitAtTheSameInstantIsNotTwoInFlight) {
+  SyntheticTrace t;
+  t.Marker(1, 0, 5);
+  t.Slice("k", 1, 100, 50);
+  t.Marker(2, 100, 5);  // submitted the instant launch 1 starts
+  t.Slice("k", 2, 200, 50);
+  const LatencyReport r = Analyze(t.trace);
+  EXPECT_EQ(r.queue_max, 1);
+}
+
+TEST(IdleBreakdown, HostWaitDeviceWaitAndOther) {
+  SyntheticTrace t;
+  // Launch 1 runs [100, 200). Launch 2's marker starts at 300, after the device went idle: the
+  // 200 ns gap before it is host wait. Launch 3 was submitted early; its slice follows launch 2's
+  // after 500 ns (< 1 us: device wait) and its second slice after 5 us (other).
+  t.Marker(1, 0, 10);
+  t.Slice("a", 1, 100, 100);
+  t.Marker(2, 300, 10);
+  t.Slice("b", 2, 400, 100);
+  t.Marker(3, 350, 10);
+  t.Slice("c", 3, 1000, 100);
+  t.Slice("d", 3, 6100, 100);
+  const LatencyReport r = Analyze(t.trace);
+  EXPECT_EQ(r.idle.gaps, 3);
+  EXPECT_EQ(r.idle.host_wait_ns, 200);
+  EXPECT_EQ(r.idle.device_wait_ns, 500);
+  EXPECT_EQ(r.idle.other_ns, 5000);
+  EXPECT_EQ(r.idle.span_ns, 6100);
+  EXPECT_EQ(r.idle.busy_ns, 400);
+  // A smaller back-to-back threshold moves the 500 ns gap to "other".
+  EXPECT_EQ(Analyze(t.trace, 100).idle.other_ns, 5500);
+}
+
+TEST(IdleBreakdown, OverlappingSlicesAreOneBusyInterval) {
+  SyntheticTrace t;
+  t.Marker(1, 0, 10);
+  t.Slice("a", 1, 100, 100, 1);
+  t.Slice("b", 1, 150, 100, 2);  // another engine, overlapping
+  t.Slice("c", 1, 250, 50, 3);   // starts exactly where b ends: no gap
+  const LatencyReport r = Analyze(t.trace);
+  EXPECT_EQ(r.idle.gaps, 0);
+  EXPECT_EQ(r.idle.busy_ns, 200);
+}
+
+TEST(DeviceBusy, FractionOfEachBucket) {
+  SyntheticTrace t;
+  t.Slice("a", 1, 0, 50);     // half of bucket 0
+  t.Slice("b", 1, 25, 50);    // overlaps a: union [0, 75)
+  t.Slice("c", 1, 300, 100);  // all of bucket 3
+  const BusySeries busy = DeviceBusyOverTime(t.trace, 0, 400, 4);
+  ASSERT_EQ(busy.busy_fraction.size(), 4u);
+  EXPECT_DOUBLE_EQ(busy.busy_fraction[0], 0.75);
+  EXPECT_DOUBLE_EQ(busy.busy_fraction[1], 0.0);
+  EXPECT_DOUBLE_EQ(busy.busy_fraction[2], 0.0);
+  EXPECT_DOUBLE_EQ(busy.busy_fraction[3], 1.0);
+  EXPECT_DOUBLE_EQ(busy.x_ms[3], 300 / 1e6);
+  EXPECT_TRUE(DeviceBusyOverTime(t.trace, 0, 0, 4).x_ms.empty());
+}
+
+TEST(DeviceSlices, HostAndRuntimeEventsAreNotDeviceWork) {
+  SyntheticTrace t;
+  EXPECT_FALSE(IsDeviceSlice(t.Op("aten::mm", 0, 10)));
+  EXPECT_FALSE(IsDeviceSlice(t.Marker(1, 0, 10)));
+  EXPECT_TRUE(IsDeviceSlice(t.Slice("k", 1, 0, 10)));
+  EXPECT_TRUE(IsDeviceSlice(t.Slice("k", std::nullopt, 0, 10)));  // kernel without launch_id
+  // A sync command on the device row counts when it belongs to a launch.
+  EXPECT_TRUE(IsDeviceSlice(t.Slice("sync", 1, 0, 10, 5, trace::Category::kPrivateUse1Driver)));
+  EXPECT_FALSE(
+      IsDeviceSlice(t.Slice("sync", std::nullopt, 0, 10, 5, trace::Category::kPrivateUse1Driver)));
+}
+
+}  // namespace
+}  // namespace rblnsim::analysis

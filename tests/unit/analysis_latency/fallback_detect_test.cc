@@ -1,0 +1,231 @@
+// CPU fallbacks, the NaN/Inf scan, recompiles and host round trips read from synthetic eager
+// traces laid out the way torch-rbln's dispatcher records them.
+#include "profiler/analysis/fallback_detect.h"
+
+#include <gtest/gtest.h>
+
+#include "profiler/analysis/host_forest.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "tests/unit/analysis_latency/synthetic_trace.h"
+#include "tests/unit/import/kineto_json_builder.h"
+
+namespace rblnsim::analysis {
+namespace {
+
+using testing::SyntheticTrace;
+
+OverheadReport Detect(const trace::Trace& trace) {
+  auto forest = BuildHostForest(trace);
+  EXPECT_TRUE(forest.ok());
+  return DetectOverhead(trace, *forest);
+}
+
+TEST(Fallback, DtypeFromInputType) {
+  SyntheticTrace t;
+  t.Op("aten::add", 1000, 1000, t.Inputs("[[64, 128], [64, 128]]", "[\"float\", \"float\"]"));
+  t.Download(1010, 32768);
+  t.Download(1110, 32768);
+  t.Op("aten::add", 1300, 100);  // the CPU kernel: no rbln_run under it
+  t.Upload(1500, 32768);
+  t.Marker(1, 5000, 10);  // the trace has launches elsewhere
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].op, "aten::add");
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kDtype);
+  EXPECT_EQ(r.fallbacks[0].ts_ns, 1000);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_host, 65536);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_device, 32768);
+  ASSERT_EQ(r.round_trips.size(), 3u);
+  for (const DetectedRoundTrip& rt : r.round_trips)
+    EXPECT_EQ(rt.cause, BounceCause::kFallback);
+  EXPECT_TRUE(r.round_trips[0].to_host);
+  EXPECT_FALSE(r.round_trips[2].to_host);
+  EXPECT_EQ(r.scans, 0);
+}
+
+TEST(Fallback, CompiledPathWithScanIsNotAFallback) {
+  SyntheticTrace t;
+  t.Op("aten::matmul", 0, 5000);
+  t.Op("aten::mm", 10, 4900,
+       t.Inputs("[[512, 512], [512, 512]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Scan(100, 0);  // x already has a host copy: the scan's download moves nothing
+  t.Scan(500, 0);
+  t.Op("aten::mm", 1000, 1000);
+  t.Marker(1, 1100, 50);
+  t.Slice("i1_0_W0_mm_0", 1, 1200, 10);
+  t.Download(5000, 524288);  // y.cpu()
+  const OverheadReport r = Detect(t.trace);
+  EXPECT_TRUE(r.fallbacks.empty());
+  EXPECT_EQ(r.scans, 2);
+  EXPECT_EQ(r.scan_host_ns, 2 * 390);  // each from its download to its item()
+  EXPECT_EQ(r.host_ns, 5000 + 100);
+  EXPECT_TRUE(r.bytes_known);
+  ASSERT_EQ(r.round_trips.size(), 1u);
+  EXPECT_EQ(r.round_trips[0].cause, BounceCause::kCpu);
+  EXPECT_TRUE(r.round_trips[0].to_host);
+  EXPECT_EQ(r.round_trips[0].bytes, 524288);
+  EXPECT_EQ(r.launches, 1);
+}
+
+TEST(Fallback, ScanThenFallbackMeansNanInf) {
+  SyntheticTrace t;
+  t.Op("aten::add", 0, 3000,
+       t.Inputs("[[128, 128], [128, 128]]", "[\"c10::Half\", \"c10::Half\"]"));
+  int64_t ts = t.Scan(10, 32768);
+  ts = t.Scan(ts, 32768);
+  ts = t.Download(ts, 0);
+  ts = t.Download(ts, 0);
+  t.Op("aten::add", ts + 50, 100);
+  t.Upload(ts + 200, 32768);
+  t.Marker(1, 9000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kNanInf);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_host, 0);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_device, 32768);
+  EXPECT_EQ(r.scans, 2);
+  ASSERT_EQ(r.round_trips.size(), 3u);
+  EXPECT_EQ(r.round_trips[0].cause, BounceCause::kScan);
+  EXPECT_EQ(r.round_trips[1].cause, BounceCause::kScan);
+  EXPECT_EQ(r.round_trips[2].cause, BounceCause::kFallback);
+  EXPECT_FALSE(r.round_trips[2].to_host);
+}
+
+TEST(Fallback, CustomOpsFallBackLikeAtenOps) {
+  SyntheticTrace t;
+  t.Op("rblnsim::rotary", 0, 1000,
+       t.Inputs("[[1, 16, 1, 128], [1, 1, 1, 128]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Download(10, 4096);
+  t.Op("rblnsim::rotary", 200, 100);
+  t.Upload(400, 4096);
+  t.Marker(1, 5000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].op, "rblnsim::rotary");
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kUnsupportedOp);
+}
+
+TEST(Fallback, WithoutMarkersOnlyTheUploadTellsAFallbackApart) {
+  // Profiler off: the compiled kernel has no rbln_run either, but no upload follows it.
+  SyntheticTrace kernel;
+  kernel.Op("aten::add", 0, 1000);
+  kernel.Download(10, 100);
+  kernel.Op("aten::add", 200, 100);
+  EXPECT_TRUE(Detect(kernel.trace).fallbacks.empty());
+
+  SyntheticTrace fallback = kernel;
+  fallback.Upload(400, 100);
+  const OverheadReport r = Detect(fallback.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kUnknown);  // no Input args, a supported op
+}
+
+TEST(Fallback, WithoutBytesArgsEveryCopyCountsWithUnknownSize) {
+  SyntheticTrace t;
+  t.Op("aten::topk", 0, 1000);
+  t.Download(10, std::nullopt);
+  t.Op("aten::topk", 200, 100);
+  t.Upload(400, std::nullopt);
+  t.Marker(1, 5000, 10);
+  const OverheadReport r = Detect(t.trace);
+  EXPECT_FALSE(r.bytes_known);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kUnsupportedOp);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_host, -1);
+  ASSERT_EQ(r.round_trips.size(), 2u);
+  EXPECT_EQ(r.round_trips[0].bytes, -1);
+}
+
+TEST(Recompile, CompileSpanAndItsNewInstance) {
+  SyntheticTrace t;
+  t.Op("aten::mm", 0, 10000);
+  t.Op("aten::mm", 100, 8900);
+  t.Annotation("rbln::compile", 200, 4800);
+  t.Marker(5, 6000, 100);
+  t.Slice("i2_0_W0_mm_0", 5, 7000, 10);
+  t.Slice("i1_3_W0_mm_0", 4, 50, 10);  // an earlier launch of instance 1
+  const OverheadReport r = Detect(t.trace);
+  EXPECT_TRUE(r.fallbacks.empty());
+  ASSERT_EQ(r.recompiles.size(), 1u);
+  EXPECT_EQ(r.recompiles[0].op, "aten::mm");
+  EXPECT_EQ(r.recompiles[0].dur_ns, 4800);
+  EXPECT_EQ(r.recompiles[0].launch_id, 5);
+  EXPECT_EQ(r.recompiles[0].instance, 2);
+  EXPECT_TRUE(r.recompiles[0].new_instance);
+}
+
+TEST(InputArgs, CausesInTheRuntimesOrder) {
+  auto cause = [](const char* op, const char* dims, const char* types) {
+    SyntheticTrace t;
+    return InferCause(op, ReadOpInputs(t.Op(op, 0, 1, SyntheticTrace::Inputs(dims, types))));
+  };
+  EXPECT_EQ(cause("aten::add", "[[], []]", "[\"c10::Half\", \"c10::Half\"]"),
+            FallbackCause::kAllScalar);
+  EXPECT_EQ(cause("aten::add", "[[4, 100], [4, 100]]", "[\"c10::Half\", \"c10::Half\"]"),
+            FallbackCause::kUnaligned);
+  EXPECT_EQ(cause("aten::add", "[[4, 1], [4,128]]", "[\"c10::Half\",\"c10::Half\"]"),
+            FallbackCause::kUnknown);
+  EXPECT_EQ(cause("aten::mm", "[[4, 100], [100, 4]]", "[\"c10::Half\", \"c10::Half\"]"),
+            FallbackCause::kUnknown);  // not elementwise: no alignment rule
+  EXPECT_EQ(cause("aten::topk", "[[4, 128], []]", "[\"c10::Half\", \"Scalar\"]"),
+            FallbackCause::kUnsupportedOp);
+  EXPECT_EQ(cause("aten::masked_fill", "[[4, 128], [4, 128], []]",
+                  "[\"c10::Half\", \"bool\", \"Scalar\"]"),
+            FallbackCause::kDtype);
+  // dtype is checked before the op list, as quick_fallback_check does.
+  EXPECT_EQ(cause("aten::topk", "[[4, 128], []]", "[\"float\", \"Scalar\"]"),
+            FallbackCause::kDtype);
+  EXPECT_EQ(InferCause("aten::add", std::nullopt), FallbackCause::kUnknown);
+  EXPECT_EQ(InferCause("aten::cumsum", std::nullopt), FallbackCause::kUnsupportedOp);
+}
+
+TEST(InputArgs, ParsesKinetoLayouts) {
+  SyntheticTrace t;
+  auto inputs = ReadOpInputs(
+      t.Op("aten::cat", 0, 1,
+           SyntheticTrace::Inputs("[[[2, 3], [2, 3]], [], null]", "[\"TensorList\", \"Scalar\"]")));
+  ASSERT_TRUE(inputs.has_value());
+  ASSERT_EQ(inputs->size(), 3u);
+  EXPECT_TRUE((*inputs)[0].nested);
+  EXPECT_EQ((*inputs)[1].type, "Scalar");
+  EXPECT_TRUE((*inputs)[2].nested);
+  // JSON text stored as a string arg, as some exporters write it.
+  trace::Event& e = t.Op("aten::add", 0, 1);
+  e.args.push_back({"Input Dims", std::string("[[4,100]]")});
+  ASSERT_TRUE(ReadOpInputs(e).has_value());
+  EXPECT_EQ(ReadOpInputs(e)->at(0).dims, (std::vector<int64_t>{4, 100}));
+  trace::Event& bad = t.Op("aten::add", 0, 1);
+  bad.args.push_back({"Input Dims", trace::RawJson{"[[4,"}});
+  EXPECT_FALSE(ReadOpInputs(bad).has_value());
+  EXPECT_EQ(BaseOpName("aten::add.Tensor"), "aten::add");
+  EXPECT_EQ(BaseOpName("aten::add_"), "aten::add");
+  EXPECT_EQ(BaseOpName("aten::_softmax"), "aten::_softmax");
+  EXPECT_TRUE(IsDeviceSupportedOp("aten::linear"));
+  EXPECT_FALSE(IsDeviceSupportedOp("aten::relu"));
+}
+
+TEST(Fallback, ReadsInputArgsAfterAChromeTraceRoundTrip) {
+  // The importer keeps array args as raw JSON text; the detector reads them the same way.
+  using B = rblnsim::testing::KinetoJsonBuilder;
+  B b;
+  const std::string shapes =
+      "\"Input Dims\": [[4, 100], [4, 100]], \"Input type\": [\"c10::Half\", \"c10::Half\"]";
+  b.Complete("cpu_op", "aten::add", 1, 1, 1000, 1000, shapes);
+  b.Complete("cpu_op", "aten::to", 1, 1, 1010, 100);
+  b.Complete("cpu_op", "aten::_to_copy", 1, 1, 1015, 90);
+  b.Complete("cpu_op", "aten::copy_", 1, 1, 1020, 80);
+  b.Complete("cpu_op", "aten::_copy_from", 1, 1, 1025, 70, "\"bytes\": 800");
+  b.Complete("cpu_op", "aten::add", 1, 1, 1200, 100, shapes);
+  b.Complete("cpu_op", "aten::copy_", 1, 1, 1400, 50);
+  b.Complete("cpu_op", "aten::_copy_from", 1, 1, 1405, 40, "\"bytes\": 800");
+  b.Complete("privateuse1_runtime", "rbln_run", 1, 1, 5000, 10, "\"launch_id\": 1");
+  auto imported = trace::ImportChromeTraceFromBuffer(b.Build(), "t.json");
+  ASSERT_TRUE(imported.ok()) << imported.status().message();
+  const OverheadReport r = Detect(imported->trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kUnaligned);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_host, 800);
+}
+
+}  // namespace
+}  // namespace rblnsim::analysis

@@ -1,0 +1,181 @@
+// Per-launch submission latency, percentiles, per-op grouping and slow-launch outliers on
+// synthetic traces whose every number is known.
+#include "profiler/analysis/launch_latency.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/host_forest.h"
+#include "tests/unit/analysis_latency/synthetic_trace.h"
+
+namespace rblnsim::analysis {
+namespace {
+
+using testing::SyntheticTrace;
+
+LatencyReport Analyze(const trace::Trace& trace, LatencyOptions options = {}) {
+  auto forest = BuildHostForest(trace);
+  EXPECT_TRUE(forest.ok());
+  return AnalyzeLaunchLatency(trace, *forest, options);
+}
+
+TEST(Percentiles, NearestRank) {
+  std::vector<int64_t> values;
+  for (int64_t v = 100; v >= 1; --v)
+    values.push_back(v);
+  const Percentiles p = ComputePercentiles(&values);
+  EXPECT_EQ(p.count, 100);
+  EXPECT_EQ(p.p50_ns, 50);
+  EXPECT_EQ(p.p90_ns, 90);
+  EXPECT_EQ(p.p99_ns, 99);
+  EXPECT_EQ(p.max_ns, 100);
+
+  // rank = ceil(p/100 * n): 2 of 3 for p50, 3 of 3 for p90 and p99.
+  std::vector<int64_t> three = {30, 10, 20};
+  const Percentiles q = ComputePercentiles(&three);
+  EXPECT_EQ(q.p50_ns, 20);
+  EXPECT_EQ(q.p90_ns, 30);
+  EXPECT_EQ(q.p99_ns, 30);
+
+  std::vector<int64_t> none;
+  EXPECT_EQ(ComputePercentiles(&none).count, 0);
+}
+
+TEST(LaunchLatency, OneLaunchDecomposed) {
+  SyntheticTrace t;
+  t.Op("aten::matmul", 0, 1000);
+  t.Op("aten::mm", 10, 980);
+  t.Op("aten::mm", 500, 400);  // the kernel op encloses the marker
+  t.Marker(7, 600, 90);
+  // Device slices out of order in the event list; the first start and last end win.
+  t.Slice("i1_0_W0_mm_1", 7, 760, 40);
+  t.Slice("i1_0_W0_args_0_0", 7, 700, 20, 2, trace::Category::kGpuMemcpy);
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchLatency& l = r.launches[0];
+  EXPECT_EQ(l.launch_id, 7);
+  EXPECT_EQ(r.op_names[l.op], "aten::mm");
+  EXPECT_EQ(l.op_start_ns, 500);  // the innermost enclosing op
+  EXPECT_EQ(l.marker_start_ns, 600);
+  EXPECT_EQ(l.marker_end_ns, 690);
+  EXPECT_EQ(l.first_device_start_ns, 700);
+  EXPECT_EQ(l.last_device_end_ns, 800);
+  EXPECT_EQ(l.device_slices, 2u);
+  EXPECT_EQ(l.submission_latency_ns(), 100);
+  EXPECT_EQ(l.launch_delay_ns(), 10);
+  EXPECT_EQ(r.submission.max_ns, 100);
+  EXPECT_EQ(r.launch_delay.p50_ns, 10);
+}
+
+TEST(LaunchLatency, SyncLaunchDelayIsClippedAtZero) {
+  SyntheticTrace t;
+  t.Op("aten::add", 0, 1000);
+  t.Marker(1, 100, 800);  // the runtime blocks until the run is done
+  t.Slice("i1_0_W0_add_0", 1, 300, 100);
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.launches.size(), 1u);
+  EXPECT_EQ(r.launches[0].submission_latency_ns(), 200);
+  EXPECT_EQ(r.launches[0].launch_delay_ns(), 0);
+}
+
+TEST(LaunchLatency, GraphRegionIsTheLauncher) {
+  SyntheticTrace t;
+  t.Annotation("Torch-Compiled Region", 0, 500);
+  t.Marker(3, 100, 50);
+  t.Slice("i2_0_W0_linear_0", 3, 200, 10);
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.launches.size(), 1u);
+  EXPECT_EQ(r.op_names[r.launches[0].op], "Torch-Compiled Region");
+}
+
+TEST(LaunchLatency, CountsWhatCannotBeMeasured) {
+  SyntheticTrace t;
+  t.Marker(1, 0, 10);               // inside no op, no device work
+  t.Marker(std::nullopt, 100, 10);  // no launch_id
+  t.Marker(2, 200, 10);
+  t.Marker(2, 300, 10);  // a second marker for launch 2: the first is kept
+  t.Slice("i1_0_W0_mm_0", 2, 250, 10);
+  t.Slice("i1_0_W0_mm_0", 9, 400, 10);  // launch 9 has no marker
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.launches.size(), 2u);
+  EXPECT_EQ(r.launches_without_device, 1);
+  EXPECT_EQ(r.markers_without_launch_id, 1);
+  EXPECT_EQ(r.duplicate_markers, 1);
+  EXPECT_EQ(r.slices_without_marker, 1);
+  EXPECT_EQ(r.launches[0].op, LatencyReport::kNoLauncher);
+  EXPECT_EQ(r.launches[1].marker_start_ns, 200);
+  EXPECT_EQ(r.submission.count, 1);
+  EXPECT_EQ(r.submission.max_ns, 50);
+}
+
+TEST(LaunchLatency, PerOpPercentilesAndOutliers) {
+  SyntheticTrace t;
+  int64_t ts = 0;
+  // Ten mm launches at 1000 ns and one at 5000 ns; three adds at 200 ns.
+  for (int i = 0; i < 11; ++i, ts += 10'000) {
+    t.Op("aten::mm", ts, 9000);
+    t.Marker(i + 1, ts + 100, 50);
+    t.Slice("mm", i + 1, ts + 100 + (i == 10 ? 5000 : 1000), 10);
+  }
+  for (int i = 0; i < 3; ++i, ts += 10'000) {
+    t.Op("aten::add", ts, 9000);
+    t.Marker(100 + i, ts + 100, 50);
+    t.Slice("add", 100 + i, ts + 300, 10);
+  }
+  LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.per_op.size(), 2u);
+  EXPECT_EQ(r.per_op[0].op, "aten::mm");  // by count
+  EXPECT_EQ(r.per_op[0].submission.count, 11);
+  EXPECT_EQ(r.per_op[0].submission.p50_ns, 1000);
+  EXPECT_EQ(r.per_op[0].submission.p90_ns, 1000);
+  EXPECT_EQ(r.per_op[0].submission.max_ns, 5000);
+  EXPECT_EQ(r.per_op[1].op, "aten::add");
+  EXPECT_EQ(r.per_op[1].submission.max_ns, 200);
+  // Default threshold: the overall p99 (the 5000 ns launch itself), strictly above: none.
+  EXPECT_TRUE(r.outlier_threshold_is_p99);
+  EXPECT_EQ(r.outlier_threshold_ns, 5000);
+  EXPECT_EQ(r.outlier_count, 0);
+
+  LatencyOptions options;
+  options.outlier_threshold_ns = 500;
+  options.max_outliers = 3;
+  r = Analyze(t.trace, options);
+  EXPECT_EQ(r.outlier_count, 11);
+  ASSERT_EQ(r.outliers.size(), 3u);
+  EXPECT_EQ(r.launches[r.outliers[0]].launch_id, 11);  // slowest first
+}
+
+TEST(LaunchLatency, MillionLaunchesStayLinearithmic) {
+  // The columnar path must handle a long capture: 1M launches, 2M device slices, 1M ops.
+  constexpr int kLaunches = 1'000'000;
+  SyntheticTrace t;
+  t.trace.events.reserve(4 * kLaunches);
+  for (int i = 0; i < kLaunches; ++i) {
+    const int64_t ts = int64_t{i} * 2000;
+    t.Op("aten::mm", ts, 1500);
+    t.Marker(i, ts + 100, 100);
+    t.Slice("i1_0_W0_mm_0", i, ts + 900 + (i % 7), 200);
+    t.Slice("i1_0_W0_mm_1", i, ts + 1200, 300, 2);
+  }
+  t.trace.capture_end_ns = int64_t{kLaunches} * 2000;
+  const auto start = std::chrono::steady_clock::now();
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  const OverheadReport overhead = DetectOverhead(t.trace, *forest);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("1M launches (4M events): forest + latency + overhead in %.2f s\n", seconds);
+  EXPECT_TRUE(overhead.fallbacks.empty());
+  ASSERT_EQ(r.launches.size(), static_cast<size_t>(kLaunches));
+  EXPECT_EQ(r.submission.p50_ns, 803);
+  EXPECT_EQ(r.submission.max_ns, 806);
+  EXPECT_EQ(r.queue_max, 1);
+  EXPECT_LT(seconds, 30.0);  // generous: sanitizer builds run this too
+}
+
+}  // namespace
+}  // namespace rblnsim::analysis

@@ -1,0 +1,209 @@
+// The explain and latency reports (text and JSON), the plots, and scoring against a ground-truth
+// file.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "profiler/analysis/explain_report.h"
+#include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/latency_plots.h"
+#include "profiler/analysis/latency_report.h"
+#include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/truth_score.h"
+#include "tests/unit/analysis_latency/synthetic_trace.h"
+
+namespace rblnsim::analysis {
+namespace {
+
+using testing::SyntheticTrace;
+
+// One fp32 add that falls back (2 downloads of 512 B, 1 upload), one compiled mm with a scan of
+// one input, one launch with 1 us submission latency, and a .cpu() download.
+SyntheticTrace Mixed() {
+  SyntheticTrace t;
+  t.Op("aten::add", 0, 1000, t.Inputs("[[8, 16], [8, 16]]", "[\"float\", \"float\"]"));
+  t.Download(10, 512);
+  t.Download(110, 512);
+  t.Op("aten::add", 300, 100);
+  t.Upload(500, 512);
+  t.Op("aten::mm", 2000, 5000);
+  t.Scan(2010, 0);
+  t.Op("aten::mm", 3000, 3000);
+  t.Marker(1, 3500, 100);
+  t.Slice("i1_0_W0_mm_0", 1, 4500, 200);
+  t.Download(8000, 4096);
+  return t;
+}
+
+bool ValidJson(const std::string& text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  return parser.parse(text).get(doc) == simdjson::SUCCESS;
+}
+
+TEST(ExplainReport, CleanTrace) {
+  SyntheticTrace t;
+  t.Op("aten::mm", 0, 1000);
+  t.Marker(1, 100, 10);
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  EXPECT_EQ(text.rfind("[clean]  RBLN EXPLAIN (wall 10.000ms | host ops 1.000us | 1 launch |", 0),
+            0u)
+      << text;
+  EXPECT_NE(text.find("no hidden host work"), std::string::npos);
+}
+
+TEST(ExplainReport, SignalsTableWhyAndNotes) {
+  const SyntheticTrace t = Mixed();
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const OverheadReport r = DetectOverhead(t.trace, *forest);
+  const std::string text = FormatExplainText(r);
+  // cpu_fallback, d2h (fallback downloads), h2d, scan: 4 signals; the .cpu() alone would not be.
+  EXPECT_EQ(text.rfind("[overhead: 4 signals]  RBLN EXPLAIN (", 0), 0u) << text;
+  EXPECT_NE(text.find("Signal                       Count         Bytes  Note"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dispatch/cpu_fallback            1      1.50 KiB"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    why: dtype-not-fp16: 1 (aten::add 1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("    try: keep the inputs fp16/bf16"), std::string::npos);
+  EXPECT_NE(text.find("host_bounce/d2h                  3      5.00 KiB"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("why: cpu() 1, fallback 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("host_bounce/h2d                  1         512 B"), std::string::npos);
+  EXPECT_NE(text.find("scan/nan_inf                     1             -  0.390us"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("TORCH_RBLN_DEPLOY=ON"), std::string::npos);
+  const std::vector<ExplainRow> rows = ExplainRows(r);
+  EXPECT_EQ(OverheadSignals(rows), 4);
+
+  trace::StringSink sink;
+  trace::JsonWriter json(&sink);
+  WriteExplainJson(r, &json);
+  json.Finish();
+  EXPECT_TRUE(ValidJson(sink.text())) << sink.text();
+  EXPECT_NE(sink.text().find("\"reason\":\"dtype-not-fp16\""), std::string::npos);
+}
+
+TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
+  SyntheticTrace t;
+  t.Download(0, 100);
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  EXPECT_EQ(text.rfind("[clean]", 0), 0u) << text;
+  EXPECT_NE(text.find("fyi: .cpu() downloads are written by the user"), std::string::npos);
+}
+
+TEST(LatencyReport, TextAndJson) {
+  const SyntheticTrace t = Mixed();
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  const std::string text = FormatLatencyReportText(r);
+  EXPECT_NE(text.find("1 launch, 1 with device work, 1 launching op"), std::string::npos) << text;
+  EXPECT_NE(text.find("submission (all)          1       1.000us"), std::string::npos) << text;
+  EXPECT_NE(text.find("launch delay (all)        1       0.900us"), std::string::npos) << text;
+  EXPECT_NE(text.find("aten::mm                  1       1.000us"), std::string::npos) << text;
+  EXPECT_NE(text.find("slow launches (> 1.000us = p99): none"), std::string::npos) << text;
+  EXPECT_NE(text.find("queue length"), std::string::npos);
+  trace::StringSink sink;
+  trace::JsonWriter json(&sink);
+  WriteLatencyReportJson(r, &json);
+  json.Finish();
+  ASSERT_TRUE(ValidJson(sink.text())) << sink.text();
+  EXPECT_NE(sink.text().find("\"submission_latency_ns\":1000"), std::string::npos) << sink.text();
+}
+
+TEST(LatencyPlots, ThreeCharts) {
+  const SyntheticTrace t = Mixed();
+  auto forest = BuildHostForest(t.trace);
+  ASSERT_TRUE(forest.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  EXPECT_EQ(LatencyHistogram(r).values, std::vector<double>{1.0});
+  EXPECT_EQ(QueueLengthPlot(r).series.at(0).y, (std::vector<double>{1, 0}));
+  EXPECT_EQ(DeviceBusyPlot(t.trace, r).series.at(0).x.size(), static_cast<size_t>(kBusyBuckets));
+  const LatencyPlots plots = RenderLatencyPlots(t.trace, r);
+  if (plots.latency_histogram_svg.empty())
+    GTEST_SKIP() << "report/svg_plot.cc renders nothing yet";
+  EXPECT_NE(plots.latency_histogram_svg.find("<svg"), std::string::npos);
+  EXPECT_NE(plots.queue_length_svg.find("<svg"), std::string::npos);
+  EXPECT_NE(plots.device_busy_svg.find("<svg"), std::string::npos);
+}
+
+class TruthScoreTest : public ::testing::Test {
+ protected:
+  // The ground truth of Mixed(), as `rblnsim run --truth` would write it.
+  static std::string TruthJson(const std::string& fallback_reason, int64_t latency_ns) {
+    return R"json({"scenario":"mixed","launches":[{"launch_id":1,"latency_ns":)json" +
+           std::to_string(latency_ns) + R"json(,"failed":false}],
+      "fallbacks":[{"op":"aten::add","reason":")json" +
+           fallback_reason +
+           R"json(","bytes_to_host":1024,"bytes_to_device":512}],
+      "recompiles":[],
+      "round_trips":[{"reason":"fallback","direction":"device_to_host","bytes":512},
+                     {"reason":"fallback","direction":"device_to_host","bytes":512},
+                     {"reason":"fallback","direction":"host_to_device","bytes":512},
+                     {"reason":"cpu()","direction":"device_to_host","bytes":4096}],
+      "nan_inf_scans":1})json";
+  }
+  TruthScore Score(const std::string& json) {
+    const std::string path = ::testing::TempDir() + "truth_score_test.json";
+    std::ofstream(path) << json;
+    auto truth = LoadGroundTruth(path);
+    EXPECT_TRUE(truth.ok()) << truth.status().message();
+    std::remove(path.c_str());
+    auto forest = BuildHostForest(trace_.trace);
+    EXPECT_TRUE(forest.ok());
+    return ScoreAgainstTruth(*truth, AnalyzeLaunchLatency(trace_.trace, *forest, {}),
+                             DetectOverhead(trace_.trace, *forest));
+  }
+  SyntheticTrace trace_ = Mixed();
+};
+
+TEST_F(TruthScoreTest, Match) {
+  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1001));  // 1 ns off: within tolerance
+  EXPECT_TRUE(s.passed) << FormatTruthScoreText(s);
+  EXPECT_EQ(s.latency_max_abs_error_ns, 1);
+  EXPECT_EQ(s.launches_matched, 1);
+  EXPECT_NE(FormatTruthScoreText(s).find("ground truth: match"), std::string::npos);
+}
+
+TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
+  const TruthScore s = Score(TruthJson("nan/inf input", 1000));
+  EXPECT_FALSE(s.passed);
+  EXPECT_EQ(s.signals[0].signal, "fallback");
+  EXPECT_EQ(s.signals[0].missed, 1);
+  EXPECT_EQ(s.signals[0].false_signals, 1);
+  EXPECT_NE(FormatTruthScoreText(s).find("missed: aten::add nan/inf input"), std::string::npos);
+}
+
+TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {
+  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1002));
+  EXPECT_FALSE(s.passed);
+  EXPECT_EQ(s.latency_over_tolerance, 1);
+  trace::StringSink sink;
+  trace::JsonWriter json(&sink);
+  WriteTruthScoreJson(s, &json);
+  json.Finish();
+  EXPECT_TRUE(ValidJson(sink.text()));
+}
+
+TEST(TruthFile, ErrorsNameTheFile) {
+  const std::string path = ::testing::TempDir() + "bad_truth.json";
+  std::ofstream(path) << R"({"launches": [{"launch_id": "x"}]})";
+  auto truth = LoadGroundTruth(path);
+  ASSERT_FALSE(truth.ok());
+  EXPECT_EQ(truth.status().message().rfind(path + ": ", 0), 0u) << truth.status().message();
+  std::remove(path.c_str());
+  EXPECT_FALSE(LoadGroundTruth("/nonexistent/truth.json").ok());
+}
+
+}  // namespace
+}  // namespace rblnsim::analysis

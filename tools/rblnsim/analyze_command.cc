@@ -1,0 +1,141 @@
+#include "tools/rblnsim/analyze_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "profiler/analysis/explain_report.h"
+#include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/latency_plots.h"
+#include "profiler/analysis/latency_report.h"
+#include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/truth_score.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+int BadInput(const Status& status) {
+  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
+  return 2;
+}
+
+}  // namespace
+
+void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
+  CLI::App* analyze = app->add_subcommand(
+      "analyze",
+      "Trace-only analyses: CPU fallbacks, recompiles, host round trips, the NaN/Inf scan, and "
+      "submission latency per launch");
+  analyze->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
+  analyze->add_option("--json", options->json_path, "Also write both reports as JSON");
+  analyze->add_option("--plots", options->plots_dir,
+                      "Write latency_histogram.svg, queue_length.svg and device_busy.svg here");
+  analyze->add_option("--truth", options->truth_path,
+                      "Score the results against a ground-truth file from `rblnsim run --truth`; "
+                      "exit 1 on any mismatch");
+  analyze
+      ->add_option("--outlier-ns", options->outlier_ns,
+                   "Slow-launch threshold in ns (default: the p99 submission latency)")
+      ->check(CLI::NonNegativeNumber);
+  analyze
+      ->add_option("--back-to-back-ns", options->back_to_back_ns,
+                   "Device gaps shorter than this are back-to-back overhead (default 1000)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
+  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
+  std::string out = analysis::FormatExplainText(analysis::DetectOverhead(trace, forest));
+  const analysis::LatencyReport latency =
+      analysis::AnalyzeLaunchLatency(trace, forest, analysis::LatencyOptions());
+  if (!latency.launches.empty())
+    out += "\n" + analysis::FormatLatencyReportText(latency);
+  return out;
+}
+
+int AnalyzeCommand(const AnalyzeOptions& options) {
+  if (!options.json_path.empty()) {
+    Status writable = trace::CheckWritable(options.json_path);
+    if (!writable.ok())
+      return BadInput(writable);
+  }
+  if (!options.plots_dir.empty()) {
+    // Fail before the analysis, not after printing it.
+    std::error_code error;
+    std::filesystem::create_directories(options.plots_dir, error);
+    Status writable = error
+                          ? Status::Error(options.plots_dir +
+                                          ": cannot create the plot directory: " + error.message())
+                          : trace::CheckWritable(options.plots_dir + "/latency_histogram.svg");
+    if (!writable.ok())
+      return BadInput(writable);
+  }
+  auto imported = trace::ImportChromeTrace(options.trace_path);
+  if (!imported.ok())
+    return BadInput(imported.status());
+  std::optional<analysis::GroundTruthFile> truth;
+  if (!options.truth_path.empty()) {
+    auto loaded = analysis::LoadGroundTruth(options.truth_path);
+    if (!loaded.ok())
+      return BadInput(loaded.status());
+    truth = std::move(*loaded);
+  }
+  const trace::Trace& trace = imported->trace;
+  auto forest = analysis::BuildHostForest(trace);
+  if (!forest.ok())
+    return BadInput(forest.status().WithPrefix(options.trace_path + ": "));
+  analysis::LatencyOptions latency_options;
+  latency_options.outlier_threshold_ns = options.outlier_ns;
+  latency_options.back_to_back_ns = options.back_to_back_ns;
+  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, *forest);
+  const analysis::LatencyReport latency =
+      analysis::AnalyzeLaunchLatency(trace, *forest, latency_options);
+
+  std::fputs(analysis::FormatExplainText(overhead).c_str(), stdout);
+  std::fputs("\n", stdout);
+  if (latency.launches.empty()) {
+    std::fputs("RBLN launch latency: no rbln_run markers in the trace\n", stdout);
+  } else {
+    std::fputs(analysis::FormatLatencyReportText(latency).c_str(), stdout);
+  }
+  std::optional<analysis::TruthScore> score;
+  if (truth) {
+    score = analysis::ScoreAgainstTruth(*truth, latency, overhead);
+    std::fputs(("\n" + analysis::FormatTruthScoreText(*score)).c_str(), stdout);
+  }
+  if (!options.plots_dir.empty()) {
+    Status plots = analysis::WriteLatencyPlots(options.plots_dir,
+                                               analysis::RenderLatencyPlots(trace, latency));
+    if (!plots.ok())
+      return BadInput(plots);
+    std::printf("\nplots written to %s\n", options.plots_dir.c_str());
+  }
+  if (!options.json_path.empty()) {
+    Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
+      trace::JsonWriter json(&sink, 1);
+      json.BeginObject();
+      json.Key("trace").String(options.trace_path);
+      json.Key("explain");
+      analysis::WriteExplainJson(overhead, &json);
+      json.Key("latency");
+      analysis::WriteLatencyReportJson(latency, &json);
+      if (score) {
+        json.Key("truth");
+        analysis::WriteTruthScoreJson(*score, &json);
+      }
+      json.EndObject();
+      json.Finish();
+      return sink.status();
+    });
+    if (!written.ok())
+      return BadInput(written);
+  }
+  return score && !score->passed ? 1 : 0;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,199 @@
+#include "tools/rblnsim/calibrate_command.h"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "tools/rblnsim/calibrate_fit.h"
+#include "tools/rblnsim/calibrate_report.h"
+#include "tools/rblnsim/calibrate_runner.h"
+#include "tools/rblnsim/capture_context.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+int BadInput(const Status& status) {
+  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
+  return 2;
+}
+
+// The children read the four variables from the process environment, which wins over the
+// scenario (as in `run`): pin them to what the capture ran with, whatever this shell has.
+void PinChildEnvironment(const scenario::EnvConfig& env) {
+  setenv("RBLN_PROFILER", "1", 1);
+  setenv("RBLN_PROFILER_DIR", env.rbln_profiler_dir.c_str(), 1);
+  setenv("TORCH_RBLN_DEPLOY", env.torch_rbln_deploy ? "ON" : "OFF", 1);
+  setenv("RBLN_RUNTIME_FORCE_SYNC", env.runtime_force_sync ? "1" : "0", 1);
+}
+
+// A private directory for the candidates, removed afterwards unless the user named one.
+class WorkDir {
+ public:
+  static StatusOr<WorkDir> Create(const std::string& requested) {
+    WorkDir dir;
+    if (!requested.empty()) {
+      std::error_code error;
+      std::filesystem::create_directories(requested, error);
+      if (error)
+        return Status::Error(fmt::format("{}: cannot create: {}", requested, error.message()));
+      dir.path_ = requested;
+      return dir;
+    }
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rblnsim-calibrate-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr)
+      return Status::Error(pattern + ": cannot create a temporary directory");
+    dir.path_ = pattern;
+    dir.owned_ = true;
+    return dir;
+  }
+  WorkDir(WorkDir&& other) noexcept : path_(std::move(other.path_)), owned_(other.owned_) {
+    other.owned_ = false;
+  }
+  WorkDir& operator=(WorkDir&&) = delete;
+  ~WorkDir() {
+    std::error_code ignored;
+    if (owned_)
+      std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  WorkDir() = default;
+  std::string path_;
+  bool owned_ = false;
+};
+
+// One round of the closed-form steps anchored at |from|.
+CalibrationParams Step(const CandidateRun& from,
+                       const EfficiencyModel& efficiency,
+                       const TraceDigest& hw,
+                       bool force_sync) {
+  CalibrationParams next = from.params;
+  efficiency.Update(from, &next);
+  FitSubmissionPath(from, hw, force_sync, &next);
+  FitHostCosts(from, hw, &next);
+  return next;
+}
+
+}  // namespace
+
+void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
+  CLI::App* calibrate = app->add_subcommand(
+      "calibrate",
+      "Fit host costs, submission-path latencies and engine efficiencies to a trace captured on an "
+      "RBLN-CR card; write them as an overlay for run --overlay");
+  calibrate
+      ->add_option("scenario", options->scenario_path, "Scenario YAML file (what the capture ran)")
+      ->required();
+  calibrate
+      ->add_option("trace", options->trace_path,
+                   "Captured Chrome trace (metadata.json beside it is read)")
+      ->required();
+  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")->required();
+  calibrate->add_option("--set", options->sets,
+                        "Override a scenario key: path=value (repeatable; pinned)");
+  calibrate->add_option("--overlay", options->overlays,
+                        "Layer a YAML overlay under the fit (repeatable)");
+  calibrate
+      ->add_option("--refinements", options->refinements,
+                   "Simulated refinement rounds after the closed-form estimate (default 1)")
+      ->check(CLI::Range(0, 5));
+  calibrate->add_option("--work-dir", options->work_dir,
+                        "Keep the candidates' overlays, traces and logs here (default: a temporary "
+                        "directory, removed)");
+}
+
+int CalibrateCommand(const CalibrateOptions& options) {
+  Status writable = trace::CheckWritable(options.out_path);
+  if (!writable.ok())
+    return BadInput(writable);
+  auto context = ResolveCaptureContext(options.scenario_path, options.overlays, options.sets,
+                                       options.trace_path);
+  if (!context.ok())
+    return BadInput(context.status());
+  auto imported = trace::ImportChromeTrace(options.trace_path);
+  if (!imported.ok())
+    return BadInput(imported.status());
+  auto captured = DigestTrace(imported->trace);
+  if (!captured.ok())
+    return BadInput(captured.status().WithPrefix(options.trace_path + ": "));
+  bool device_work = false;
+  for (const DigestLaunch& launch : captured->launches)
+    device_work |= launch.has_device();
+  if (!device_work) {
+    return BadInput(Status::Error(options.trace_path +
+                                  ": no rbln_run launch with device slices: nothing to calibrate "
+                                  "against (was RBLN_PROFILER=1 set when the capture started?)"));
+  }
+  auto work_dir = WorkDir::Create(options.work_dir);
+  if (!work_dir.ok())
+    return BadInput(work_dir.status());
+
+  const scenario::Scenario& scenario = context->scenario;
+  const bool force_sync = scenario.env.runtime_force_sync;
+  PinChildEnvironment(scenario.env);
+  std::set<std::string> keys;
+  for (const auto& [key, time] : captured->host_keys)
+    keys.insert(key);
+  CalibrationReport report(scenario, *context, options.trace_path);
+  std::fputs(report.Header().c_str(), stdout);
+
+  CandidateSimulator simulator(options.scenario_path, options.overlays, options.sets, &*captured,
+                               work_dir->path());
+  const CalibrationParams start = ParamsFromScenario(scenario, keys);
+  CalibrationParams probe = start;
+  for (EngineKind kind : {EngineKind::kMatmul, EngineKind::kGce, EngineKind::kDma})
+    *probe.Efficiency(kind) /= 2;
+  auto first = simulator.Run({{"baseline", start}, {"probe", probe}});
+  if (!first.ok())
+    return report.Fail(first.status());
+  std::vector<CandidateRun> runs = {(*first)[0]};
+  const EfficiencyModel efficiency((*first)[0], (*first)[1]);
+  report.Progress("baseline (the scenario as given)", runs.back());
+  report.ProbeLine(efficiency);
+
+  // Host costs move only the keys both runs charge; the rest stay out of the overlay.
+  std::erase_if(runs.front().params.op_costs_ns, [&](const auto& entry) {
+    return runs.front().digest.host_keys.count(entry.first) == 0;
+  });
+  for (int round = 0; round <= options.refinements; ++round) {
+    const CalibrationParams next = Step(runs.back(), efficiency, *captured, force_sync);
+    auto simulated =
+        simulator.Run({{round == 0 ? "closed_form" : fmt::format("refine{}", round), next}});
+    if (!simulated.ok())
+      return report.Fail(simulated.status());
+    runs.push_back(std::move((*simulated)[0]));
+    report.Progress(round == 0 ? "closed form" : fmt::format("refinement {}", round), runs.back());
+  }
+  const CandidateRun* best = &runs.front();
+  for (const CandidateRun& run : runs) {
+    if (run.error.Objective() < best->error.Objective())
+      best = &run;
+  }
+  const double drift_ppm = ResidualDriftPpm(*best, *captured);
+  const std::string overlay =
+      OverlayYaml(best->params, report.OverlayComment(runs.front(), *best, drift_ppm));
+  Status written = trace::WriteFileAtomically(options.out_path, [&](trace::OutputSink& sink) {
+    sink.Append(overlay);
+    return sink.status();
+  });
+  if (!written.ok())
+    return BadInput(written);
+  std::fputs(
+      report.Summary(runs.front(), *best, drift_ppm, simulator.simulations(), options.out_path)
+          .c_str(),
+      stdout);
+  return 0;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,126 @@
+#include "tools/rblnsim/compare_command.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "sim/scenario/canonical.h"
+#include "tools/rblnsim/capture_context.h"
+#include "tools/rblnsim/compare_digest.h"
+#include "tools/rblnsim/compare_match.h"
+#include "tools/rblnsim/compare_report.h"
+#include "tools/rblnsim/compare_simulate.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+int BadInput(const Status& status) {
+  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
+  return 2;
+}
+
+// An existing writable directory, or a path whose parent lets us create it.
+Status CheckPlotsDir(const std::string& dir) {
+  struct stat info;
+  if (stat(dir.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode))
+      return Status::Error(dir + ": --plots needs a directory");
+    if (access(dir.c_str(), W_OK) != 0)
+      return Status::Error(dir + ": directory is not writable");
+    return Status::Ok();
+  }
+  return trace::CheckWritable(dir);
+}
+
+}  // namespace
+
+void AddCompareCommand(CLI::App* app, CompareOptions* options) {
+  CLI::App* compare = app->add_subcommand(
+      "compare",
+      "Simulate a scenario and line it up with a trace captured on an RBLN-CR card, launch by "
+      "launch: device time per op and command class, submission latency, counts, fallbacks");
+  compare->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
+  compare
+      ->add_option("trace", options->trace_path,
+                   "Captured Chrome trace (.json or .json.gz; metadata.json beside it is read)")
+      ->required();
+  compare->add_option("--json", options->json_path, "Also write the comparison as JSON");
+  compare->add_option("--plots", options->plots_dir,
+                      "Write SVG plots here: device time per op and per launch, latency CDFs");
+  compare->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
+  compare->add_option(
+      "--overlay", options->overlays,
+      "Layer a YAML overlay over the scenario, e.g. calibrate's output (repeatable)");
+  compare
+      ->add_option(
+          "--tolerance", options->tolerance_pct,
+          "Relative difference (%) above which a time is listed as a difference (default 2)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+int CompareCommand(const CompareOptions& options) {
+  if (!options.json_path.empty()) {
+    Status writable = trace::CheckWritable(options.json_path);
+    if (!writable.ok())
+      return BadInput(writable);
+  }
+  if (!options.plots_dir.empty()) {
+    Status writable = CheckPlotsDir(options.plots_dir);
+    if (!writable.ok())
+      return BadInput(writable);
+  }
+  auto context = ResolveCaptureContext(options.scenario_path, options.overlays, options.sets,
+                                       options.trace_path);
+  if (!context.ok())
+    return BadInput(context.status());
+  auto imported = trace::ImportChromeTrace(options.trace_path);
+  if (!imported.ok())
+    return BadInput(imported.status());
+  auto captured = DigestTrace(imported->trace);
+  if (!captured.ok())
+    return BadInput(captured.status().WithPrefix(options.trace_path + ": "));
+
+  auto simulated_run = SimulateTrace(context->scenario);
+  if (!simulated_run.ok())
+    return BadInput(simulated_run.status());
+  auto simulated = DigestTrace(simulated_run->trace);
+  if (!simulated.ok())
+    return BadInput(simulated.status());
+
+  CompareHeader header;
+  header.scenario = context->scenario.name;
+  header.scenario_hash = context->scenario_hash;
+  header.trace_path = options.trace_path;
+  header.capture_line = DescribeCaptureContext(*context);
+  header.tolerance.relative_pct = options.tolerance_pct;
+  const Comparison comparison = CompareDigests(*simulated, *captured, header.tolerance);
+  std::fputs(FormatComparison(header, comparison).c_str(), stdout);
+  if (captured->launches.empty()) {
+    std::printf(
+        "note: the captured trace has no rbln_run launches: RBLN_PROFILER=1 was not set when the "
+        "process started, or the card is an ATOM (host activity only)\n");
+  }
+  if (!options.json_path.empty()) {
+    Status written = WriteComparisonJson(options.json_path, header, comparison);
+    if (!written.ok())
+      return BadInput(written);
+  }
+  if (!options.plots_dir.empty()) {
+    Status written = WriteComparisonPlots(options.plots_dir, comparison);
+    if (!written.ok())
+      return BadInput(written);
+  }
+  if (!simulated_run->window_ok) {
+    std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n",
+                 simulated_run->window_error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace rblnsim::cli
