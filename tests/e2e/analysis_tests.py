@@ -28,7 +28,8 @@ def rblnsim(args, env=None, check=True):
     proc = subprocess.run([os.path.join(BUILD, "bin", "rblnsim")] + args, env=full_env,
                           capture_output=True, text=True, timeout=300)
     if check and proc.returncode != 0:
-        raise AssertionError(f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc
 
 
@@ -74,8 +75,10 @@ def test_truth(scenario):
                 [(f["op"], f["bytes_to_host"], f["bytes_to_device"]) for f in explain["fallbacks"]])
     assert_same("recompiles", [(r["op"], r["instance"]) for r in truth["recompiles"]],
                 [(r["op"], r["instance"]) for r in explain["recompiles"]])
-    assert_same("round trips", [(r["reason"], r["direction"], r["bytes"]) for r in truth["round_trips"]],
-                [(r["reason"], r["direction"], r["bytes"]) for r in explain["round_trips"]])
+    def trip(r):
+        return (r["reason"], r["direction"], r["bytes"])
+    assert_same("round trips", [trip(r) for r in truth["round_trips"]],
+                [trip(r) for r in explain["round_trips"]])
     assert explain["nan_inf_scan"]["count"] == truth["nan_inf_scans"], explain["nan_inf_scan"]
     measured = {l["launch_id"]: l for l in latency["per_launch"]}
     assert len(measured) == len(truth["launches"]), (len(measured), len(truth["launches"]))
@@ -98,9 +101,9 @@ def test_truth(scenario):
         sync = re.search(r"RBLN_RUNTIME_FORCE_SYNC:\s*\"?1\"?", f.read()) is not None
     check = rblnsim(["check", trace] + (["--sync"] if sync else []), check=False)
     assert check.returncode == 0, check.stdout
-    print(f"ok {os.path.basename(scenario)}: {len(truth['launches'])} launches, max |latency error| "
-          f"{worst} ns, {len(truth['fallbacks'])} fallbacks, {len(truth['recompiles'])} recompiles, "
-          f"{len(truth['round_trips'])} round trips")
+    print(f"ok {os.path.basename(scenario)}: {len(truth['launches'])} launches, "
+          f"max |latency error| {worst} ns, {len(truth['fallbacks'])} fallbacks, "
+          f"{len(truth['recompiles'])} recompiles, {len(truth['round_trips'])} round trips")
 
 
 def test_run_prints_reports():
@@ -141,8 +144,8 @@ def test_truth_mismatch_exit_1():
     _, _, wrong_truth = run_scenario(os.path.join(SCENARIOS, "fallback_dtype.yaml"), other)
     proc = rblnsim(["analyze", trace, "--truth", wrong_truth], check=False)
     assert proc.returncode == 1, (proc.returncode, proc.stdout)
-    assert "ground truth: MISMATCH" in proc.stdout and "missed: aten::add dtype-not-fp16" in proc.stdout, \
-        proc.stdout
+    assert "ground truth: MISMATCH" in proc.stdout, proc.stdout
+    assert "missed: aten::add dtype-not-fp16" in proc.stdout, proc.stdout
 
 
 def main():

@@ -1,8 +1,10 @@
 #include "tools/rblnsim/expectations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "profiler/report/device_events.h"
 
@@ -62,6 +64,24 @@ bool CheckExpectations(const scenario::Scenario& scenario,
       p.Check(calls[op] == want, "op_calls[" + op + "] == " + std::to_string(want),
               std::to_string(calls[op]));
     }
+  }
+  if (expect.latency_p99_max_ns) {
+    // Submission latency (rbln_run start to the launch's first device work), nearest-rank p99.
+    std::vector<double> latencies;
+    for (const sim::LaunchTruth& l : session.truth.launches) {
+      if (l.first_device_start_ns >= 0) latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
+    }
+    std::sort(latencies.begin(), latencies.end());
+    double p99 = 0;
+    if (!latencies.empty()) {
+      const auto rank = static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size())));
+      p99 = latencies[std::max<size_t>(rank, 1) - 1];
+    }
+    char what[96];
+    std::snprintf(what, sizeof(what), "latency_p99 <= %.0f ns", *expect.latency_p99_max_ns);
+    char got[64];
+    std::snprintf(got, sizeof(got), "%.0f ns over %zu launches", p99, latencies.size());
+    p.Check(!latencies.empty() && p99 <= *expect.latency_p99_max_ns, what, got);
   }
   if (expect.fallbacks) {
     p.Check(static_cast<int64_t>(session.truth.fallbacks.size()) == *expect.fallbacks,
