@@ -43,7 +43,7 @@ bench: build
 
 fuzz: | setup
 	cmake --preset fuzz >/dev/null
-	cmake --build build-fuzz -j $(JOBS)
+	cmake --build build-fuzz -j $(JOBS) --target rblnsim_fuzzers
 	bash tests/fuzz/run_fuzzers.sh build-fuzz 300
 
 format:

@@ -1,6 +1,12 @@
 #include "profiler/bridge/json_syntax.h"
 
+#include <cerrno>
+#include <cmath>
 #include <cstddef>
+#include <cstdlib>
+#include <string>
+
+#include "profiler/trace/json_writer.h"
 
 namespace rblnsim::bridge {
 
@@ -42,6 +48,9 @@ class JsonRecognizer {
     }
   }
   static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+  static unsigned HexValue(char c) {
+    return IsDigit(c) ? static_cast<unsigned>(c - '0') : static_cast<unsigned>((c | 0x20) - 'a' + 10);
+  }
   static bool IsHex(char c) {
     return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
@@ -110,23 +119,47 @@ class JsonRecognizer {
   bool String() {
     if (!Consume('"'))
       return false;
+    bool want_low_surrogate = false;
     while (!AtEnd()) {
-      const char c = text_[pos_++];
+      const char c = text_[pos_];
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        // Readers such as simdjson (rblnsim's importer) refuse a document with ill-formed UTF-8.
+        size_t bad = 0;
+        const size_t length = trace::Utf8SequenceLength(text_.substr(pos_), &bad);
+        if (length == 0 || want_low_surrogate)
+          return false;
+        pos_ += length;
+        continue;
+      }
+      ++pos_;
       if (c == '"')
-        return true;
+        return !want_low_surrogate;
       if (static_cast<unsigned char>(c) < 0x20)
         return false;  // raw control characters
-      if (c != '\\')
+      if (c != '\\') {
+        if (want_low_surrogate)
+          return false;
         continue;
+      }
       if (AtEnd())
         return false;
       const char escape = text_[pos_++];
       if (escape == 'u') {
+        unsigned code = 0;
         for (int i = 0; i < 4; ++i) {
           if (AtEnd() || !IsHex(text_[pos_]))
             return false;
+          code = code * 16 + HexValue(text_[pos_]);
           ++pos_;
         }
+        // A \uD800-\uDBFF escape must be followed by a \uDC00-\uDFFF one, and only then.
+        const bool high = code >= 0xD800 && code <= 0xDBFF;
+        const bool low = code >= 0xDC00 && code <= 0xDFFF;
+        if (low != want_low_surrogate)
+          return false;
+        want_low_surrogate = high;
+      } else if (want_low_surrogate) {
+        return false;
       } else if (std::string_view("\"\\/bfnrt").find(escape) == std::string_view::npos) {
         return false;
       }
@@ -136,6 +169,26 @@ class JsonRecognizer {
 
   // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
   bool Number() {
+    const size_t start = pos_;
+    if (!NumberSyntax())
+      return false;
+    // Grammatically valid numbers outside what a double (or a 64-bit integer) holds are refused
+    // by common readers, simdjson included, which would then reject the whole trace.
+    const std::string token(text_.substr(start, pos_ - start));
+    const bool integral = token.find_first_of(".eE") == std::string::npos;
+    errno = 0;
+    if (integral) {
+      if (token[0] == '-') {
+        (void)std::strtoll(token.c_str(), nullptr, 10);
+      } else {
+        (void)std::strtoull(token.c_str(), nullptr, 10);
+      }
+      return errno != ERANGE;
+    }
+    return std::isfinite(std::strtod(token.c_str(), nullptr));
+  }
+
+  bool NumberSyntax() {
     Consume('-');
     if (Consume('0')) {
       // A leading zero stands alone: "01" is not JSON.

@@ -1,6 +1,7 @@
 #include "profiler/trace/chrome_trace_writer.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <string_view>
 #include <variant>
@@ -50,7 +51,14 @@ class TraceEventWriter {
  private:
   // Kineto's transToRelativeTime clamps at zero: a slightly early event must not turn into a
   // negative ts that some JSON consumers reject.
-  int64_t Relative(int64_t ns) const { return std::max<int64_t>(ns - trace_.base_time_ns, 0); }
+  // ns - base, without overflow for timestamps far from the base (saturates at the int64 range).
+  int64_t Offset(int64_t ns) const {
+    const __int128 d = static_cast<__int128>(ns) - trace_.base_time_ns;
+    if (d > std::numeric_limits<int64_t>::max()) return std::numeric_limits<int64_t>::max();
+    if (d < std::numeric_limits<int64_t>::min()) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
+  }
+  int64_t Relative(int64_t ns) const { return std::max<int64_t>(Offset(ns), 0); }
 
   void BeginMetadataEvent(std::string_view name) {
     json_.BeginObject();
@@ -122,7 +130,13 @@ class TraceEventWriter {
       json_.Key("name").String(event.name);
       json_.Key("pid").Int(event.pid).Key("tid").Int(event.tid);
       json_.Key("ts").UsFromNs(Relative(event.ts_ns));
-      json_.Key("dur").UsFromNs(std::max<int64_t>(event.dur_ns, 0));
+      // Kineto clamps a start before the base to 0 and keeps the duration; the duration is only
+      // capped so that base + ts + dur stays representable for whoever reads the file back.
+      int64_t dur = std::max<int64_t>(event.dur_ns, 0);
+      const __int128 room = static_cast<__int128>(std::numeric_limits<int64_t>::max()) -
+                            trace_.base_time_ns - Relative(event.ts_ns);
+      if (room < dur) dur = room < 0 ? 0 : static_cast<int64_t>(room);
+      json_.Key("dur").UsFromNs(dur);
     }
     WriteArgs(event);
     json_.EndObject();
