@@ -14,15 +14,12 @@
 #include "profiler/analysis/truth_score.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-int BadInput(const Status& status) {
-  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
-  return 2;
-}
 
 }  // namespace
 

@@ -15,15 +15,12 @@
 #include "tools/rblnsim/calibrate_report.h"
 #include "tools/rblnsim/calibrate_runner.h"
 #include "tools/rblnsim/capture_context.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-int BadInput(const Status& status) {
-  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
-  return 2;
-}
 
 // The children read the four variables from the process environment, which wins over the
 // scenario (as in `run`): pin them to what the capture ran with, whatever this shell has.

@@ -14,15 +14,12 @@
 #include "tools/rblnsim/compare_match.h"
 #include "tools/rblnsim/compare_report.h"
 #include "tools/rblnsim/compare_simulate.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-int BadInput(const Status& status) {
-  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
-  return 2;
-}
 
 // An existing writable directory, or a path whose parent lets us create it.
 Status CheckPlotsDir(const std::string& dir) {

@@ -11,6 +11,7 @@
 #include "tools/rblnsim/sweep_plots.h"
 #include "tools/rblnsim/sweep_point_file.h"
 #include "tools/rblnsim/sweep_table.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 namespace {
@@ -19,10 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr size_t kMaxListed = 20;
 
-int BadInput(const std::string& message) {
-  std::fprintf(stderr, "rblnsim: merge: %s\n", message.c_str());
-  return 2;
-}
 
 // Every readable point file of every directory, one per key. A successful result wins over a
 // failed one; otherwise the first directory given wins.

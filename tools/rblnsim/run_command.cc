@@ -21,6 +21,7 @@
 #include "tools/rblnsim/expectations.h"
 #include "tools/rblnsim/host_trace.h"
 #include "tools/rblnsim/run_outputs.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 
@@ -37,10 +38,6 @@ class SimulatedClock final : public bridge::BridgeClock {
   sim::SimulatedRuntime* runtime_;
 };
 
-int BadInput(const Status& status) {
-  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
-  return 2;
-}
 
 void PrintRuntimeStatus(const scenario::Scenario& scenario,
                         bool active,

@@ -15,16 +15,13 @@
 #include "tools/rblnsim/sweep_progress.h"
 #include "tools/rblnsim/sweep_runner.h"
 #include "tools/rblnsim/sweep_shard.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-int BadInput(const Status& status) {
-  std::fprintf(stderr, "rblnsim: sweep: %s\n", status.message().c_str());
-  return 2;
-}
 
 }  // namespace
 
