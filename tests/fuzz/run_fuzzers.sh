@@ -36,7 +36,10 @@ for entry in "${targets[@]}"; do
   artifacts=$build_dir/fuzz-artifacts/$target
   mkdir -p "$corpus" "$artifacts"
   cp "$here/corpus/$target/"* "$corpus/"
-  find "$here/regressions/$target" -type f ! -name 'README*' -exec cp {} "$corpus/" \;
+  # git keeps no empty directories: a target without regressions has no folder in a clone.
+  if [[ -d $here/regressions/$target ]]; then
+    find "$here/regressions/$target" -type f ! -name 'README*' -exec cp {} "$corpus/" \;
+  fi
   options=(-max_total_time="$seconds" -max_len="$max_len" -timeout=25 -rss_limit_mb=2048
            -artifact_prefix="$artifacts/" -print_final_stats=1)
   if [[ -f $here/$target.dict ]]; then
