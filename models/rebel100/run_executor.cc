@@ -1,0 +1,204 @@
+#include "models/rebel100/run_executor.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <functional>
+
+#include "models/compiler/command_naming.h"
+#include "models/rebel100/command_timing.h"
+#include "models/rebel100/sim_time.h"
+
+namespace rblnsim::rebel100 {
+
+int EnginesOfType(EngineType type) {
+  switch (type) {
+    case EngineType::kNeuralDma: return 4;
+    case EngineType::kTaskDma: return 2;
+    default: return 1;
+  }
+}
+
+RunExecutor::RunExecutor(const scenario::DeviceConfig& config,
+                         std::string command_name_template,
+                         ProfilerUnit* profiler,
+                         DeviceStats* stats)
+    : config_(config),
+      name_template_(std::move(command_name_template)),
+      profiler_(profiler),
+      stats_(stats),
+      queues_(static_cast<size_t>(config.chiplets) * kEngineTypeCount),
+      busy_ns_(queues_.size(), 0.0) {
+  for (int c = 0; c < config.chiplets; ++c) {
+    hbm_.emplace_back(config.hbm_bandwidth_bytes_per_s);
+    for (int t = 0; t < kEngineTypeCount; ++t) {
+      first_lane_.push_back(static_cast<int>(lanes_.size()));
+      const auto type = static_cast<EngineType>(t);
+      for (int i = 0; i < EnginesOfType(type); ++i) lanes_.push_back({c, type, i, false});
+    }
+  }
+  first_lane_.push_back(static_cast<int>(lanes_.size()));
+}
+
+int RunExecutor::QueueSlot(int chiplet, EngineType type) const {
+  return chiplet * kEngineTypeCount + static_cast<int>(type);
+}
+
+std::deque<RunExecutor::Queued>& RunExecutor::QueueOf(int chiplet, EngineType type) {
+  return queues_[QueueSlot(chiplet, type)];
+}
+
+double RunExecutor::BusyNs(int chiplet, EngineType type) const {
+  return busy_ns_[QueueSlot(chiplet, type)];
+}
+
+std::string RunExecutor::CommandName(const RunRequest& run, int index) const {
+  const compiler::Command& command = run.program->commands[index];
+  return compiler::FormatCommandName(
+      name_template_, {run.instance, run.sequence, 0, command.layer, command.index});
+}
+
+bool RunExecutor::IsHangCommand(const RunRequest& run, int index) const {
+  if (config_.hang_command.empty()) return false;
+  const compiler::Command& command = run.program->commands[index];
+  // Either the full name of one command or "<layer>_<index>" for that command in every run.
+  return config_.hang_command == CommandName(run, index) ||
+         config_.hang_command == fmt::format("{}_{}", command.layer, command.index);
+}
+
+double RunExecutor::Execute(RunRequest* run, double release_ns) {
+  run_ = run;
+  const auto& commands = run->program->commands;
+  const int count = static_cast<int>(commands.size());
+  // Dependents in one flat array (compressed rows), rebuilt per run without allocating.
+  remaining_deps_.assign(count, 0);
+  dependents_begin_.assign(count + 1, 0);
+  for (int i = 0; i < count; ++i) {
+    remaining_deps_[i] = static_cast<int>(commands[i].deps.size());
+    for (int dep : commands[i].deps) ++dependents_begin_[dep + 1];
+  }
+  for (int i = 0; i < count; ++i) dependents_begin_[i + 1] += dependents_begin_[i];
+  dependents_.resize(dependents_begin_[count]);
+  {
+    std::vector<int>& fill = touched_queues_;  // reused as a cursor per row
+    fill.assign(dependents_begin_.begin(), dependents_begin_.end() - 1);
+    for (int i = 0; i < count; ++i) {
+      for (int dep : commands[i].deps) dependents_[fill[dep]++] = i;
+    }
+    fill.clear();
+  }
+
+  double now_ns = release_ns;
+  for (int i = 0; i < count; ++i) {
+    if (remaining_deps_[i] == 0) Dispatch(i, now_ns);
+  }
+  StartIdleEngines(now_ns);
+  while (!events_.empty()) {
+    std::pop_heap(events_.begin(), events_.end(), std::greater<>());
+    const Completion done = events_.back();
+    events_.pop_back();
+    now_ns = done.at_ns;
+    Finish(done);
+    // The engine that finished takes its queue's next command at once; the others wake after.
+    lanes_[done.lane].busy = false;
+    Take(done.lane, now_ns);
+    StartIdleEngines(now_ns);
+  }
+  run_ = nullptr;
+  return now_ns;
+}
+
+void RunExecutor::Dispatch(int index, double now_ns) {
+  // The command processor dispatches one command at a time.
+  const double at_ns = std::max(now_ns, dispatcher_free_ns_) + config_.dispatch_ns;
+  dispatcher_free_ns_ = at_ns;
+  const compiler::Command& command = run_->program->commands[index];
+  const int slot = QueueSlot(command.chiplet, command.engine);
+  queues_[slot].push_back({index, at_ns});
+  if (std::find(touched_queues_.begin(), touched_queues_.end(), slot) == touched_queues_.end()) {
+    touched_queues_.push_back(slot);
+  }
+}
+
+void RunExecutor::StartIdleEngines(double now_ns) {
+  for (size_t t = 0; t < touched_queues_.size(); ++t) {
+    const int slot = touched_queues_[t];
+    for (int lane = first_lane_[slot]; lane < first_lane_[slot + 1] && !queues_[slot].empty(); ++lane) {
+      if (!lanes_[lane].busy) Take(lane, now_ns);
+    }
+  }
+  touched_queues_.clear();
+}
+
+void RunExecutor::Take(int lane_index, double now_ns) {
+  Lane& lane = lanes_[lane_index];
+  std::deque<Queued>& queue = QueueOf(lane.chiplet, lane.type);
+  if (lane.busy || queue.empty()) return;
+  const Queued item = queue.front();
+  queue.pop_front();
+  lane.busy = true;
+  Completion done;
+  done.order = next_order_++;
+  done.index = item.index;
+  done.lane = lane_index;
+  // The command starts when the dispatcher has handed it over; its duration is known in closed
+  // form from that instant (HBM is booked ahead).
+  done.start_ns = std::max(now_ns, item.available_ns);
+  done.at_ns = done.start_ns;
+  if (!run_->failed) {
+    const compiler::Command& command = run_->program->commands[item.index];
+    double duration_ns = IsHangCommand(*run_, item.index)
+                             ? config_.command_timeout_ns * 2
+                             : CommandDurationNs(command, config_, done.start_ns, &hbm_);
+    done.ran = true;
+    done.timed_out = duration_ns > config_.command_timeout_ns;
+    duration_ns = std::min(duration_ns, config_.command_timeout_ns);
+    // Where an engine's single wait() for this command would have left the kernel clock.
+    done.at_ns = now_ns + KernelDelayNs(done.start_ns + duration_ns - now_ns);
+  }
+  events_.push_back(done);
+  std::push_heap(events_.begin(), events_.end(), std::greater<>());
+}
+
+void RunExecutor::Finish(const Completion& done) {
+  RunRequest* run = run_;
+  const Lane& lane = lanes_[done.lane];
+  const double start_ns = done.start_ns;
+  const double end_ns = done.at_ns;
+  if (done.ran) busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
+  if (done.ran && !done.timed_out && run->record) {
+    DeviceRecord record;
+    record.launch_id = run->launch_id;
+    record.program = run->program;
+    record.command_index = done.index;
+    record.instance = run->instance;
+    record.sequence = run->sequence;
+    record.chiplet = static_cast<int16_t>(lane.chiplet);
+    record.engine = lane.type;
+    record.engine_instance = static_cast<int16_t>(lane.instance);
+    profiler_->Record(record, start_ns, end_ns);
+  }
+  if (done.timed_out) {
+    ++stats_->commands_timed_out;
+    if (!run->failed) {
+      run->failed = true;
+      const compiler::Command& command = run->program->commands[done.index];
+      run->error = fmt::format("command {} (launch {}) on chiplet {} {} did not complete within {} ns",
+                               CommandName(*run, done.index), run->launch_id, command.chiplet,
+                               EngineTypeName(command.engine), config_.command_timeout_ns);
+    }
+  } else if (done.ran) {
+    ++stats_->commands_executed;
+    if (run->truth.first_start_ns < 0 || start_ns < run->truth.first_start_ns) {
+      run->truth.first_start_ns = start_ns;
+    }
+    run->truth.last_end_ns = std::max(run->truth.last_end_ns, end_ns);
+  } else {
+    ++stats_->commands_skipped;
+  }
+  for (int d = dependents_begin_[done.index]; d < dependents_begin_[done.index + 1]; ++d) {
+    const int dependent = dependents_[d];
+    if (--remaining_deps_[dependent] == 0) Dispatch(dependent, end_ns);
+  }
+}
+
+}  // namespace rblnsim::rebel100
