@@ -91,7 +91,7 @@ SessionData Simulation::EndSession() {
   SessionData data;
   data.begin_ns = session_begin_ns_;
   data.end_ns = NowNs();
-  data.records = impl_->device.profiler().records();
+  data.records = impl_->device.profiler().TakeRecords();
   data.records_dropped = impl_->device.profiler().dropped();
   data.timeline = impl_->host.TakeTimeline();
   data.truth = impl_->host.TakeTruth();

@@ -33,9 +33,7 @@ const char* TorchTypeName(DType dtype) {
   return "";
 }
 
-// The record_shapes args of an op's tensor inputs, interned in |timeline|: the HostEvent's
-// shapes_id (0 when the table is full). Scalar operands are not listed.
-uint16_t InternShapes(sim::HostTimeline* timeline, const std::vector<TensorType>& inputs) {
+uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorType>& inputs) {
   sim::ShapeArgs args;
   args.dims = "[";
   args.types = "[";
@@ -53,6 +51,18 @@ uint16_t InternShapes(sim::HostTimeline* timeline, const std::vector<TensorType>
   if (timeline->shapes.size() >= UINT16_MAX) return 0;
   timeline->shapes.push_back(std::move(args));
   return static_cast<uint16_t>(timeline->shapes.size());
+}
+
+// The record_shapes args of an op's tensor inputs, interned in |timeline|: the HostEvent's
+// shapes_id (0 when the table is full). Scalar operands are not listed. |memo| maps signatures
+// seen in this timeline to their id, so a repeated launch formats no text.
+uint16_t InternShapes(sim::HostTimeline* timeline, ShapesMemo* memo, const std::vector<TensorType>& inputs) {
+  for (const auto& [types, id] : *memo) {
+    if (types == inputs) return id;
+  }
+  const uint16_t id = InternShapeText(timeline, inputs);
+  memo->emplace_back(inputs, id);
+  return id;
 }
 
 template <typename Operands>
@@ -102,7 +112,7 @@ Status EagerOps::Call(const scenario::Step& step) {
     });
     // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
     if (host_->recording_) {
-      host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, types);
+      host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, types);
     }
   } else {
     Dispatch(traits.aten_name, traits, inputs, *out_type, out_name);
@@ -164,7 +174,7 @@ void EagerOps::Dispatch(const std::string& aten,
     }
   });
   if (host_->recording_) {
-    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
   }
   out = result;
 }
@@ -262,8 +272,8 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
   }
   run.truth.submit_ns = host_->NowNs();
   host_->Spend(host_->costs_.Jitter(host_->scenario_.host.runtime_submit_ns));
-  host_->device_->Submit(&run);
-  if (host_->scenario_.env.runtime_force_sync) host_->device_->WaitCompletion(&run);
+  host_->SubmitToDevice(&run);
+  if (host_->scenario_.env.runtime_force_sync) host_->WaitForRun(&run);
   if (marked) host_->Close(marker);
   if (host_->recording_) {
     sim::LaunchTruth truth;
@@ -301,7 +311,7 @@ void EagerOps::Kernel(const std::string& aten,
     }
   });
   if (host_->recording_) {
-    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
   }
 }
 
@@ -330,7 +340,7 @@ void EagerOps::Fallback(const std::string& aten,
   const size_t kernel = host_->timeline_.events.size();
   host_->Op(aten, kernel_ns);
   if (host_->recording_) {
-    host_->timeline_.events[kernel].shapes_id = InternShapes(&host_->timeline_, TypesOf(inputs));
+    host_->timeline_.events[kernel].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
   }
   out->type = out_type;
   out->on_device = true;
@@ -365,7 +375,7 @@ int64_t EagerOps::Download(TensorState* tensor, const char* why) {
 int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
   const scenario::DeviceConfig& device = host_->scenario_.device;
   if (tensor->producer != nullptr) {
-    host_->device_->WaitCompletion(tensor->producer);
+    host_->WaitForRun(tensor->producer);
     tensor->producer = nullptr;
   }
   const int64_t bytes = Bytes(tensor->type);

@@ -52,6 +52,7 @@ void HostRuntime::Thread() {
   while (true) {
     while (steps_ == nullptr) wait(go_);
     status_ = RunSteps(*steps_);
+    Sync();
     // torch.rbln.synchronize() before closing the window: nothing may still run on the device.
     if (status_.ok()) device_->WaitAllSubmitted();
     for (const std::string& error : device_->stats().errors) {
@@ -76,7 +77,7 @@ Status HostRuntime::RunStep(const scenario::Step& step) {
     case scenario::Step::Kind::kCpu:
       return ops.Cpu(step.inputs.empty() ? std::string() : step.inputs.front(), step);
     case scenario::Step::Kind::kSynchronize:
-      device_->WaitAllSubmitted();
+      WaitForDevice();
       return Status::Ok();
     case scenario::Step::Kind::kGraph:
       return ops.Graph(step);
@@ -87,10 +88,36 @@ Status HostRuntime::RunStep(const scenario::Step& step) {
   return Status::Ok();
 }
 
-double HostRuntime::NowNs() const { return rebel100::SimNowNs(); }
+double HostRuntime::NowNs() const {
+  return static_cast<double>(sc_core::sc_time_stamp().value() + ahead_ticks_) * rebel100::NsPerTick();
+}
 
 void HostRuntime::Spend(double ns) {
-  if (ns > 0) wait(sc_time(ns, SC_NS));
+  // Rounded per cost exactly as wait(sc_time(ns, SC_NS)) would, so timestamps do not depend on
+  // how often the host synchronises.
+  ahead_ticks_ += static_cast<int64_t>(rebel100::DelayTicks(ns));
+}
+
+void HostRuntime::Sync() {
+  if (ahead_ticks_ == 0) return;
+  const sc_time ahead = sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ahead_ticks_));
+  ahead_ticks_ = 0;
+  wait(ahead);
+}
+
+void HostRuntime::SubmitToDevice(rebel100::RunRequest* run) {
+  Sync();
+  device_->Submit(run);
+}
+
+void HostRuntime::WaitForRun(const rebel100::RunRequest* run) {
+  Sync();
+  device_->WaitCompletion(run);
+}
+
+void HostRuntime::WaitForDevice() {
+  Sync();
+  device_->WaitAllSubmitted();
 }
 
 size_t HostRuntime::Open(const std::string& name, sim::HostEventKind kind) {
@@ -116,7 +143,7 @@ void HostRuntime::Op(const std::string& name, double self_ns, const std::functio
     body();
     Spend(self_ns - self_ns / 2);
   } else {
-    Spend(self_ns);  // a leaf: one kernel wait instead of two
+    Spend(self_ns);
   }
   Close(index);
 }
@@ -124,11 +151,15 @@ void HostRuntime::Op(const std::string& name, double self_ns, const std::functio
 void HostRuntime::ResetSession() {
   for (auto& [key, compiled] : cache_) compiled.next_sequence = 0;
   timeline_ = sim::HostTimeline();
+  shapes_memo_.clear();
   truth_.Clear();
   launch_runs_.clear();
 }
 
-sim::HostTimeline HostRuntime::TakeTimeline() { return std::exchange(timeline_, sim::HostTimeline()); }
+sim::HostTimeline HostRuntime::TakeTimeline() {
+  shapes_memo_.clear();
+  return std::exchange(timeline_, sim::HostTimeline());
+}
 
 sim::GroundTruth HostRuntime::TakeTruth() {
   // Launch decompositions are complete only once the device has finished the runs.

@@ -38,6 +38,9 @@ struct CompiledProgram {
   int64_t next_sequence = 0;
 };
 
+// Input signatures already interned in the current timeline, with their shapes_id.
+using ShapesMemo = std::vector<std::pair<std::vector<TensorType>, uint16_t>>;
+
 class HostRuntime : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(HostRuntime);
@@ -63,9 +66,16 @@ class HostRuntime : public sc_core::sc_module {
   Status RunSteps(const std::vector<scenario::Step>& steps);
   Status RunStep(const scenario::Step& step);
 
-  // Host time passes: a cost, with the kernel advancing.
+  // Host time passes: a cost. The host runs ahead of the kernel (temporal decoupling,
+  // simulation-notes §2.2) and only synchronises where it meets the device, so a launch costs one
+  // kernel wait instead of one per op boundary. Every timestamp is the host's local time.
   void Spend(double ns);
   double NowNs() const;
+  // Brings the kernel up to the host's local time; done before anything the device can observe.
+  void Sync();
+  void SubmitToDevice(rebel100::RunRequest* run);
+  void WaitForRun(const rebel100::RunRequest* run);
+  void WaitForDevice();
   // Opens an event now; Close() stamps its end.
   size_t Open(const std::string& name, sim::HostEventKind kind = sim::HostEventKind::kCpuOp);
   void Close(size_t index);
@@ -75,6 +85,8 @@ class HostRuntime : public sc_core::sc_module {
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;
   rebel100::Device* device_;
+  int64_t ahead_ticks_ = 0;
+  ShapesMemo shapes_memo_;  // follows timeline_  // local time ahead of the kernel, in kernel resolution ticks
   HostCosts costs_;
   std::map<std::string, TensorState> tensors_;
   std::map<std::string, CompiledProgram> cache_;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/rebel100/engine_types.h"
@@ -66,6 +67,8 @@ class ProfilerUnit {
   }
 
   const std::vector<DeviceRecord>& records() const { return records_; }
+  // Hands the session's records over and empties the buffer.
+  std::vector<DeviceRecord> TakeRecords() { return std::exchange(records_, {}); }
   int64_t dropped() const { return dropped_; }
   const DeviceClock& clock() const { return clock_; }
 

@@ -8,10 +8,24 @@
 
 namespace rblnsim::rebel100 {
 
-inline double SimNowNs() {
+inline double NsPerTick() {
   static const double kNsPerTick = sc_core::sc_get_time_resolution().to_seconds() * 1e9;
-  return static_cast<double>(sc_core::sc_time_stamp().value()) * kNsPerTick;
+  return kNsPerTick;
 }
+
+inline double SimNowNs() { return static_cast<double>(sc_core::sc_time_stamp().value()) * NsPerTick(); }
+
+// Kernel ticks in |delay_ns| rounded as sc_time(delay_ns, SC_NS) rounds them (v * scale + 0.5,
+// truncated), without the constructor's per-call lookup of the time parameters.
+inline uint64_t DelayTicks(double delay_ns) {
+  static const double kTicksPerNs = static_cast<double>(sc_core::sc_time(1, sc_core::SC_NS).value());
+  if (delay_ns <= 0) return 0;
+  volatile double ticks = delay_ns * kTicksPerNs + 0.5;  // no excess precision, as in sc_time
+  return static_cast<uint64_t>(ticks);
+}
+
+// A delay as wait(sc_time(delay_ns, SC_NS)) would advance it: rounded to the kernel's resolution.
+inline double KernelDelayNs(double delay_ns) { return static_cast<double>(DelayTicks(delay_ns)) * NsPerTick(); }
 
 }  // namespace rblnsim::rebel100
 
