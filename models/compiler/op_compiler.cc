@@ -1,6 +1,7 @@
 #include "models/compiler/op_compiler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
 
 namespace rblnsim::compiler {
@@ -216,9 +217,18 @@ StatusOr<Program> CompileGraph(const std::string& key,
 }
 
 std::string ProgramKey(const OpLaunch& launch) {
+  // Built on every eager launch (the compile-cache lookup), so appended in place.
   std::string key = launch.layer;
   for (const TensorArg& arg : launch.inputs) {
-    key += fmt::format("|{}:{}", scenario::DTypeName(arg.dtype), fmt::join(arg.shape, "x"));
+    key += '|';
+    key += scenario::DTypeName(arg.dtype);
+    key += ':';
+    for (size_t i = 0; i < arg.shape.size(); ++i) {
+      if (i > 0) key += 'x';
+      char digits[24];
+      const auto end = std::to_chars(digits, digits + sizeof digits, arg.shape[i]).ptr;
+      key.append(digits, end);
+    }
   }
   return key;
 }

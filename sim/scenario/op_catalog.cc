@@ -1,6 +1,7 @@
 #include "sim/scenario/op_catalog.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "sim/scenario/suggest.h"
 
@@ -231,12 +232,14 @@ const std::vector<OpInfo>& AllOps() {
 }
 
 const OpInfo* FindOp(std::string_view name) {
-  for (const OpInfo& info : AllOps()) {
-    if (info.name == name) {
-      return &info;
-    }
-  }
-  return nullptr;
+  // Looked up on every simulated launch: hashed once, not compared name by name.
+  static const std::unordered_map<std::string_view, const OpInfo*> kByName = [] {
+    std::unordered_map<std::string_view, const OpInfo*> index;
+    for (const OpInfo& info : AllOps()) index.emplace(info.name, &info);  // first one wins
+    return index;
+  }();
+  auto it = kByName.find(name);
+  return it == kByName.end() ? nullptr : it->second;
 }
 
 StatusOr<const OpInfo*> LookupOp(std::string_view name) {
