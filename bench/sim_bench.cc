@@ -1,9 +1,11 @@
 // Simulator speed, measured against the kernel's own ceiling in the same process: simulated
-// device commands per wall second for small and huge matmuls (wall time must follow the number
-// of commands, not tensor sizes), next to the bare SystemC event-hop rate.
+// device commands per wall second for small and huge matmuls over 1 to 1.7M launches (wall time
+// must follow the number of commands, not tensor sizes), the same end to end through the
+// producer export, the C-ABI and the bridge projection, and the bare SystemC event-hop rate.
 //
 // SystemC elaborates once per process, so every module used by any benchmark is built before the
-// first sc_start, and each benchmark runs further steps on the same elaboration.
+// first sc_start, and each benchmark runs further steps on the same elaboration. The simulator is
+// reached the way the CLI reaches it: the process-wide runtime behind the rbln_kineto C-ABI.
 #include <benchmark/benchmark.h>
 
 #include <systemc>
@@ -11,6 +13,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "profiler/abi/rbln_kineto_api.h"
+#include "profiler/bridge/clock.h"
+#include "profiler/bridge/kineto_api.h"
+#include "profiler/bridge/rbln_bridge.h"
+#include "sim/runtime/simulated_runtime.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 
@@ -55,10 +62,28 @@ class PingPong : public sc_core::sc_module {
   sc_core::sc_event start_, ping_, pong_;
 };
 
+class SimulatedClock final : public rblnsim::bridge::BridgeClock {
+ public:
+  explicit SimulatedClock(rblnsim::sim::SimulatedRuntime* runtime) : runtime_(runtime) {}
+  int64_t SteadyNowNs() override { return runtime_->SteadyNowNs(); }
+  int64_t SystemNowNs() override { return runtime_->SystemNowNs(); }
+
+ private:
+  rblnsim::sim::SimulatedRuntime* runtime_;
+};
+
 struct World {
-  std::unique_ptr<rblnsim::sim::Simulation> simulation;
+  rblnsim::sim::SimulatedRuntime* runtime = nullptr;
+  rblnsim::sim::Simulation* simulation = nullptr;
+  std::unique_ptr<SimulatedClock> clock;
+  std::unique_ptr<rblnsim::bridge::RblnBridge> bridge;
   std::unique_ptr<PingPong> ping_pong;
 };
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "sim_bench: %s\n", what.c_str());
+  std::abort();
+}
 
 World& GetWorld() {
   static World* world = [] {
@@ -77,13 +102,19 @@ World& GetWorld() {
       spec.shape = {dim, dim};
       s.workload.tensors.push_back(spec);
     }
-    auto created = rblnsim::sim::Simulation::Create(s, true);
-    if (!created.ok()) {
-      std::fprintf(stderr, "%s\n", created.status().message().c_str());
-      std::abort();
-    }
-    w->simulation = std::move(*created);
+    w->runtime = &rblnsim::sim::SimulatedRuntime::Get();
+    auto configured = w->runtime->Configure(s, rblnsim::sim::ClockMode::kSimulated);
+    if (!configured.ok()) Fail(configured.message());
+    w->simulation = w->runtime->simulation();
     w->ping_pong = std::make_unique<PingPong>("ping_pong");
+    auto api = rblnsim::bridge::KinetoApi::FromFunctions(
+        &rbln_kineto_is_active, &rbln_kineto_begin_session, &rbln_kineto_end_session_and_export,
+        &rblnsim_kineto_last_session_stats);
+    if (!api.ok()) Fail(api.status().message());
+    w->clock = std::make_unique<SimulatedClock>(w->runtime);
+    w->bridge = std::make_unique<rblnsim::bridge::RblnBridge>(*api, w->clock.get());
+    auto has_session = w->bridge->Configure();
+    if (!has_session.ok() || !*has_session) Fail("the simulated runtime has no profiling session");
     return w;
   }();
   return *world;
@@ -102,12 +133,21 @@ Step MatmulBurst(const std::string& tensor, int64_t launches) {
   return repeat;
 }
 
+void Warm(World& world, const std::string& tensor) {
+  // Compile outside the timed loop, as the warm-up does.
+  if (!world.simulation->RunSteps({MatmulBurst(tensor, 1)}, false).ok()) Fail("warm-up failed");
+}
+
+void SetCommandCounters(benchmark::State& state, int64_t commands) {
+  state.counters["commands_per_s"] = benchmark::Counter(static_cast<double>(commands), benchmark::Counter::kIsRate);
+  state.counters["commands"] = static_cast<double>(commands) / static_cast<double>(state.iterations());
+}
+
+// The simulator alone: the host and device models run the launches and hand over the records.
 void SimulateMatmuls(benchmark::State& state, const std::string& tensor) {
   World& world = GetWorld();
-  const int64_t launches = state.range(0);
-  const std::vector<Step> steps = {MatmulBurst(tensor, launches)};
-  // Compile outside the timed loop, as the warm-up does.
-  (void)world.simulation->RunSteps({MatmulBurst(tensor, 1)}, false);
+  const std::vector<Step> steps = {MatmulBurst(tensor, state.range(0))};
+  Warm(world, tensor);
   int64_t commands = 0;
   for (auto _ : state) {
     world.simulation->BeginSession();
@@ -117,14 +157,47 @@ void SimulateMatmuls(benchmark::State& state, const std::string& tensor) {
     commands += world.simulation->commands_executed() - before;
     benchmark::DoNotOptimize(world.simulation->EndSession());
   }
-  state.counters["commands_per_s"] = benchmark::Counter(static_cast<double>(commands), benchmark::Counter::kIsRate);
-  state.counters["commands"] = static_cast<double>(commands) / static_cast<double>(state.iterations());
+  SetCommandCounters(state, commands);
+}
+
+// End to end as a profiled run sees it: begin session over the C-ABI, simulate, then the producer
+// converts cycles to steady ns and exports, and the bridge copies the export and projects every
+// slice into a trace event with its flow (what torch.profiler then receives).
+void SimulateAndExport(benchmark::State& state, const std::string& tensor) {
+  World& world = GetWorld();
+  const std::vector<Step> steps = {MatmulBurst(tensor, state.range(0))};
+  Warm(world, tensor);
+  int64_t commands = 0;
+  int64_t slices = 0;
+  for (auto _ : state) {
+    const int64_t capture_start = world.runtime->SystemNowNs();
+    if (!world.bridge->Start().ok()) state.SkipWithError("begin session failed");
+    const int64_t before = world.simulation->commands_executed();
+    auto status = world.simulation->RunSteps(steps, true);
+    if (!status.ok()) state.SkipWithError(status.message().c_str());
+    auto result = world.bridge->Stop(capture_start, world.runtime->SystemNowNs());
+    if (!result.ok()) {
+      state.SkipWithError(result.status().message().c_str());
+      break;
+    }
+    commands += world.simulation->commands_executed() - before;
+    slices += static_cast<int64_t>(result->events.size());
+    benchmark::DoNotOptimize(world.runtime->TakeLastSession());
+  }
+  SetCommandCounters(state, commands);
+  state.counters["slices_per_s"] = benchmark::Counter(static_cast<double>(slices), benchmark::Counter::kIsRate);
 }
 
 void BM_Matmul512(benchmark::State& state) { SimulateMatmuls(state, "small"); }
 void BM_Matmul8192(benchmark::State& state) { SimulateMatmuls(state, "large"); }
-BENCHMARK(BM_Matmul512)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Matmul8192)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_EndToEnd512(benchmark::State& state) { SimulateAndExport(state, "small"); }
+void BM_EndToEnd8192(benchmark::State& state) { SimulateAndExport(state, "large"); }
+// 512^3 runs 6 commands a launch: 1.7M launches are 10^7 commands, the top of the linearity range.
+BENCHMARK(BM_Matmul512)->Arg(1)->Arg(100)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Arg(1'700'000)
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Matmul8192)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EndToEnd512)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EndToEnd8192)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_SystemCEventHop(benchmark::State& state) {
   World& world = GetWorld();

@@ -64,6 +64,9 @@ std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const 
 }
 
 Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recording) {
+  // Recorded steps are this session's window: an end without RunWindow() must not add the
+  // scenario's own window on top of them.
+  if (recording) window_ran_ = true;
   impl_->host.Start(&steps, recording);
   // Runs until every process waits with nothing scheduled: the host is done and the device idle.
   sc_core::sc_start();

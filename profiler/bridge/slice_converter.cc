@@ -66,14 +66,21 @@ std::vector<trace::Arg> BuildArgs(const CopiedSlice& slice,
     own.push_back({"correlation", slice.corr_id});  // HTA wants it on the runtime side too
   }
 
-  std::set<std::string> used;
-  for (const trace::Arg& arg : own)
-    used.insert(arg.key);
+  // A slice has a handful of keys: a linear look beats a node-based set per slice.
   std::vector<trace::Arg> args;
   args.reserve(slice.annotations.size() + own.size());
+  auto used = [&](const std::string& key) {
+    for (const trace::Arg& arg : own)
+      if (arg.key == key)
+        return true;
+    for (const trace::Arg& arg : args)
+      if (arg.key == key)
+        return true;
+    return false;
+  };
   for (const CopiedAnnotation& annotation : slice.annotations) {
     std::string key = OrNull(annotation.name, &stats->null_strings);
-    if (!used.insert(key).second) {
+    if (used(key)) {
       ++stats->duplicate_arg_keys;
       continue;
     }

@@ -1,8 +1,8 @@
 #include "sim/runtime/capture_conversion.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <unordered_map>
 
 #include "models/rebel100/device.h"
 
@@ -46,16 +46,39 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
     }
   }
 
-  std::unordered_map<std::string, uint32_t> name_ids;
+  // A command name is unique to its run (it carries the program instance and sequence); only
+  // commands of one run can share one (the same command on every chiplet). Runs execute one after
+  // the other, so their records are contiguous: names are deduplicated within the current run.
+  struct RunName {
+    const compiler::Program* program;
+    const std::string* layer;
+    int index;
+    uint32_t id;
+  };
+  std::vector<RunName> run_names;
+  int64_t current_launch = -1;
   capture.slices.reserve(session.records.size());
   for (const rebel100::DeviceRecord& record : session.records) {
-    std::string name = simulation.CommandName(record);
-    auto [it, inserted] = name_ids.try_emplace(std::move(name), capture.names.size());
-    if (inserted) capture.names.push_back(it->first);
+    if (record.launch_id != current_launch) {
+      run_names.clear();
+      current_launch = record.launch_id;
+    }
+    const compiler::Command& command = record.program->commands[record.command_index];
+    uint32_t name_id = 0;
+    auto seen = std::find_if(run_names.begin(), run_names.end(), [&](const RunName& n) {
+      return n.program == record.program && *n.layer == command.layer && n.index == command.index;
+    });
+    if (seen != run_names.end()) {
+      name_id = seen->id;
+    } else {
+      name_id = static_cast<uint32_t>(capture.names.size());
+      capture.names.push_back(simulation.CommandName(record));
+      run_names.push_back({record.program, &command.layer, command.index, name_id});
+    }
     abi::DeviceSliceRecord slice;
     slice.device_pid = ChipletPid(record.chiplet);
     slice.resource_tid = EngineTid(record.engine, record.engine_instance);
-    slice.name_id = it->second;
+    slice.name_id = name_id;
     slice.category_id = record.chiplet * rebel100::kEngineTypeCount + static_cast<int>(record.engine);
     slice.start_cycles = record.start_cycles;
     slice.end_cycles = record.end_cycles;
