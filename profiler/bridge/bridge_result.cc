@@ -1,5 +1,7 @@
 #include "profiler/bridge/bridge_result.h"
 
+#include <iterator>
+
 namespace rblnsim::bridge {
 
 namespace {
@@ -26,7 +28,7 @@ std::vector<std::pair<std::string, uint64_t>> BridgeStats::Counters() const {
   };
 }
 
-void BridgeResult::AppendTo(trace::Trace* trace) const {
+void BridgeResult::AppendRows(trace::Trace* trace) const {
   for (const trace::ProcessRow& row : processes) {
     if (trace->FindProcess(row.pid) == nullptr)
       trace->processes.push_back(row);
@@ -35,7 +37,19 @@ void BridgeResult::AppendTo(trace::Trace* trace) const {
     if (trace->FindThread(row.pid, row.tid) == nullptr)
       trace->threads.push_back(row);
   }
+}
+
+void BridgeResult::AppendTo(trace::Trace* trace) const& {
+  AppendRows(trace);
   trace->events.insert(trace->events.end(), events.begin(), events.end());
+}
+
+void BridgeResult::AppendTo(trace::Trace* trace) && {
+  AppendRows(trace);
+  trace->events.insert(trace->events.end(), std::make_move_iterator(events.begin()),
+                       std::make_move_iterator(events.end()));
+  events.clear();
+  events.shrink_to_fit();
 }
 
 std::vector<std::pair<std::string, trace::RawJson>> BridgeResult::StatsAsMetadata() const {

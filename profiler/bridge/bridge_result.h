@@ -68,11 +68,16 @@ struct BridgeResult {
   // Adds the rows whose pid (process) or (pid, tid) (thread) the trace does not have yet, so a
   // device pid that is also the host process keeps the host side's row, then appends the events.
   // Does not touch the trace's metadata: see StatsAsMetadata().
-  void AppendTo(trace::Trace* trace) const;
+  void AppendTo(trace::Trace* trace) const&;
+  // The same, moving the events instead of copying them (a long capture holds millions).
+  void AppendTo(trace::Trace* trace) &&;
 
   // Top-level metadata entries: "rbln_bridge" with every counter, and "rbln_producer" with the
   // producer's own counters when the stats extension answered.
   std::vector<std::pair<std::string, trace::RawJson>> StatsAsMetadata() const;
+
+ private:
+  void AppendRows(trace::Trace* trace) const;
 };
 
 }  // namespace rblnsim::bridge

@@ -153,8 +153,9 @@ int RunCommand(const RunOptions& options) {
   trace.device_properties.push_back(DeviceProperties(scenario));
   AppendHostTrace(scenario, session.timeline,
                   scenario.host.system_epoch_ns, &trace);
+  session.timeline = sim::HostTimeline();  // now in |trace|; nothing below reads it
   if (device_side) {
-    device_side->AppendTo(&trace);
+    std::move(*device_side).AppendTo(&trace);
     for (auto& entry : device_side->StatsAsMetadata()) trace.metadata.push_back(std::move(entry));
   }
 

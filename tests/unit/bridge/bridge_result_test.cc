@@ -36,6 +36,24 @@ TEST(BridgeResultTest, AppendToMergesRowsWithoutDuplicates) {
   EXPECT_EQ(trace.threads.size(), 3u);
 }
 
+TEST(BridgeResultTest, AppendFromATemporaryMovesTheEventsAndTheRows) {
+  trace::Trace trace;
+  BridgeResult result;
+  result.processes = {{1, "RBLN 0", "", 5'000'001}};
+  result.threads = {{1, 1, "compute", 1}};
+  result.events.resize(2);
+  result.events[0].name = "i0_1_W0_args_0_0 with a long name that cannot be inlined";
+  result.events[1].name = "i0_1_W0_mm_0";
+  std::move(result).AppendTo(&trace);
+
+  ASSERT_EQ(trace.events.size(), 2u);
+  EXPECT_EQ(trace.events[0].name, "i0_1_W0_args_0_0 with a long name that cannot be inlined");
+  EXPECT_EQ(trace.events[1].name, "i0_1_W0_mm_0");
+  EXPECT_TRUE(result.events.empty());  // NOLINT(bugprone-use-after-move): moved out, by contract
+  EXPECT_NE(trace.FindProcess(1), nullptr);
+  EXPECT_NE(trace.FindThread(1, 1), nullptr);
+}
+
 TEST(BridgeResultTest, StatsAsMetadataIsValidJsonWithEveryCounter) {
   BridgeResult result;
   result.stats.dropped_out_of_window = 4;
