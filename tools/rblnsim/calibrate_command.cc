@@ -10,11 +10,11 @@
 #include <system_error>
 
 #include "profiler/trace/atomic_file.h"
-#include "profiler/trace/import/chrome_trace_import.h"
 #include "tools/rblnsim/calibrate_fit.h"
 #include "tools/rblnsim/calibrate_report.h"
 #include "tools/rblnsim/calibrate_runner.h"
 #include "tools/rblnsim/capture_context.h"
+#include "tools/rblnsim/compare_digest.h"
 #include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
@@ -118,12 +118,9 @@ int CalibrateCommand(const CalibrateOptions& options) {
                                        options.trace_path);
   if (!context.ok())
     return BadInput(context.status());
-  auto imported = trace::ImportChromeTrace(options.trace_path);
-  if (!imported.ok())
-    return BadInput(imported.status());
-  auto captured = DigestTrace(imported->trace);
+  auto captured = ImportAndDigest(options.trace_path);
   if (!captured.ok())
-    return BadInput(captured.status().WithPrefix(options.trace_path + ": "));
+    return BadInput(captured.status());
   bool device_work = false;
   for (const DigestLaunch& launch : captured->launches)
     device_work |= launch.has_device();

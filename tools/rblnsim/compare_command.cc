@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "profiler/trace/atomic_file.h"
-#include "profiler/trace/import/chrome_trace_import.h"
 #include "sim/scenario/canonical.h"
 #include "tools/rblnsim/capture_context.h"
 #include "tools/rblnsim/compare_digest.h"
@@ -75,12 +74,9 @@ int CompareCommand(const CompareOptions& options) {
                                        options.trace_path);
   if (!context.ok())
     return BadInput(context.status());
-  auto imported = trace::ImportChromeTrace(options.trace_path);
-  if (!imported.ok())
-    return BadInput(imported.status());
-  auto captured = DigestTrace(imported->trace);
+  auto captured = ImportAndDigest(options.trace_path);
   if (!captured.ok())
-    return BadInput(captured.status().WithPrefix(options.trace_path + ": "));
+    return BadInput(captured.status());
 
   auto simulated_run = SimulateTrace(context->scenario);
   if (!simulated_run.ok())

@@ -8,6 +8,7 @@
 #include "profiler/analysis/fallback_detect.h"
 #include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/launch_index.h"
+#include "profiler/trace/import/chrome_trace_import.h"
 #include "sim/scenario/op_catalog.h"
 
 namespace rblnsim::cli {
@@ -205,6 +206,16 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
     ++digest.fallbacks[f.op];
   for (const analysis::DetectedRecompile& r : overhead.recompiles)
     ++digest.recompiles[r.op];
+  return digest;
+}
+
+StatusOr<TraceDigest> ImportAndDigest(const std::string& trace_path) {
+  auto imported = trace::ImportChromeTrace(trace_path);
+  if (!imported.ok())
+    return imported.status();
+  auto digest = DigestTrace(imported->trace);
+  if (!digest.ok())
+    return digest.status().WithPrefix(trace_path + ": ");
   return digest;
 }
 

@@ -76,6 +76,10 @@ struct TraceDigest {
 
 StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace);
 
+// Imports a captured trace and digests it; the imported events are freed before returning. Errors
+// name |trace_path|.
+StatusOr<TraceDigest> ImportAndDigest(const std::string& trace_path);
+
 }  // namespace rblnsim::cli
 
 #endif  // RBLNSIM_TOOLS_RBLNSIM_COMPARE_DIGEST_H_

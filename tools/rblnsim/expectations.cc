@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profiler/report/device_events.h"
+#include "tools/rblnsim/run_outputs.h"
 
 namespace rblnsim::cli {
 
@@ -66,17 +67,8 @@ bool CheckExpectations(const scenario::Scenario& scenario,
     }
   }
   if (expect.latency_p99_max_ns) {
-    // Submission latency (rbln_run start to the launch's first device work), nearest-rank p99.
-    std::vector<double> latencies;
-    for (const sim::LaunchTruth& l : session.truth.launches) {
-      if (l.first_device_start_ns >= 0) latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
-    }
-    std::sort(latencies.begin(), latencies.end());
-    double p99 = 0;
-    if (!latencies.empty()) {
-      const auto rank = static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size())));
-      p99 = latencies[std::max<size_t>(rank, 1) - 1];
-    }
+    const std::vector<double> latencies = SortedSubmissionLatenciesNs(session.truth);
+    const double p99 = NearestRank(latencies, 99);
     char what[96];
     std::snprintf(what, sizeof(what), "latency_p99 <= %.0f ns", *expect.latency_p99_max_ns);
     char got[64];

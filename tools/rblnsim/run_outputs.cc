@@ -14,28 +14,32 @@ namespace rblnsim::cli {
 
 namespace {
 
-// Nearest-rank percentile of a sorted vector.
-double Percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0.0;
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t index = static_cast<size_t>(std::max(1.0, rank)) - 1;
-  return sorted[std::min(index, sorted.size() - 1)];
-}
-
 int64_t Ns(double sim_ns, int64_t offset) { return std::llround(sim_ns) + offset; }
 
 }  // namespace
+
+std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth) {
+  std::vector<double> latencies;
+  for (const sim::LaunchTruth& l : truth.launches) {
+    if (l.first_device_start_ns >= 0) latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
+  }
+  std::sort(latencies.begin(), latencies.end());
+  return latencies;
+}
+
+double NearestRank(const std::vector<double>& sorted, int p) {
+  if (sorted.empty()) return 0.0;
+  // ceil(p/100 * n) in integers: 0.99 * 100 must not round up to rank 100.
+  const size_t rank = (static_cast<size_t>(p) * sorted.size() + 99) / 100;
+  return sorted[std::min(std::max<size_t>(rank, 1), sorted.size()) - 1];
+}
 
 Status WriteMetrics(const std::string& path,
                     const scenario::Scenario& scenario,
                     const trace::Trace& trace,
                     const sim::SessionData& session) {
   const double window_ns = session.end_ns - session.begin_ns;
-  std::vector<double> latencies;
-  for (const sim::LaunchTruth& l : session.truth.launches) {
-    if (l.first_device_start_ns >= 0) latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
-  }
-  std::sort(latencies.begin(), latencies.end());
+  const std::vector<double> latencies = SortedSubmissionLatenciesNs(session.truth);
   const auto device_events = report::DeviceEvents(trace);
   int64_t device_ns = 0;
   for (const trace::Event* e : device_events) device_ns += e->dur_ns;
@@ -52,9 +56,9 @@ Status WriteMetrics(const std::string& path,
     json.Key("launches_per_s").Double(window_ns > 0 ? session.truth.launches.size() / (window_ns * 1e-9) : 0.0);
     json.Key("device_events").Int(static_cast<int64_t>(device_events.size()));
     json.Key("self_rbln_total_ns").Int(device_ns);
-    json.Key("latency_p50_ns").Double(Percentile(latencies, 50));
-    json.Key("latency_p90_ns").Double(Percentile(latencies, 90));
-    json.Key("latency_p99_ns").Double(Percentile(latencies, 99));
+    json.Key("latency_p50_ns").Double(NearestRank(latencies, 50));
+    json.Key("latency_p90_ns").Double(NearestRank(latencies, 90));
+    json.Key("latency_p99_ns").Double(NearestRank(latencies, 99));
     json.Key("latency_max_ns").Double(latencies.empty() ? 0.0 : latencies.back());
     json.Key("fallbacks").Int(static_cast<int64_t>(session.truth.fallbacks.size()));
     json.Key("recompiles").Int(static_cast<int64_t>(session.truth.recompiles.size()));

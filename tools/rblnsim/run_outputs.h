@@ -7,6 +7,7 @@
 #define RBLNSIM_TOOLS_RBLNSIM_RUN_OUTPUTS_H_
 
 #include <string>
+#include <vector>
 
 #include "profiler/base/status.h"
 #include "profiler/trace/trace.h"
@@ -14,6 +15,13 @@
 #include "sim/simulation.h"
 
 namespace rblnsim::cli {
+
+// Ground-truth submission latencies (rbln_run start to the launch's first device work), sim ns,
+// sorted ascending; launches that never reached the device are left out.
+std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth);
+
+// Nearest-rank percentile |p| (1..100) of |sorted|; 0 when empty.
+double NearestRank(const std::vector<double>& sorted, int p);
 
 Status WriteMetrics(const std::string& path,
                     const scenario::Scenario& scenario,
