@@ -2,7 +2,7 @@
 JOBS ?= 2
 SCENARIO ?= scenarios/profile_matmul.yaml
 
-.PHONY: all setup configure build run test test-default test-asan test-fuzz bench fuzz format clean
+.PHONY: all setup configure build run test test-default test-asan test-fuzz bench profile fuzz format clean
 
 all: build
 
@@ -40,6 +40,11 @@ test-fuzz: | setup
 
 bench: build
 	bash bench/run_all.sh
+
+# perf and massif profiles of the simulator, the end-to-end path and a traced run: bench/PROFILE.md
+profile: build
+	@bash tools/setup.sh --profiling
+	bash bench/profile.sh
 
 fuzz: | setup
 	cmake --preset fuzz >/dev/null

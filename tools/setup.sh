@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages rblnsim builds, tests and benchmarks with.
+# Installs the Debian packages rblnsim builds, tests and benchmarks with; --profiling adds perf
+# and valgrind for `make profile`.
 # Idempotent: packages already present are not touched, and apt-get runs only when one is missing.
 set -euo pipefail
 
@@ -10,6 +11,9 @@ packages=(
   clang clang-tidy clang-format libclang-rt-14-dev
   python3 parallel time
 )
+if [[ ${1:-} == --profiling ]]; then
+  packages+=(linux-perf valgrind)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Turns the raw profiles bench/profile.sh collects into bench/PROFILE.md.
+
+Inputs in --dir: sim.txt (perf report, flat, --sort dso,sym), e2e.txt (perf report --children,
+call graph), massif.out (valgrind massif of a traced `rblnsim run`).
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import sys
+
+PERF_FLAT = re.compile(r"^\s+([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*)$")
+PERF_CHILDREN = re.compile(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\[(.)\]\s+(.*)$")
+MASSIF_NODE = re.compile(r"^( *)n(\d+): (\d+) (.*)$")
+
+ALLOCATOR = {"malloc", "_int_malloc", "_int_free", "cfree@GLIBC_2.2.5", "free", "unlink_chunk.constprop.0",
+             "malloc_consolidate", "operator new", "operator delete", "_int_realloc", "realloc"}
+
+# The simulator's components, in the order the table lists them.
+COMPONENTS = [
+    ("host model (eager dispatch, op catalog, compile cache)",
+     lambda dso, kind, sym: sym.startswith(("rblnsim::host::", "rblnsim::compiler::", "rblnsim::scenario::"))),
+    ("device model (run executor, engines, HBM, command processor)",
+     lambda dso, kind, sym: sym.startswith("rblnsim::rebel100::")),
+    ("SystemC kernel (scheduler, events, context switches)",
+     lambda dso, kind, sym: "libsystemc" in dso or sym.startswith(("sc_core::", "_qt", "sc_cor"))),
+    ("allocator (malloc/free)", lambda dso, kind, sym: sym in ALLOCATOR),
+    ("OS: page faults on freshly grown buffers", lambda dso, kind, sym: kind == "k"),
+    ("text formatting (fmt)", lambda dso, kind, sym: "libfmt" in dso or sym.startswith("fmt::")),
+    ("libc memcpy/memcmp/strlen", lambda dso, kind, sym: dso.startswith("libc")),
+    ("inlined std containers", lambda dso, kind, sym: sym.startswith("std::")),
+]
+
+E2E_PHASES = [
+    ("simulate: host and device processes", "sc_core::sc_thread_cor_fn"),
+    ("simulate: kernel scheduler (main stack)", "rblnsim::sim::Simulation::RunSteps"),
+    ("end session: records -> producer capture", "rblnsim::sim::SimulatedRuntime::End"),
+    ("producer export (clock fit, sort, C structs)", "rblnsim::abi::ExportBuilder::ExportBuilder"),
+    ("bridge: copy out of the export", "rblnsim::bridge::CopyExport"),
+    ("bridge: projection into trace events", "rblnsim::bridge::ConvertExport"),
+    ("freeing the bridge result", "rblnsim::bridge::BridgeResult::~BridgeResult"),
+    ("OS page faults (all phases)", "asm_exc_page_fault"),
+]
+
+
+def machine():
+    model, mhz = "unknown CPU", ""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name") and model == "unknown CPU":
+                model = line.split(":", 1)[1].strip()
+            if line.startswith("cpu MHz") and not mhz:
+                mhz = line.split(":", 1)[1].strip().split(".")[0]
+    return f"{model}, {os.cpu_count()} CPUs at {mhz} MHz, Linux {platform.release()}"
+
+
+def flat_components(path):
+    totals = {name: 0.0 for name, _ in COMPONENTS}
+    totals["other"] = 0.0
+    top = []
+    with open(path) as f:
+        for line in f:
+            m = PERF_FLAT.match(line)
+            if not m:
+                continue
+            pct, dso, kind, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
+            top.append((pct, sym))
+            for name, test in COMPONENTS:
+                if test(dso, kind, sym):
+                    totals[name] += pct
+                    break
+            else:
+                totals["other"] += pct
+    return totals, top[:12]
+
+
+def children_of(path):
+    shares = {}
+    with open(path) as f:
+        for line in f:
+            m = PERF_CHILDREN.match(line)
+            if m:
+                shares.setdefault(m.group(4).strip(), float(m.group(1)))
+    return shares
+
+
+def massif_peak(path):
+    lines = open(path).read().split("\n")
+    starts = [i for i, line in enumerate(lines) if line == "heap_tree=peak"]
+    if not starts:
+        sys.exit("profile_md: massif output has no peak snapshot")
+    nodes = []  # (depth, bytes, description)
+    for line in lines[starts[0] + 1:]:
+        m = MASSIF_NODE.match(line)
+        if not m:
+            break
+        nodes.append((len(m.group(1)), int(m.group(3)), m.group(4)))
+    total = nodes[0][1]
+    by_function = {}
+
+    def owner(description):
+        # The first project function on the allocating stack names the allocation.
+        m = re.search(r"(rblnsim::[A-Za-z0-9_:~]+)(?:\(|\s|$)", description)
+        if not m or "std::" in description.split(m.group(1))[0][-40:]:
+            return None
+        return m.group(1)
+
+    def walk(index):
+        depth, size, description = nodes[index]
+        name = owner(description)
+        child = index + 1
+        children = []
+        while child < len(nodes) and nodes[child][0] > depth:
+            if nodes[child][0] == depth + 1:
+                children.append(child)
+            child += 1
+        if name is not None or not children:
+            key = name or "(outside the project: libraries, start-up)"
+            by_function[key] = by_function.get(key, 0) + size
+            return
+        for c in children:
+            walk(c)
+        rest = size - sum(nodes[c][1] for c in children)
+        if rest > 0:
+            by_function["(below massif's threshold)"] = by_function.get("(below massif's threshold)", 0) + rest
+
+    for i, node in enumerate(nodes):
+        if node[0] == 1:
+            walk(i)
+    return total, sorted(by_function.items(), key=lambda kv: -kv[1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--launches", type=int, required=True)
+    args = parser.parse_args()
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print("# Profiles\n")
+    print(f"Generated by `make profile` (bench/profile.sh) on {now}.  ")
+    print(f"Machine: {machine()}; load average at the end: {os.getloadavg()[0]:.2f}.\n")
+
+    totals, top = flat_components(os.path.join(args.dir, "sim.txt"))
+    print("## Simulator alone: BM_Matmul512/100000 (perf, self time)\n")
+    print("| component | share of samples |\n|---|---|")
+    for name, pct in sorted(totals.items(), key=lambda kv: -kv[1]):
+        print(f"| {name} | {pct:.1f}% |")
+    print("\nHottest symbols:\n")
+    print("| self | symbol |\n|---|---|")
+    for pct, sym in top:
+        print(f"| {pct:.2f}% | `{sym[:110]}` |")
+
+    shares = children_of(os.path.join(args.dir, "e2e.txt"))
+    print("\n## End to end: BM_EndToEnd512/100000 (perf, time including callees)\n")
+    print("| phase | share of samples |\n|---|---|")
+    for label, symbol in E2E_PHASES:
+        print(f"| {label} | {shares.get(symbol, 0.0):.1f}% |")
+
+    total, owners = massif_peak(os.path.join(args.dir, "massif.out"))
+    print(f"\n## Memory: `rblnsim run` of {args.launches} launches with --trace (massif, peak heap)\n")
+    print(f"Peak heap {total / 1e6:.1f} MB = {total / args.launches / 1e3:.2f} kB per launch "
+          f"(ten trace events and six device commands each).\n")
+    print("| allocated under | MB at the peak | share |\n|---|---|---|")
+    for name, size in owners[:12]:
+        print(f"| `{name}` | {size / 1e6:.1f} | {100.0 * size / total:.1f}% |")
+
+
+if __name__ == "__main__":
+    main()
