@@ -12,8 +12,8 @@ constexpr const char* kMarkerName = "rbln_run";
 constexpr const char* kLaunchIdKey = "launch_id";
 }  // namespace
 
-ExportBuilder::ExportBuilder(const ProducerCapture& capture, double nominal_ghz)
-    : slice_names_(capture.names), category_sets_(capture.category_sets) {
+ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
+    : slice_names_(std::move(capture.names)), category_sets_(std::move(capture.category_sets)) {
   for (const ProducerDevice& d : capture.devices) device_names_.push_back(d.name);
   for (const ProducerLane& l : capture.lanes) lane_names_.push_back(l.name);
 

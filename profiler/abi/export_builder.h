@@ -15,7 +15,8 @@ namespace rblnsim::abi {
 
 class ExportBuilder {
  public:
-  ExportBuilder(const ProducerCapture& capture, double nominal_ghz);
+  // Takes the capture: its name strings become the export's (a session has one per command).
+  ExportBuilder(ProducerCapture capture, double nominal_ghz);
   ExportBuilder(const ExportBuilder&) = delete;
   ExportBuilder& operator=(const ExportBuilder&) = delete;
 

@@ -65,7 +65,7 @@ RBLNRetCode ProducerRuntime::EndSession(RblnKinetoExportSink sink,
                  static_cast<unsigned long long>(last_stats_.launches),
                  static_cast<unsigned long long>(last_stats_.commands_timed_out));
   }
-  const ExportBuilder builder(*capture, source_->nominal_clock_ghz());
+  const ExportBuilder builder(std::move(*capture), source_->nominal_clock_ghz());
   if (builder.empty()) return RBLN_KINETO_OK;  // nothing captured: the sink is not called
   if (sink == nullptr) {
     return Fail(RBLN_KINETO_ERR_INVALID_ARGUMENT,

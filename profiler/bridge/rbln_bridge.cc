@@ -101,7 +101,7 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
   window.offset_ns = anchor_system_ns_ - anchor_steady_ns_;
   window.capture_start_ns = capture_start_system_ns;
   window.capture_end_ns = capture_end_system_ns;
-  BridgeResult result = sink.copy.has_value() ? ConvertExport(*sink.copy, window) : BridgeResult{};
+  BridgeResult result = sink.copy.has_value() ? ConvertExport(std::move(*sink.copy), window) : BridgeResult{};
   CountProtocol(sink, exported, &result.stats);
 
   if (api_.last_session_stats != nullptr) {

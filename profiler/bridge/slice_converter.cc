@@ -31,9 +31,9 @@ int64_t SaturatingSub(int64_t a, int64_t b) {
   return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
 }
 
-std::string OrNull(const CopiedString& text, uint64_t* null_counter) {
+std::string OrNull(CopiedString text, uint64_t* null_counter) {
   if (text.has_value())
-    return *text;
+    return std::move(*text);
   ++*null_counter;
   return kNullText;
 }
@@ -51,7 +51,7 @@ std::string JoinCategories(const std::vector<std::string>& categories) {
 // Annotations first, in export order; then the bridge's own keys. A key may appear once per
 // slice (a JSON object with repeated keys is read differently by different tools), and the
 // bridge's keys win because they come from the slice's typed fields.
-std::vector<trace::Arg> BuildArgs(const CopiedSlice& slice,
+std::vector<trace::Arg> BuildArgs(CopiedSlice& slice,
                                   trace::Category category,
                                   BridgeStats* stats) {
   std::vector<trace::Arg> own;
@@ -78,8 +78,8 @@ std::vector<trace::Arg> BuildArgs(const CopiedSlice& slice,
         return true;
     return false;
   };
-  for (const CopiedAnnotation& annotation : slice.annotations) {
-    std::string key = OrNull(annotation.name, &stats->null_strings);
+  for (CopiedAnnotation& annotation : slice.annotations) {
+    std::string key = OrNull(std::move(annotation.name), &stats->null_strings);
     if (used(key)) {
       ++stats->duplicate_arg_keys;
       continue;
@@ -90,13 +90,13 @@ std::vector<trace::Arg> BuildArgs(const CopiedSlice& slice,
                                           ? trace::ArgValue(std::string(kNullText))
                                           : trace::ArgValue(trace::RawJson{"null"})});
     } else if (annotation.value_is_quoted != 0) {
-      args.push_back({std::move(key), *annotation.value});
+      args.push_back({std::move(key), std::move(*annotation.value)});
     } else if (IsValidJsonValue(*annotation.value)) {
-      args.push_back({std::move(key), trace::RawJson{*annotation.value}});
+      args.push_back({std::move(key), trace::RawJson{std::move(*annotation.value)}});
     } else {
       // Written verbatim it would corrupt the whole trace file; quoted it still shows.
       ++stats->invalid_raw_annotations;
-      args.push_back({std::move(key), *annotation.value});
+      args.push_back({std::move(key), std::move(*annotation.value)});
     }
   }
   for (trace::Arg& arg : own)
@@ -154,7 +154,7 @@ bool IsLaunchDeviceCategory(trace::Category category) {
          category == trace::Category::kPrivateUse1Driver;
 }
 
-BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window) {
+BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
   BridgeResult result;
   BridgeStats& stats = result.stats;
   stats.null_arrays = exp.null_arrays;
@@ -165,7 +165,9 @@ BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window)
   ConvertRows(exp, &result, &device_pids, &lane_keys);
 
   std::vector<LaunchTag> tags;
-  for (const CopiedSlice& slice : exp.slices) {
+  result.events.reserve(exp.slices.size());
+  tags.reserve(exp.slices.size());
+  for (CopiedSlice& slice : exp.slices) {
     // A slice without its rows would be drawn on an unnamed track, or not at all.
     if (!device_pids.contains(slice.device_pid) ||
         !lane_keys.contains({slice.device_pid, slice.resource_tid})) {
@@ -188,18 +190,18 @@ BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window)
     trace::Event event;
     event.phase = trace::Phase::kComplete;
     event.category = CategoryForKind(slice.kind);
-    event.name = OrNull(slice.name, &stats.null_names);
+    event.name = OrNull(std::move(slice.name), &stats.null_names);
     event.pid = slice.device_pid;
     event.tid = slice.resource_tid;
     event.ts_ns = start_ns;
     event.dur_ns = SaturatingSub(end_ns, start_ns);
-    event.args = BuildArgs(slice, event.category, &stats);
 
     LaunchTag tag;
-    tag.launch_id = LaunchIdOf(slice);
-    tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name == kLaunchMarkerName;
+    tag.launch_id = LaunchIdOf(slice);  // before BuildArgs moves the annotations out
+    tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
     tag.is_device = IsLaunchDeviceCategory(event.category);
     tags.push_back(tag);
+    event.args = BuildArgs(slice, event.category, &stats);
     result.events.push_back(std::move(event));
   }
   stats.slices_kept = result.events.size();

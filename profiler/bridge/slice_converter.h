@@ -30,9 +30,10 @@ trace::Category CategoryForKind(int32_t kind);
 // SYNC kind's privateuse1_driver, which PyTorch maps to the CPU but which is still device work.
 bool IsLaunchDeviceCategory(trace::Category category);
 
-// Converts |exp| into rows, events (export order, flows assigned) and counters. Counters that
+// Converts |exp| into rows, events (export order, flows assigned) and counters; its strings move
+// into the events, so a caller done with the copy passes it as a temporary. Counters that
 // belong to the sink protocol and the producer are left for the caller to fill.
-BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window);
+BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window);
 
 }  // namespace rblnsim::bridge
 
