@@ -73,11 +73,13 @@ def figures_of_reference(ref):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dir", required=True, help="compare.sh's work directory")
-    p.add_argument("--trace-bytes", type=int, required=True)
-    p.add_argument("--trace-launches", type=int, required=True)
-    p.add_argument("--sim-launches", type=int, required=True)
-    p.add_argument("--sim-trace-bytes", type=int, required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--figures-only", action="store_true",
+                   help="only check the agreement (no timings, no output file)")
+    p.add_argument("--trace-bytes", type=int)
+    p.add_argument("--trace-launches", type=int)
+    p.add_argument("--sim-launches", type=int)
+    p.add_argument("--sim-trace-bytes", type=int)
+    p.add_argument("--out")
     a = p.parse_args()
     d = a.dir
     load = lambda name: json.load(open(f"{d}/{name}"))  # noqa: E731
@@ -85,6 +87,16 @@ def main():
     theirs = figures_of_reference(load("reference.json"))
     rows = [[k, mine.get(k), theirs.get(k)] for k in sorted(set(mine) | set(theirs))]
     differences = [r for r in rows if r[1] != r[2]]
+    if a.figures_only:
+        for name, m, t in differences:
+            print(f"  {name}: rblnsim {m}, python {t}", file=sys.stderr)
+        nonzero = sum(1 for _, m, _ in rows if m not in (0, None, True, False))
+        print(f"compare: {len(rows) - len(differences)} of {len(rows)} figures agree "
+              f"({nonzero} non-zero)")
+        return 1 if differences else 0
+    if None in (a.trace_bytes, a.trace_launches, a.sim_launches, a.sim_trace_bytes, a.out):
+        p.error("--trace-bytes, --trace-launches, --sim-launches, --sim-trace-bytes and --out "
+                "are required")
 
     check_t, analyze_t, python_t = (read_time(f"{d}/{n}.time") for n in ("check", "analyze",
                                                                              "python"))

@@ -42,6 +42,11 @@ def cpuinfo():
     return model, cpus or os.cpu_count(), mhz
 
 
+def load_avg(context):
+    avg = context.get("load_avg")
+    return ", ".join(f"{v:.2f}" for v in avg) if avg else "n/a"
+
+
 def fmt(value):
     if value is None:
         return "n/a"
@@ -122,21 +127,24 @@ def targets(suites, compare):
     imp = find(suites, "BM_ImportChromeTrace", "MB_per_s")
     rows.append(("Importer on a >= 500 MB trace", ">= 500 MB/s",
                  f"{imp['MB_per_s']:,.0f} MB/s on {imp['bytes'] / MB:,.0f} MB" if imp else None,
-                 imp["MB_per_s"] >= 500 and imp["bytes"] >= 500 * MB if imp else None))
+                 imp["MB_per_s"] >= 500 if imp and imp["bytes"] >= 500 * MB else None))
     if compare:
+        # A figure from a smaller input than the target names is shown but not judged.
         r, size = compare["rblnsim"], compare["trace_bytes"]
         on = f" on {size / MB:,.0f} MB"
+        full = size >= 0.9 * GB
         rows.append(("check + analyze, wall", "<= 4 s on 1 GB", f"{r['wall_s']:.2f} s{on}",
-                     r["wall_s"] <= 4 and size >= 0.9 * GB))
+                     r["wall_s"] <= 4 if full else None))
         rows.append(("check + analyze, peak RSS", "<= 1.5 GB on 1 GB",
                      f"{r['max_rss_bytes'] / GB:.2f} GB{on}",
-                     r["max_rss_bytes"] <= 1.5 * GB and size >= 0.9 * GB))
-        rows.append(("check + analyze vs Python json.load + reference", ">= 10x faster",
-                     f"{compare['speedup']:.1f}x", compare["speedup"] >= 10))
+                     r["max_rss_bytes"] <= 1.5 * GB if full else None))
+        rows.append(("check + analyze vs Python json.load + reference", ">= 10x faster on 1 GB",
+                     f"{compare['speedup']:.1f}x{on}", compare["speedup"] >= 10 if full else None))
         s = compare["sim_run"]
         rows.append((f"`rblnsim run` of {s['launches']:,} launches with --trace, peak RSS",
-                     "<= 2 GB", f"{s['max_rss_bytes'] / GB:.2f} GB ({s['wall_s']:.1f} s wall)",
-                     s["max_rss_bytes"] <= 2 * GB and s["launches"] >= 1_000_000))
+                     "<= 2 GB for 10^6 launches",
+                     f"{s['max_rss_bytes'] / GB:.2f} GB ({s['wall_s']:.1f} s wall)",
+                     s["max_rss_bytes"] <= 2 * GB if s["launches"] >= 1_000_000 else None))
     else:
         for what in ("check + analyze on 1 GB", "10^6-launch traced run"):
             rows.append((what, "see compare.sh", None, None))
@@ -189,10 +197,12 @@ def main():
            f"Machine: {model}, {cpus} logical CPUs at {fmt(mhz)} MHz (/proc/cpuinfo), "
            f"{platform.system()} {platform.release()}. rblnsim build type: {a.build_type}; "
            f"Google Benchmark library from Debian ({context.get('library_build_type', 'n/a')} "
-           "build). Figures are single runs on this machine and vary with its load.\n",
+           "build). Figures are single runs on this machine and vary with its load "
+           f"(load average when the first suite started: {load_avg(context)}).\n",
            "## Targets\n", "| what | target | measured | status |", "|---|---|---|---|"]
     for what, target, measured, met in targets(suites, compare):
-        status = "not measured" if met is None else "met" if met else "NOT met"
+        status = ("not judged (smaller input)" if met is None and measured else
+                  "not measured" if met is None else "met" if met else "NOT met")
         out.append(f"| {what} | {target} | {measured or 'n/a'} | {status} |")
     out.append("")
     for title, rows in suites:
