@@ -61,7 +61,7 @@ if ((sim_bytes * 10 < target_bytes * 9 || sim_bytes * 10 > target_bytes * 11)); 
 fi
 bytes=$(stat -c %s "$trace")
 
-echo "compare.sh: rblnsim check + analyze on $((bytes / 1000000)) MB" >&2
+echo "compare.sh: rblnsim check + analyze on $bytes bytes" >&2
 timed check "$rblnsim" check "$trace" --json "$tmp/check.json"
 timed analyze "$rblnsim" analyze "$trace"
 # The per-launch JSON is for the agreement check only; writing it is not part of the timing.

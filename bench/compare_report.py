@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 def read_time(path):
     """Wall seconds, peak RSS bytes and exit status from a `/usr/bin/time -v` report."""
     wall_s = rss_bytes = status = None
+    cpu_s = 0.0
     with open(path) as f:
         for line in f:
             key, _, value = line.strip().rpartition(": ")
@@ -24,11 +25,13 @@ def read_time(path):
                 wall_s = seconds
             elif key == "Maximum resident set size (kbytes)":
                 rss_bytes = int(value) * 1024
+            elif key in ("User time (seconds)", "System time (seconds)"):
+                cpu_s += float(value)
             elif key == "Exit status":
                 status = int(value)
     if wall_s is None or rss_bytes is None:
         sys.exit(f"{path}: not a /usr/bin/time -v report")
-    return {"wall_s": wall_s, "max_rss_bytes": rss_bytes, "exit_status": status}
+    return {"wall_s": wall_s, "cpu_s": cpu_s, "max_rss_bytes": rss_bytes, "exit_status": status}
 
 
 def figures_of_rblnsim(check, analyze):
