@@ -5,6 +5,8 @@
 // each stage and for the whole path.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
+
 #include "bench/synthetic_trace.h"
 #include "profiler/abi/export_builder.h"
 #include "profiler/bridge/export_copy.h"

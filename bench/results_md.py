@@ -91,6 +91,10 @@ def render_sim_table(rows, out):
         out.append("")
     if hop:
         out.append(f"Bare SystemC event hop (two threads, notify/wait): {hop:,.0f} hops/s.\n")
+    if sim:
+        out.append("Target: at least 1,000,000 simulated commands/s, and the same rate for 8192^3 as "
+                   "for 512^3 matmuls (closed-form timing: wall time follows the number of "
+                   "commands, not tensor sizes).\n")
     return [b for b in rows if b not in sim and not b["name"].startswith("BM_SystemCEventHop")]
 
 
@@ -123,7 +127,8 @@ def find(suites, prefix, counter):
 def targets(suites, compare):
     """(what, target text, measured text, met or None) rows."""
     rows = []
-    sim = [b for _, r in suites for b in r if "commands_per_s" in b and "commands" in b]
+    sim = [b for _, r in suites for b in r
+           if b["name"].startswith("BM_Matmul") and "commands_per_s" in b]
     if sim:
         slowest = min(b["commands_per_s"] for b in sim)
         rows.append(("Simulator, slowest matmul benchmark", ">= 1,000,000 commands/s",

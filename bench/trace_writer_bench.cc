@@ -3,6 +3,7 @@
 // cost) and the file path `rblnsim run --trace` takes (buffered writes, fsync, atomic rename).
 #include <benchmark/benchmark.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -71,7 +72,8 @@ void BM_ChromeTraceWriterFile(benchmark::State& state) {
       break;
     }
   }
-  const uint64_t bytes = ChromeTraceBytes(state.range(0));
+  struct stat st {};
+  const uint64_t bytes = ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
   ::unlink(path.c_str());
   SetRates(state, bytes, TraceEventLines(t));
 }
