@@ -1,47 +1,236 @@
 #!/usr/bin/env python3
-"""Turns Google Benchmark JSON into bench/RESULTS.md: figures, targets, date and machine."""
+"""Turns the benchmark JSON of every suite and compare.sh's JSON into bench/RESULTS.md: each
+figure next to its target (met / NOT met), the date, the machine and the build type.
+
+Usage: results_md.py [--suite TITLE=JSON]... [--compare JSON] [--build-type TYPE] > RESULTS.md
+A suite's benchmarks render in a table of their counters; the simulator suite (benchmarks with
+commands_per_s) keeps its own table. Targets whose figure is missing are listed as "not measured".
+"""
+import argparse
 import json
+import os
 import platform
-import subprocess
 import sys
 from datetime import datetime, timezone
 
+MB = 1e6
+GB = 1e9
+STANDARD_KEYS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
+    "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped",
+}
+TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
-def cpu_model():
+
+def cpuinfo():
+    """(model, logical CPUs, MHz) from /proc/cpuinfo."""
+    model, cpus, mhz = platform.processor() or "unknown", 0, None
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                key, _, value = line.partition(":")
+                key, value = key.strip(), value.strip()
+                if key == "processor":
+                    cpus += 1
+                elif key == "model name":
+                    model = value
+                elif key == "cpu MHz" and mhz is None:
+                    mhz = float(value)
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    return model, cpus or os.cpu_count(), mhz
+
+
+def load_avg(context):
+    avg = context.get("load_avg")
+    return ", ".join(f"{v:.2f}" for v in avg) if avg else "n/a"
+
+
+def fmt(value):
+    if value is None:
+        return "n/a"
+    if isinstance(value, float) and abs(value) < 100:
+        return f"{value:,.2f}"
+    return f"{value:,.0f}"
+
+
+def load_suite(path):
+    with open(path) as f:
+        data = json.load(f)
+    rows = [b for b in data.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    return data.get("context", {}), rows
+
+
+def counters(bench):
+    return {k: v for k, v in bench.items() if k not in STANDARD_KEYS and isinstance(v, (int, float))}
+
+
+def ms(bench, key="real_time"):
+    return bench[key] * TO_MS.get(bench.get("time_unit", "ns"), 1e-6)
+
+
+def cpu_rate(bench):
+    """MB per CPU second of the benchmark thread: what the code achieves when it has a core to
+    itself, next to the wall-clock rate that a loaded machine drags down."""
+    cpu_s = ms(bench, "cpu_time") / 1e3
+    return f" ({bench['bytes'] / MB / cpu_s:,.0f} MB per CPU second)" if cpu_s > 0 else ""
+
+
+def render_sim_table(rows, out):
+    hop = next((b["hops_per_s"] for b in rows if b["name"].startswith("BM_SystemCEventHop")), None)
+    sim = [b for b in rows if "commands_per_s" in b and "commands" in b]
+    if sim:
+        out.append("| benchmark | wall ms / iteration | simulated commands / iteration | "
+                   "commands / s | vs event-hop rate |")
+        out.append("|---|---|---|---|---|")
+        for b in sim:
+            ratio = f"{hop / b['commands_per_s']:.2f}x slower" if hop else "n/a"
+            out.append(f"| {b['name']} | {ms(b):.2f} | {b['commands']:.0f} | "
+                       f"{b['commands_per_s']:,.0f} | {ratio} |")
+        out.append("")
+    if hop:
+        out.append(f"Bare SystemC event hop (two threads, notify/wait): {hop:,.0f} hops/s.\n")
+    if sim:
+        out.append("Target: at least 1,000,000 simulated commands/s, and the same rate for 8192^3 as "
+                   "for 512^3 matmuls (closed-form timing: wall time follows the number of "
+                   "commands, not tensor sizes).\n")
+    return [b for b in rows if b not in sim and not b["name"].startswith("BM_SystemCEventHop")]
+
+
+def render_generic(rows, out):
+    if not rows:
+        return
+    keys = []
+    for b in rows:
+        keys += [k for k in counters(b) if k not in keys]
+    out.append("| benchmark | wall ms / iteration | CPU ms / iteration | iterations | " +
+               " | ".join(keys) + " |")
+    out.append("|---|---|---|---|" + "---|" * len(keys))
+    for b in rows:
+        c = counters(b)
+        cells = [fmt(c.get(k)) if k in c else "" for k in keys]
+        err = f" (error: {b['error_message']})" if b.get("error_occurred") else ""
+        out.append(f"| {b['name']}{err} | {ms(b):.2f} | {ms(b, 'cpu_time'):.2f} | "
+                   f"{b['iterations']} | " + " | ".join(cells) + " |")
+    out.append("")
+
+
+def find(suites, prefix, counter):
+    for _, rows in suites:
+        for b in rows:
+            if b["name"].startswith(prefix) and counter in b and not b.get("error_occurred"):
+                return b
+    return None
+
+
+def targets(suites, compare):
+    """(what, target text, measured text, met or None) rows."""
+    rows = []
+    sim = [b for _, r in suites for b in r
+           if b["name"].startswith("BM_Matmul") and "commands_per_s" in b]
+    if sim:
+        slowest = min(b["commands_per_s"] for b in sim)
+        rows.append(("Simulator, slowest matmul benchmark", ">= 1,000,000 commands/s",
+                     f"{slowest:,.0f} commands/s", slowest >= 1e6))
+    writer = find(suites, "BM_ChromeTraceWriterFile", "MB_per_s")
+    rows.append(("Chrome trace writer (to a file)", ">= 300 MB/s",
+                 f"{writer['MB_per_s']:,.0f} MB/s{cpu_rate(writer)}" if writer else None,
+                 writer["MB_per_s"] >= 300 if writer else None))
+    imp = find(suites, "BM_ImportChromeTrace", "MB_per_s")
+    rows.append(("Importer on a >= 500 MB trace", ">= 500 MB/s",
+                 f"{imp['MB_per_s']:,.0f} MB/s on {imp['bytes'] / MB:,.0f} MB{cpu_rate(imp)}"
+                 if imp else None,
+                 imp["MB_per_s"] >= 500 if imp and imp["bytes"] >= 500 * MB else None))
+    if compare:
+        # A figure from a smaller input than the target names is shown but not judged.
+        r, size = compare["rblnsim"], compare["trace_bytes"]
+        on = f" on {size / MB:,.0f} MB"
+        full = size >= 0.9 * GB
+        rows.append(("check + analyze, wall", "<= 4 s on 1 GB", f"{r['wall_s']:.2f} s{on}",
+                     r["wall_s"] <= 4 if full else None))
+        rows.append(("check + analyze, peak RSS", "<= 1.5 GB on 1 GB",
+                     f"{r['max_rss_bytes'] / GB:.2f} GB{on}",
+                     r["max_rss_bytes"] <= 1.5 * GB if full else None))
+        rows.append(("check + analyze vs Python json.load + reference", ">= 10x faster on 1 GB",
+                     f"{compare['speedup']:.1f}x{on}", compare["speedup"] >= 10 if full else None))
+        s = compare["sim_run"]
+        rows.append((f"`rblnsim run` of {s['launches']:,} launches with --trace, peak RSS",
+                     "<= 2 GB for 10^6 launches",
+                     f"{s['max_rss_bytes'] / GB:.2f} GB ({s['wall_s']:.1f} s wall)",
+                     s["max_rss_bytes"] <= 2 * GB if s["launches"] >= 1_000_000 else None))
+    else:
+        for what in ("check + analyze on 1 GB", "10^6-launch traced run"):
+            rows.append((what, "see compare.sh", None, None))
+    return rows
+
+
+def render_compare(c, out):
+    r, p = c["rblnsim"], c["python"]
+    out.append(f"Trace: {c['trace_bytes'] / MB:,.0f} MB written by `rblnsim run "
+               f"bench/scenarios/million_launches.yaml` ({c['trace_launches']:,} launches; "
+               f"contract checks {'pass' if c['trace_passes_checks'] else 'FAIL'}).\n")
+    cpu = lambda t: f"{t['cpu_s']:.2f}" if "cpu_s" in t else "n/a"  # noqa: E731
+    out.append("| process | wall s | CPU s (user + sys) | peak RSS MB |")
+    out.append("|---|---|---|---|")
+    for name, t in (("rblnsim check", r["check"]), ("rblnsim analyze", r["analyze"])):
+        out.append(f"| {name} | {t['wall_s']:.2f} | {cpu(t)} | {t['max_rss_bytes'] / MB:,.0f} |")
+    both_cpu = (f"{r['check']['cpu_s'] + r['analyze']['cpu_s']:.2f}"
+                if "cpu_s" in r["check"] and "cpu_s" in r["analyze"] else "n/a")
+    out.append(f"| rblnsim check + analyze | {r['wall_s']:.2f} | {both_cpu} | "
+               f"{r['max_rss_bytes'] / MB:,.0f} |")
+    out.append(f"| python3 json.load + bench/reference_check.py | {p['wall_s']:.2f} | {cpu(p)} | "
+               f"{p['max_rss_bytes'] / MB:,.0f} |")
+    out.append("")
+    out.append(f"Python / rblnsim: {c['speedup']:.1f}x the wall time, {c['rss_ratio']:.1f}x the "
+               "peak RSS.")
+    agree = c["agreement"]
+    out.append(f"Agreement: {len(agree['figures'])} figures compared (rule violation counts, "
+               "launches, device slices, latency percentiles, queue maximum, per-op counts): "
+               + ("all equal.\n" if agree["ok"] else
+                  f"{len(agree['differences'])} DIFFER: {agree['differences']}\n"))
+    s = c["sim_run"]
+    out.append(f"Traced simulation: `rblnsim run` of {s['launches']:,} launches with --trace "
+               f"({s['trace_bytes'] / MB:,.0f} MB trace): {s['wall_s']:.1f} s wall, {cpu(s)} s CPU, "
+               f"{s['max_rss_bytes'] / MB:,.0f} MB peak RSS.\n")
 
 
 def main():
-    with open(sys.argv[1]) as f:
-        data = json.load(f)
-    ctx = data["context"]
-    rows = {b["name"]: b for b in data["benchmarks"] if b.get("run_type", "iteration") == "iteration"}
-    hop = next((b["hops_per_s"] for n, b in rows.items() if n.startswith("BM_SystemCEventHop")), None)
-    print("# Benchmark results\n")
-    print(f"Generated by `make bench` on {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}.")
-    print(f"Machine: {cpu_model()}, {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
-          f"{platform.system()} {platform.release()}; rblnsim built RelWithDebInfo (-O2); Google Benchmark "
-          f"library from Debian ({ctx.get('library_build_type')} build).\n")
-    print("## Simulator (bench/sim_bench.cc)\n")
-    print("| benchmark | wall ms / iteration | simulated commands / iteration | commands / s | vs event-hop rate |")
-    print("|---|---|---|---|---|")
-    for name, b in rows.items():
-        if "commands_per_s" not in b:
-            continue
-        ratio = f"{hop / b['commands_per_s']:.2f}x slower" if hop else "n/a"
-        print(f"| {name} | {b['real_time']:.2f} | {b['commands']:.0f} | {b['commands_per_s']:,.0f} | {ratio} |")
-    if hop:
-        print(f"\nBare SystemC event hop (two threads, notify/wait): {hop:,.0f} hops/s.\n")
-    print("Target: at least 1,000,000 simulated commands/s, and the same rate for 8192^3 as for 512^3")
-    print("matmuls (closed-form timing: wall time follows the number of commands, not tensor sizes).")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--suite", action="append", default=[], metavar="TITLE=JSON")
+    ap.add_argument("--compare")
+    ap.add_argument("--build-type", default="unknown")
+    a = ap.parse_args()
+    suites, context = [], {}
+    for spec in a.suite:
+        title, _, path = spec.partition("=")
+        ctx, rows = load_suite(path)
+        context = context or ctx
+        suites.append((title, rows))
+    compare = json.load(open(a.compare)) if a.compare else None
+
+    model, cpus, mhz = cpuinfo()
+    out = ["# Benchmark results\n",
+           f"Generated by `make bench` on {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}.",
+           f"Machine: {model}, {cpus} logical CPUs at {fmt(mhz)} MHz (/proc/cpuinfo), "
+           f"{platform.system()} {platform.release()}. rblnsim build type: {a.build_type}; "
+           f"Google Benchmark library from Debian ({context.get('library_build_type', 'n/a')} "
+           "build). Figures are single runs on this machine and vary with its load "
+           f"(load average when the first suite started: {load_avg(context)}).\n",
+           "## Targets\n", "| what | target | measured | status |", "|---|---|---|---|"]
+    for what, target, measured, met in targets(suites, compare):
+        status = ("not judged (smaller input)" if met is None and measured else
+                  "not measured" if met is None else "met" if met else "NOT met")
+        out.append(f"| {what} | {target} | {measured or 'n/a'} | {status} |")
+    out.append("")
+    for title, rows in suites:
+        out.append(f"## {title}\n")
+        render_generic(render_sim_table(rows, out), out)
+    if compare:
+        out.append("## Whole-process comparison (bench/compare.sh)\n")
+        render_compare(compare, out)
+    print("\n".join(out))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

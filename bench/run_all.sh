@@ -1,12 +1,30 @@
 #!/usr/bin/env bash
-# Runs the benchmark suites and rewrites bench/RESULTS.md with the figures, the date and the machine.
+# Runs every benchmark suite and the whole-process comparison, then rewrites bench/RESULTS.md
+# with the figures next to their targets, the date, the machine and the build type.
+# Usage: bench/run_all.sh   (after `cmake --build build`; `make bench` does both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
 out=bench/RESULTS.md
-json=$(mktemp)
-trap 'rm -f "$json"' EXIT
-SC_COPYRIGHT_MESSAGE=DISABLE build/bench/rblnsim_sim_bench --benchmark_format=json --benchmark_out="$json" \
-  --benchmark_out_format=json >/dev/null
-python3 bench/results_md.py "$json" > "$out.tmp"
+work=$(mktemp -d "${TMPDIR:-/tmp}/rblnsim_bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export SC_COPYRIGHT_MESSAGE=DISABLE
+
+suite() {  # suite NAME: runs build/bench/NAME into $work/NAME.json
+  echo "run_all.sh: $1" >&2
+  "$build/bench/$1" --benchmark_format=console --benchmark_out="$work/$1.json" \
+    --benchmark_out_format=json >&2
+}
+suite rblnsim_sim_bench
+suite rblnsim_bridge_bench
+suite rblnsim_trace_bench
+bash bench/compare.sh "$work/compare.json"
+
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")
+python3 bench/results_md.py --build-type "${build_type:-unknown}" \
+  --suite "Simulator (bench/sim_bench.cc)=$work/rblnsim_sim_bench.json" \
+  --suite "Producer export and bridge projection (bench/bridge_bench.cc)=$work/rblnsim_bridge_bench.json" \
+  --suite "Chrome trace writer, importer, check and analyze (bench/trace_*_bench.cc, bench/analysis_bench.cc)=$work/rblnsim_trace_bench.json" \
+  --compare "$work/compare.json" >"$out.tmp"
 mv "$out.tmp" "$out"
 cat "$out"

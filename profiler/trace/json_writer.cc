@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
 
-void AppendEscaped(OutputSink& sink, unsigned char c) {
+void AppendEscaped(std::string* out, unsigned char c) {
   // RFC 8259's two-character escapes; everything else below 0x20 becomes \u00XX.
   static constexpr std::pair<char, std::string_view> kShortEscapes[] = {
       {'"', "\\\""}, {'\\', "\\\\"}, {'\b', "\\b"}, {'\f', "\\f"},
@@ -20,13 +20,64 @@ void AppendEscaped(OutputSink& sink, unsigned char c) {
   };
   for (const auto& [raw, text] : kShortEscapes) {
     if (c == static_cast<unsigned char>(raw)) {
-      sink.Append(text);
+      out->append(text);
       return;
     }
   }
   constexpr char kHex[] = "0123456789abcdef";
   const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-  sink.Append(std::string_view(escaped, sizeof(escaped)));
+  out->append(escaped, sizeof(escaped));
+}
+
+// Appends |text| as a quoted JSON string to |out|.
+void AppendQuoted(std::string* out, std::string_view text) {
+  out->push_back('"');
+  // Copy runs of bytes that need no escaping in one append.
+  size_t run_start = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      size_t bad_len = 0;
+      const size_t len = Utf8SequenceLength(text.substr(i), &bad_len);
+      if (len != 0) {
+        i += len;
+        continue;
+      }
+      out->append(text.substr(run_start, i - run_start));
+      out->append(kReplacementChar);
+      i += bad_len;
+      run_start = i;
+      continue;
+    }
+    out->append(text.substr(run_start, i - run_start));
+    AppendEscaped(out, c);
+    ++i;
+    run_start = i;
+  }
+  out->append(text.substr(run_start));
+  out->push_back('"');
+}
+
+// Writes ns as µs with three decimals into |buf| (at least 32 bytes); returns the end.
+char* FormatNsAsUsTo(int64_t ns, char* buf) {
+  // Work on the magnitude in unsigned arithmetic so INT64_MIN does not overflow.
+  const bool negative = ns < 0;
+  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  const uint64_t frac = magnitude % 1000;
+  char* end = buf;
+  if (negative)
+    *end++ = '-';
+  end = std::to_chars(end, buf + 32, magnitude / 1000).ptr;
+  *end++ = '.';
+  *end++ = static_cast<char>('0' + frac / 100);
+  *end++ = static_cast<char>('0' + frac / 10 % 10);
+  *end++ = static_cast<char>('0' + frac % 10);
+  return end;
 }
 
 }  // namespace
@@ -90,36 +141,10 @@ size_t Utf8Length(std::string_view text) {
 }
 
 void AppendJsonString(OutputSink& sink, std::string_view text) {
-  sink.Append("\"");
-  // Copy runs of bytes that need no escaping in one Append.
-  size_t run_start = 0;
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      ++i;
-      continue;
-    }
-    if (c >= 0x80) {
-      size_t bad_len = 0;
-      const size_t len = Utf8SequenceLength(text.substr(i), &bad_len);
-      if (len != 0) {
-        i += len;
-        continue;
-      }
-      sink.Append(text.substr(run_start, i - run_start));
-      sink.Append(kReplacementChar);
-      i += bad_len;
-      run_start = i;
-      continue;
-    }
-    sink.Append(text.substr(run_start, i - run_start));
-    AppendEscaped(sink, c);
-    ++i;
-    run_start = i;
-  }
-  sink.Append(text.substr(run_start));
-  sink.Append("\"");
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  AppendQuoted(&quoted, text);
+  sink.Append(quoted);
 }
 
 std::string JsonQuote(std::string_view text) {
@@ -141,34 +166,29 @@ std::string FormatJsonDouble(double value) {
 }
 
 std::string FormatNsAsUs(int64_t ns) {
-  // Work on the magnitude in unsigned arithmetic so INT64_MIN does not overflow.
-  const bool negative = ns < 0;
-  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-  const uint64_t frac = magnitude % 1000;
   char buf[32];
-  char* end = buf;
-  if (negative)
-    *end++ = '-';
-  end = std::to_chars(end, buf + sizeof(buf), magnitude / 1000).ptr;
-  *end++ = '.';
-  *end++ = static_cast<char>('0' + frac / 100);
-  *end++ = static_cast<char>('0' + frac / 10 % 10);
-  *end++ = static_cast<char>('0' + frac % 10);
-  return std::string(buf, end);
+  return std::string(buf, FormatNsAsUsTo(ns, buf));
 }
 
 JsonWriter::JsonWriter(OutputSink* sink, int line_break_depth)
-    : sink_(sink), line_break_depth_(line_break_depth) {}
+    : sink_(sink), line_break_depth_(line_break_depth) {
+  out_.reserve(kChunkBytes + 256);
+}
+
+JsonWriter::~JsonWriter() {
+  Flush();
+}
+
+void JsonWriter::Flush() {
+  if (out_.empty())
+    return;
+  sink_->Append(out_);
+  out_.clear();
+}
 
 void JsonWriter::NewLine(size_t depth) {
-  static constexpr std::string_view kSpaces = "                                ";
-  sink_->Append("\n");
-  size_t indent = depth * 2;
-  while (indent > 0) {
-    const size_t n = std::min(indent, kSpaces.size());
-    sink_->Append(kSpaces.substr(0, n));
-    indent -= n;
-  }
+  Put('\n');
+  out_.append(depth * 2, ' ');
 }
 
 void JsonWriter::BeforeValue() {
@@ -181,7 +201,7 @@ void JsonWriter::BeforeValue() {
   assert(!stack_.back().is_object && "object members need a Key() first");
   Level& level = stack_.back();
   if (!level.empty)
-    sink_->Append(",");
+    Put(',');
   level.empty = false;
   if (level.broken)
     NewLine(stack_.size());
@@ -191,12 +211,12 @@ JsonWriter& JsonWriter::Key(std::string_view key) {
   assert(!stack_.empty() && stack_.back().is_object && !after_key_);
   Level& level = stack_.back();
   if (!level.empty)
-    sink_->Append(",");
+    Put(',');
   level.empty = false;
   if (level.broken)
     NewLine(stack_.size());
-  AppendJsonString(*sink_, key);
-  sink_->Append(level.broken ? ": " : ":");
+  AppendQuoted(&out_, key);
+  Put(level.broken ? ": " : ":");
   after_key_ = true;
   return *this;
 }
@@ -205,7 +225,7 @@ void JsonWriter::BeginContainer(bool is_object, char open) {
   BeforeValue();
   const bool broken = static_cast<int>(stack_.size()) < line_break_depth_;
   stack_.push_back(Level{is_object, broken});
-  sink_->Append(std::string_view(&open, 1));
+  Put(open);
 }
 
 void JsonWriter::EndContainer(char close) {
@@ -214,7 +234,9 @@ void JsonWriter::EndContainer(char close) {
   stack_.pop_back();
   if (level.broken && !level.empty)
     NewLine(stack_.size());
-  sink_->Append(std::string_view(&close, 1));
+  Put(close);
+  if (stack_.empty())
+    Flush();  // a complete value: the caller may write to the sink next
 }
 
 JsonWriter& JsonWriter::BeginObject() {
@@ -241,57 +263,61 @@ JsonWriter& JsonWriter::EndArray() {
 
 JsonWriter& JsonWriter::String(std::string_view value) {
   BeforeValue();
-  AppendJsonString(*sink_, value);
+  AppendQuoted(&out_, value);
+  if (out_.size() >= kChunkBytes)
+    Flush();
   return *this;
 }
 
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
   char buf[24];
-  sink_->Append(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
+  Put(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
   return *this;
 }
 
 JsonWriter& JsonWriter::Uint(uint64_t value) {
   BeforeValue();
   char buf[24];
-  sink_->Append(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
+  Put(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
   return *this;
 }
 
 JsonWriter& JsonWriter::Double(double value) {
   BeforeValue();
-  sink_->Append(FormatJsonDouble(value));
+  Put(FormatJsonDouble(value));
   return *this;
 }
 
 JsonWriter& JsonWriter::Bool(bool value) {
   BeforeValue();
-  sink_->Append(value ? "true" : "false");
+  Put(value ? "true" : "false");
   return *this;
 }
 
 JsonWriter& JsonWriter::Null() {
   BeforeValue();
-  sink_->Append("null");
+  Put("null");
   return *this;
 }
 
 JsonWriter& JsonWriter::Raw(std::string_view json) {
   BeforeValue();
-  sink_->Append(json);
+  Put(json);
   return *this;
 }
 
 JsonWriter& JsonWriter::UsFromNs(int64_t ns) {
   BeforeValue();
-  sink_->Append(FormatNsAsUs(ns));
+  char buf[32];
+  Put(std::string_view(buf, FormatNsAsUsTo(ns, buf)));
   return *this;
 }
 
 void JsonWriter::Finish() {
   assert(stack_.empty() && !after_key_ && "unclosed JSON container");
-  sink_->Append("\n");
+  Put('\n');
+  Flush();
 }
 
 }  // namespace rblnsim::trace

@@ -1,7 +1,7 @@
 // A streaming JSON writer. Output always is valid JSON in valid UTF-8: strings are escaped per
 // RFC 8259 and invalid UTF-8 bytes become U+FFFD, so a trace with a broken kernel name still loads
-// in Perfetto. Text goes to an OutputSink as it is produced; no document is held in memory
-// (atomic_file.h has the file sink, FdSink).
+// in Perfetto. Text goes to an OutputSink in chunks of up to kChunkBytes as it is produced; no
+// document is held in memory (atomic_file.h has the file sink, FdSink).
 #ifndef RBLNSIM_PROFILER_TRACE_JSON_WRITER_H_
 #define RBLNSIM_PROFILER_TRACE_JSON_WRITER_H_
 
@@ -54,11 +54,21 @@ std::string FormatJsonDouble(double value);
 // "5100000123.456", -500 -> "-0.500".
 std::string FormatNsAsUs(int64_t ns);
 
+// The writer collects its text in a buffer and hands it to the sink in chunks: one virtual
+// Append per token would cost more than producing the token (a Chrome trace has tens of tokens
+// per event). The buffer goes to the sink when it fills, whenever a top-level value is complete,
+// in Finish(), in sink() and on destruction, so text written to the sink directly between
+// documents, or after Finish(), keeps its place.
 class JsonWriter {
  public:
+  static constexpr size_t kChunkBytes = size_t{1} << 16;
+
   // Members of containers nested less than |line_break_depth| deep each start on a new line
   // (indent two spaces per level); deeper containers are written compactly. 0 = all compact.
   explicit JsonWriter(OutputSink* sink, int line_break_depth = 0);
+  ~JsonWriter();
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   JsonWriter& BeginObject();
   JsonWriter& EndObject();
@@ -77,9 +87,14 @@ class JsonWriter {
   // A number of µs with three decimals from ns (FormatNsAsUs).
   JsonWriter& UsFromNs(int64_t ns);
 
-  // Ends the document with a newline. Containers must all be closed.
+  // Ends the document with a newline and hands everything to the sink. Containers must all be
+  // closed.
   void Finish();
-  OutputSink& sink() { return *sink_; }
+  // The sink, with everything written so far handed to it.
+  OutputSink& sink() {
+    Flush();
+    return *sink_;
+  }
 
  private:
   struct Level {
@@ -92,8 +107,20 @@ class JsonWriter {
   void BeginContainer(bool is_object, char open);
   void EndContainer(char close);
   void NewLine(size_t depth);
+  void Put(std::string_view text) {
+    out_.append(text);
+    if (out_.size() >= kChunkBytes)
+      Flush();
+  }
+  void Put(char c) {
+    out_.push_back(c);
+    if (out_.size() >= kChunkBytes)
+      Flush();
+  }
+  void Flush();
 
   OutputSink* sink_;
+  std::string out_;  // not yet handed to sink_
   int line_break_depth_;
   std::vector<Level> stack_;
   bool after_key_ = false;

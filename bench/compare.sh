@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Whole-process comparison on one simulated trace, measured with /usr/bin/time -v only:
+#   1. `rblnsim run` of bench/scenarios/million_launches.yaml (10^6 launches) with --trace:
+#      wall time and peak RSS of a traced run at that scale;
+#   2. a trace of about RBLNSIM_COMPARE_MB MB from the same scenario (the run above when its
+#      size is within 10%, else a rerun with the launch count scaled to that size);
+#   3. `rblnsim check` + `rblnsim analyze` on it, against json.load + bench/reference_check.py,
+#      the pure-Python implementation of the same rules and latency figures;
+#   4. bench/compare_report.py writes OUT_JSON and fails if the two disagree on any figure.
+#
+# Usage: bench/compare.sh [OUT_JSON]   (default: build/bench/compare.json)
+# Environment: BUILD_DIR (build), RBLNSIM_COMPARE_MB (1000), RBLNSIM_SIM_LAUNCHES (1000000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+out=${1:-$build/bench/compare.json}
+target_mb=${RBLNSIM_COMPARE_MB:-1000}
+sim_launches=${RBLNSIM_SIM_LAUNCHES:-1000000}
+rblnsim=$build/bin/rblnsim
+scenario=bench/scenarios/million_launches.yaml
+
+for tool in "$rblnsim" /usr/bin/time python3; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "compare.sh: $tool is missing (build first: make build)" >&2
+    exit 2
+  fi
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rblnsim_compare.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export RBLN_PROFILER=1 SC_COPYRIGHT_MESSAGE=DISABLE
+
+# timed NAME CMD...: runs CMD under /usr/bin/time -v into $tmp/NAME.time; stdout to NAME.out.
+# A non-zero exit is recorded in the report, not fatal here (check exits 1 on a violation).
+timed() {
+  local name=$1
+  shift
+  /usr/bin/time -v -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || true
+  if ! grep -q "Exit status: 0" "$tmp/$name.time"; then
+    echo "compare.sh: $name exited with $(grep 'Exit status' "$tmp/$name.time")" >&2
+    tail -5 "$tmp/$name.err" >&2
+  fi
+}
+
+simulate() {  # simulate NAME LAUNCHES TRACE
+  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$2" --trace "$3"
+  [[ -s $3 ]] || { echo "compare.sh: $1 wrote no trace" >&2; exit 1; }
+}
+
+echo "compare.sh: simulating $sim_launches launches with tracing" >&2
+simulate sim "$sim_launches" "$tmp/sim.json"
+sim_bytes=$(stat -c %s "$tmp/sim.json")
+target_bytes=$((target_mb * 1000000))
+trace=$tmp/sim.json
+launches=$sim_launches
+if ((sim_bytes * 10 < target_bytes * 9 || sim_bytes * 10 > target_bytes * 11)); then
+  launches=$((sim_launches * target_bytes / sim_bytes))
+  rm -f "$tmp/sim.json"
+  echo "compare.sh: simulating $launches launches for a ${target_mb} MB trace" >&2
+  simulate sized "$launches" "$tmp/trace.json"
+  trace=$tmp/trace.json
+fi
+bytes=$(stat -c %s "$trace")
+
+echo "compare.sh: rblnsim check + analyze on $bytes bytes" >&2
+timed check "$rblnsim" check "$trace" --json "$tmp/check.json"
+timed analyze "$rblnsim" analyze "$trace"
+# The per-launch JSON is for the agreement check only; writing it is not part of the timing.
+"$rblnsim" analyze "$trace" --json "$tmp/analyze.json" >/dev/null
+
+echo "compare.sh: python json.load + bench/reference_check.py" >&2
+timed python python3 bench/reference_check.py "$trace" --json "$tmp/reference.json"
+
+mkdir -p "$(dirname "$out")"
+python3 bench/compare_report.py --dir "$tmp" --trace-bytes "$bytes" --trace-launches "$launches" \
+  --sim-launches "$sim_launches" --sim-trace-bytes "$sim_bytes" --out "$out"
