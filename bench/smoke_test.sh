@@ -23,10 +23,14 @@ python3 bench/reference_check.py "$work/broken.json" --json "$work/reference.jso
 python3 bench/compare_report.py --dir "$work" --figures-only
 RBLNSIM_BENCH_TRACE_MB=2 "$build/bench/rblnsim_trace_bench" --benchmark_filter='Import|Check|Analyze' \
   --benchmark_out="$work/trace.json" --benchmark_out_format=json >/dev/null
-python3 bench/results_md.py --build-type test --suite "Trace=$work/trace.json" \
-  --compare "$work/compare.json" >"$work/RESULTS.md"
+SC_COPYRIGHT_MESSAGE=DISABLE "$build/bench/rblnsim_sim_bench" \
+  --benchmark_filter='^BM_Matmul512/(10000|100000)/|^BM_EndToEnd512/1000/|^BM_SystemCEventHop' \
+  --benchmark_min_time=0.05 --benchmark_out="$work/sim.json" --benchmark_out_format=json >/dev/null 2>&1
+python3 bench/results_md.py --build-type test --suite "Simulator=$work/sim.json" \
+  --suite "Trace=$work/trace.json" --compare "$work/compare.json" >"$work/RESULTS.md"
 for want in "## Targets" "Importer on a >= 500 MB trace" "BM_CheckContract" "BM_AnalyzeTrace" \
-            "## Whole-process comparison" "all equal"; do
+            "## Whole-process comparison" "all equal" "Simulation end to end" \
+            "against the bare SystemC event-hop rate" "BM_EndToEnd512/1000" "Wall time linear"; do
   grep -qF "$want" "$work/RESULTS.md" || { echo "RESULTS.md lacks '$want'" >&2; cat "$work/RESULTS.md" >&2; exit 1; }
 done
 echo "bench smoke test: ok"
