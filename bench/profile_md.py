@@ -102,7 +102,8 @@ def massif_peak(path):
 
     def owner(description):
         # The first project function on the allocating stack names the allocation.
-        m = re.search(r"(rblnsim::[A-Za-z0-9_:~]+)(?:\(|\s|$)", description)
+        m = re.search(r"(rblnsim::(?:[A-Za-z0-9_~]+::|\(anonymous namespace\)::)*[A-Za-z0-9_~]+)"
+                      r"(?:\(|\s|$)", description)
         if not m or "std::" in description.split(m.group(1))[0][-40:]:
             return None
         return m.group(1)

@@ -50,14 +50,17 @@ class ProfilerUnit {
  public:
   ProfilerUnit(int64_t capacity, DeviceClock clock) : capacity_(capacity), clock_(clock) {}
 
-  void Record(DeviceRecord record, double start_ns, double end_ns) {
+  // Stamps a record of a command that ran [start_ns, end_ns] and returns it for the caller to
+  // fill in place; nullptr (and one more drop counted) when the buffer is full.
+  DeviceRecord* Record(double start_ns, double end_ns) {
     if (static_cast<int64_t>(records_.size()) >= capacity_) {
       ++dropped_;
-      return;
+      return nullptr;
     }
+    DeviceRecord& record = records_.emplace_back();
     record.start_cycles = clock_.CyclesAt(start_ns);
     record.end_cycles = clock_.CyclesAt(end_ns);
-    records_.push_back(record);
+    return &record;
   }
 
   // Empties the buffer for a new session (the runtime drains it at session end).

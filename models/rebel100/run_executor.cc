@@ -95,7 +95,7 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
   while (!events_.empty()) {
     std::pop_heap(events_.begin(), events_.end(), std::greater<>());
     const Completion done = events_.back();
-    events_.pop_back();
+    events_.pop_back();  // Finish() may push new completions
     now_ns = done.at_ns;
     Finish(done);
     // The engine that finished takes its queue's next command at once; the others wake after.
@@ -136,7 +136,7 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   const Queued item = queue.front();
   queue.pop_front();
   lane.busy = true;
-  Completion done;
+  Completion& done = events_.emplace_back();  // built in place: it is pushed on the heap below
   done.order = next_order_++;
   done.index = item.index;
   done.lane = lane_index;
@@ -155,7 +155,6 @@ void RunExecutor::Take(int lane_index, double now_ns) {
     // Where an engine's single wait() for this command would have left the kernel clock.
     done.at_ns = now_ns + KernelDelayNs(done.start_ns + duration_ns - now_ns);
   }
-  events_.push_back(done);
   std::push_heap(events_.begin(), events_.end(), std::greater<>());
 }
 
@@ -166,16 +165,16 @@ void RunExecutor::Finish(const Completion& done) {
   const double end_ns = done.at_ns;
   if (done.ran) busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
   if (done.ran && !done.timed_out && run->record) {
-    DeviceRecord record;
-    record.launch_id = run->launch_id;
-    record.program = run->program;
-    record.command_index = done.index;
-    record.instance = run->instance;
-    record.sequence = run->sequence;
-    record.chiplet = static_cast<int16_t>(lane.chiplet);
-    record.engine = lane.type;
-    record.engine_instance = static_cast<int16_t>(lane.instance);
-    profiler_->Record(record, start_ns, end_ns);
+    if (DeviceRecord* record = profiler_->Record(start_ns, end_ns)) {
+      record->launch_id = run->launch_id;
+      record->program = run->program;
+      record->command_index = done.index;
+      record->instance = run->instance;
+      record->sequence = run->sequence;
+      record->chiplet = static_cast<int16_t>(lane.chiplet);
+      record->engine = lane.type;
+      record->engine_instance = static_cast<int16_t>(lane.instance);
+    }
   }
   if (done.timed_out) {
     ++stats_->commands_timed_out;
