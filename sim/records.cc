@@ -2,14 +2,6 @@
 
 namespace rblnsim::sim {
 
-uint32_t HostTimeline::Intern(const std::string& name) {
-  for (uint32_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return i;
-  }
-  names.push_back(name);
-  return static_cast<uint32_t>(names.size() - 1);
-}
-
 const char* FallbackReasonName(FallbackReason reason) {
   switch (reason) {
     case FallbackReason::kDtype: return "dtype-not-fp16";

@@ -43,7 +43,6 @@ struct HostTimeline {
   std::vector<std::string> names;
   std::vector<HostEvent> events;  // in start order; children after their parent
   std::vector<ShapeArgs> shapes;  // distinct input signatures, see HostEvent::shapes_id
-  uint32_t Intern(const std::string& name);
 };
 
 enum class FallbackReason : uint8_t {

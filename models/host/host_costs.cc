@@ -54,10 +54,15 @@ double HostCosts::Jitter(double ns) {
 }
 
 double HostCosts::SelfNs(const std::string& name, int64_t elements) {
-  OpCost cost = DefaultOpCost(name);
-  auto it = config_.op_costs.find(name);
-  if (it != config_.op_costs.end()) cost.fixed_ns = it->second.self_ns;
-  if (cost.fixed_ns < 0) cost.fixed_ns = config_.default_op_ns;
+  auto [slot, inserted] = resolved_.try_emplace(name);
+  if (inserted) {
+    OpCost cost = DefaultOpCost(name);
+    auto it = config_.op_costs.find(name);
+    if (it != config_.op_costs.end()) cost.fixed_ns = it->second.self_ns;
+    if (cost.fixed_ns < 0) cost.fixed_ns = config_.default_op_ns;
+    slot->second = cost;
+  }
+  const OpCost& cost = slot->second;
   return Jitter(cost.fixed_ns + cost.per_element_ns * static_cast<double>(elements));
 }
 

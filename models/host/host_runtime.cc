@@ -123,7 +123,9 @@ void HostRuntime::WaitForDevice() {
 size_t HostRuntime::Open(const std::string& name, sim::HostEventKind kind) {
   if (!recording_) return kNotRecorded;
   sim::HostEvent event;
-  event.name_id = timeline_.Intern(name);
+  auto [id, inserted] = name_ids_.try_emplace(name, static_cast<uint32_t>(timeline_.names.size()));
+  if (inserted) timeline_.names.push_back(name);
+  event.name_id = id->second;
   event.kind = kind;
   event.start_ns = NowNs();
   event.end_ns = event.start_ns;
@@ -152,12 +154,14 @@ void HostRuntime::ResetSession() {
   for (auto& [key, compiled] : cache_) compiled.next_sequence = 0;
   timeline_ = sim::HostTimeline();
   shapes_memo_.clear();
+  name_ids_.clear();
   truth_.Clear();
   launch_runs_.clear();
 }
 
 sim::HostTimeline HostRuntime::TakeTimeline() {
   shapes_memo_.clear();
+  name_ids_.clear();
   return std::exchange(timeline_, sim::HostTimeline());
 }
 

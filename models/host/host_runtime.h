@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,7 +87,8 @@ class HostRuntime : public sc_core::sc_module {
   bool profiler_enabled_;
   rebel100::Device* device_;
   int64_t ahead_ticks_ = 0;
-  ShapesMemo shapes_memo_;  // follows timeline_  // local time ahead of the kernel, in kernel resolution ticks
+  ShapesMemo shapes_memo_;  // follows timeline_
+  std::unordered_map<std::string, uint32_t> name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel resolution ticks
   HostCosts costs_;
   std::map<std::string, TensorState> tensors_;
   std::map<std::string, CompiledProgram> cache_;
