@@ -45,7 +45,7 @@ std::string Excerpt(std::string_view text) {
 
 uint64_t InputOffsets::Where(od::value& value) const {
   const char* at = nullptr;
-  return value.current_location().get(at) ? fallback_ : Of(at);
+  return value.current_location().get(at) ? base_offset_ : Of(at);
 }
 
 Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out) {
@@ -105,39 +105,45 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
     od::object object;
     if ((error = value.get_object().get(object)))
       return ErrorAtByte(at, InvalidJson(error));
-    out->push_back('{');
+    if (out != nullptr)
+      out->push_back('{');
     bool first = true;
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
       if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key)))
         break;
-      if (!first)
-        out->push_back(',');
+      if (out != nullptr) {
+        if (!first)
+          out->push_back(',');
+        out->append(JsonQuote(key)).push_back(':');
+      }
       first = false;
-      out->append(JsonQuote(key)).push_back(':');
       RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(field.value(), offsets, out));
     }
-    out->push_back('}');
+    if (out != nullptr)
+      out->push_back('}');
   } else if (type == od::json_type::array) {
     od::array array;
     if ((error = value.get_array().get(array)))
       return ErrorAtByte(at, InvalidJson(error));
-    out->push_back('[');
+    if (out != nullptr)
+      out->push_back('[');
     bool first = true;
     for (auto element_result : array) {
       od::value element;
       if ((error = std::move(element_result).get(element)))
         break;
-      if (!first)
+      if (out != nullptr && !first)
         out->push_back(',');
       first = false;
       RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(element, offsets, out));
     }
-    out->push_back(']');
+    if (out != nullptr)
+      out->push_back(']');
   } else if (type == od::json_type::string) {
     std::string_view s;
-    if (!(error = value.get_string().get(s)))
+    if (!(error = value.get_string().get(s)) && out != nullptr)
       out->append(JsonQuote(s));
   } else {
     const std::string_view token = TrimRight(value.raw_json_token());
@@ -148,7 +154,8 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
     } else if (token != "null") {
       error = simdjson::N_ATOM_ERROR;
     }
-    out->append(token);
+    if (out != nullptr)
+      out->append(token);
   }
   if (error)
     return ErrorAtByte(at, InvalidJson(error));
