@@ -325,6 +325,10 @@ const RuleResult* CheckReport::Find(const std::string& id) const {
   return nullptr;
 }
 
+std::vector<std::string> ContractArgKeys() {
+  return {kLaunchIdArg};
+}
+
 CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options) {
   CheckReport report;
   report.sync = options.sync;
