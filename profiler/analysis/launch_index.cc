@@ -4,6 +4,8 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "profiler/analysis/sorted_runs.h"
+
 namespace rblnsim::analysis {
 
 namespace {
@@ -96,7 +98,7 @@ void LaunchIndex::FindLaunchers() {
   std::unordered_map<RowKey, std::vector<Item>, RowKeyHash> rows;
   for (size_t m : markers)
     rows.try_emplace(RowOf(events[m]));
-  // In event order, so that a row logged in start order needs no sort.
+  // In event order, so that a row logged in start order is cheap to sort.
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     const bool launcher = !is_device[i] && e.phase == trace::Phase::kComplete &&
@@ -108,9 +110,7 @@ void LaunchIndex::FindLaunchers() {
       row->second.push_back(item(i));  // only rows holding markers matter
   }
   for (auto& [key, items] : rows) {
-    // Host events are logged in start order on most rows, so checking first saves most sorts.
-    if (!std::is_sorted(items.begin(), items.end()))
-      std::sort(items.begin(), items.end());
+    SortAlmostSorted(&items);
     // Sweep with a stack of open ops; partial overlaps are tolerated by checking enclosure
     // explicitly instead of trusting the nesting.
     std::vector<size_t> open;
