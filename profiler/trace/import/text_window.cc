@@ -57,8 +57,10 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
   const size_t target = size_ + more;
   while (size_ < target) {
     StatusOr<size_t> n = source_->Read(bytes_.get() + size_, target - size_);
-    if (!n.ok())
+    if (!n.ok()) {
+      source_failed_ = true;
       return n.status();
+    }
     if (*n == 0) {
       eof_ = true;
       break;
@@ -70,6 +72,8 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
 }
 
 Status TextWindow::Drain() {
+  if (source_failed_)
+    return Status::Ok();  // the reader already has the source's error
   std::vector<char> sink(chunk_bytes_);
   while (!eof_) {
     StatusOr<size_t> n = source_->Read(sink.data(), sink.size());

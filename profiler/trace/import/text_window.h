@@ -45,7 +45,8 @@ class TextWindow {
   Status Extend(uint64_t keep_from, size_t min_bytes = 0);
 
   // Reads the rest of the source without keeping it. Used after a parse error so that damage
-  // in a gzip file is reported rather than what the damage did to the text.
+  // in a gzip file is reported rather than what the damage did to the text. Ok when an earlier
+  // Extend already failed in the source: that error is the one to report.
   Status Drain();
 
  private:
@@ -64,6 +65,7 @@ class TextWindow {
   size_t size_ = 0;
   uint64_t begin_ = 0;
   bool eof_ = false;
+  bool source_failed_ = false;
 };
 
 }  // namespace rblnsim::trace::import

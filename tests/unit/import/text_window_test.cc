@@ -120,5 +120,18 @@ TEST_F(GzipWindowTest, DamageIsAnErrorWithACompressedOffset) {
   EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
 }
 
+TEST_F(GzipWindowTest, AfterAFailedRefillDrainLeavesTheErrorToTheReader) {
+  const std::string gz = Gzip(Digits(300000));
+  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+  ASSERT_TRUE(source.ok());
+  TextWindow window(std::move(*source), 4096);
+  Status status;
+  while (status.ok() && !window.at_eof())
+    status = window.Extend(window.end());
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
+  EXPECT_TRUE(window.Drain().ok());
+}
+
 }  // namespace
 }  // namespace rblnsim::trace::import
