@@ -43,6 +43,37 @@ std::string Excerpt(std::string_view text) {
   return out + (text.size() > 40 ? "...\"" : "\"");
 }
 
+namespace {
+
+// "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64.
+bool IsShortPlainInteger(std::string_view token) {
+  if (!token.empty() && token[0] == '-')
+    token.remove_prefix(1);
+  if (token.empty() || token.size() > 18 || (token[0] == '0' && token.size() > 1))
+    return false;
+  for (char c : token) {
+    if (c < '0' || c > '9')
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+simdjson::error_code FieldKey(od::field& field, std::string_view* key) {
+  // simdjson only hands out fields of documents whose strings are all closed, so the scan stops
+  // at the key's closing quote at the latest.
+  const char* raw = reinterpret_cast<const char*>(field.key().raw());
+  const char* p = raw;
+  while (*p != '"' && *p != '\\')
+    ++p;
+  if (*p == '"') {
+    *key = std::string_view(raw, static_cast<size_t>(p - raw));
+    return simdjson::SUCCESS;
+  }
+  return field.unescaped_key().get(*key);
+}
+
 uint64_t InputOffsets::Where(od::value& value) const {
   const char* at = nullptr;
   return value.current_location().get(at) ? base_offset_ : Of(at);
@@ -111,7 +142,7 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
-      if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key)))
+      if ((error = std::move(field_result).get(field)) || (error = FieldKey(field, &key)))
         break;
       if (out != nullptr) {
         if (!first)
@@ -148,7 +179,10 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
   } else {
     const std::string_view token = TrimRight(value.raw_json_token());
     if (type == od::json_type::number) {
-      error = value.get_number().error();
+      // Only validating: a short plain integer cannot fail, so simdjson need not parse it
+      // (the args a caller drops are mostly such ids and counters).
+      if (out != nullptr || !IsShortPlainInteger(token))
+        error = value.get_number().error();
     } else if (type == od::json_type::boolean) {
       error = value.get_bool().error();
     } else if (token != "null") {

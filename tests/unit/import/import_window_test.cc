@@ -49,6 +49,10 @@ std::string TrickyTrace() {
     b.Complete("user_annotation", "plain " + n, 4321, 4321, 200'100 + i * 1000, 100);
   }
   b.Flow('s', 77, 4321, 9, 5);  // anchored nowhere: an orphan with a byte offset
+  // Escaped keys are the same keys: "n\u0061me" is "name".
+  b.Add("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"n\\u0061me\": \"escaped keys\", \"pid\": 4321, "
+        "\"tid\": 4321, \"ts\": 400.000, \"dur\": 1.000, \"args\": {\"k\\\"ey\": 1, "
+        "\"launch\\u005fid\": 9}}");
   return b.Build();
 }
 
@@ -57,6 +61,12 @@ TEST(ImportWindowTest, EveryRefillSizeGivesTheSameImport) {
   const std::string whole = Fingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
   ASSERT_EQ(whole.rfind("error", 0), std::string::npos) << whole;
   ASSERT_NE(whole.find("q\\\"}]{[29\\\\"), std::string::npos);  // the name survived intact
+  auto r = ImportChromeTraceFromBuffer(json, "t.json");
+  const Event& escaped = r->trace.events.back();
+  EXPECT_EQ(escaped.name, "escaped keys");
+  EXPECT_EQ(escaped.IntArg("launch_id"), 9);
+  ASSERT_EQ(escaped.args.size(), 2u);
+  EXPECT_EQ(escaped.args[0].key, "k\"ey");
   for (size_t chunk : kChunkSizes) {
     EXPECT_EQ(Fingerprint(ImportInChunks(json, chunk)), whole) << "chunk " << chunk;
   }
@@ -156,14 +166,16 @@ TEST(ImportWindowTest, KeepArgsDropsArgsButStillValidatesThem) {
   EXPECT_EQ(r->trace.FindProcess(testing::ValidLaunch::kDevicePid)->name, "RBLN");
   EXPECT_EQ(FormatImportSummary(*r), FormatImportSummary(*all));
 
-  // An invalid value in a dropped arg is still the same error.
-  testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
-  b.Complete("cpu_op", "x", 4321, 4321, 300'000, 10, "\"junk\": [1, tru]");
-  const auto bad_all = ImportChromeTraceFromBuffer(b.Build(), "t.json");
-  const auto bad_kept = ImportChromeTraceFromBuffer(b.Build(), "t.json", options);
-  ASSERT_FALSE(bad_all.ok());
-  ASSERT_FALSE(bad_kept.ok());
-  EXPECT_EQ(bad_kept.status().message(), bad_all.status().message());
+  // An invalid value in a dropped arg is still the same error; a valid one is still fine.
+  for (const char* value : {"[1, tru]", "01", "-", "1.", "--1", "123456789012345678901234", "-0",
+                            "1e5", "0"}) {
+    testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
+    b.Complete("cpu_op", "x", 4321, 4321, 300'000, 10, std::string("\"junk\": ") + value);
+    const auto bad_all = ImportChromeTraceFromBuffer(b.Build(), "t.json");
+    const auto bad_kept = ImportChromeTraceFromBuffer(b.Build(), "t.json", options);
+    EXPECT_EQ(bad_kept.ok(), bad_all.ok()) << value;
+    EXPECT_EQ(bad_kept.status().message(), bad_all.status().message()) << value;
+  }
 }
 
 }  // namespace
