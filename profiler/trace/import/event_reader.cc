@@ -66,7 +66,7 @@ class EventReader::Impl {
       std::string_view key;
       if (auto error = std::move(field_result).get(field))
         return Fail(doc, error, end);
-      if (auto error = FieldKey(field, &key))
+      if (auto error = field.unescaped_key().get(key))
         return Fail(doc, error, end);
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
     }
@@ -285,7 +285,7 @@ class EventReader::Impl {
       std::string_view key;
       if (auto error = std::move(field_result).get(field))
         return ErrorAtByte(at, InvalidJson(error));
-      if (auto error = FieldKey(field, &key))
+      if (auto error = field.unescaped_key().get(key))
         return ErrorAtByte(at, InvalidJson(error));
       if (!keep_args_.empty() &&
           std::find(keep_args_.begin(), keep_args_.end(), key) == keep_args_.end()) {

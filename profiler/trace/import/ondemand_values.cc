@@ -60,20 +60,6 @@ bool IsShortPlainInteger(std::string_view token) {
 
 }  // namespace
 
-simdjson::error_code FieldKey(od::field& field, std::string_view* key) {
-  // simdjson only hands out fields of documents whose strings are all closed, so the scan stops
-  // at the key's closing quote at the latest.
-  const char* raw = reinterpret_cast<const char*>(field.key().raw());
-  const char* p = raw;
-  while (*p != '"' && *p != '\\')
-    ++p;
-  if (*p == '"') {
-    *key = std::string_view(raw, static_cast<size_t>(p - raw));
-    return simdjson::SUCCESS;
-  }
-  return field.unescaped_key().get(*key);
-}
-
 uint64_t InputOffsets::Where(od::value& value) const {
   const char* at = nullptr;
   return value.current_location().get(at) ? base_offset_ : Of(at);
@@ -142,7 +128,7 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
-      if ((error = std::move(field_result).get(field)) || (error = FieldKey(field, &key)))
+      if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key)))
         break;
       if (out != nullptr) {
         if (!first)

@@ -40,10 +40,6 @@ class InputOffsets {
   uint64_t base_offset_ = 0;
 };
 
-// The key of |field|. A key without escapes (nearly every key) is viewed in the input rather
-// than copied out by unescaped_key(), which did that for every key of every event.
-simdjson::error_code FieldKey(od::field& field, std::string_view* key);
-
 // Validates |value| while appending it without whitespace (args objects, metadata, and fields
 // the model ignores but that must still be JSON). With |out| null it only validates.
 Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::string* out);
