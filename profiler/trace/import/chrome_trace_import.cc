@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -253,14 +255,52 @@ class TopLevelReader {
   StatusOr<uint64_t> ReadEvents(uint64_t open) {
     if (!events_open_)
       events_open_ = open;
-    return ForEachElement(open, [&](uint64_t b, uint64_t e) -> Status {
-      ++result_.events_read;
-      RBLNSIM_RETURN_IF_ERROR(reader_.ReadEvent(Piece(b, e), &event_));
-      if (result_.events_read == kEventsBeforeReserve)
-        ReserveEvents(e);
-      return assembler_.Add(event_);
-    });
+    return ForEachElement(
+        open,
+        [&](uint64_t b, uint64_t e, bool already_read) -> Status {
+          ++result_.events_read;
+          if (!already_read)
+            RBLNSIM_RETURN_IF_ERROR(reader_.ReadEvent(Piece(b, e), &event_));
+          if (result_.events_read == kEventsBeforeReserve)
+            ReserveEvents(e);
+          return assembler_.Add(event_);
+        },
+        [&](uint64_t b) { return ReadEventToLineEnd(b); });
   }
+
+  // Kineto writes one event per line, and a raw newline cannot sit inside a JSON string, so an
+  // event most likely ends at the last '}' before the next newline. Reading that piece at once
+  // saves the structural scan (a sixth of an import). The guess counts only when simdjson read
+  // one whole, valid event ending exactly there, which is where the scan would have ended it;
+  // otherwise (pretty-printed or single-line files, damaged events) the element is scanned and
+  // read as usual, so results and errors do not depend on the guess. Returns the event's end,
+  // with event_ filled, or nullopt.
+  std::optional<uint64_t> ReadEventToLineEnd(uint64_t begin) {
+    if (line_guess_misses_ >= kMaxLineGuessMisses || Byte(begin) != '{')
+      return std::nullopt;
+    const char* data = window_.data();
+    const size_t rel = Rel(begin);
+    const void* newline = std::memchr(data + rel, '\n', window_.size() - rel);
+    if (newline == nullptr)
+      return std::nullopt;  // the window ends first: the scan refills it
+    size_t end = static_cast<size_t>(static_cast<const char*>(newline) - data);
+    while (end > rel && import::IsJsonWhitespace(data[end - 1]))
+      --end;
+    if (end > rel && data[end - 1] == ',') {
+      --end;
+      while (end > rel && import::IsJsonWhitespace(data[end - 1]))
+        --end;
+    }
+    bool whole = false;
+    if (end < rel + 2 || data[end - 1] != '}' ||
+        !reader_.ReadEvent(Piece(begin, window_.begin() + end), &event_, &whole).ok() || !whole) {
+      ++line_guess_misses_;
+      return std::nullopt;
+    }
+    return window_.begin() + end;
+  }
+  // A file laid out otherwise stops paying for guesses that miss.
+  static constexpr int kMaxLineGuessMisses = 64;
 
   // A vector of millions of events that grows by doubling holds the old and the new copy while
   // it moves: that move was the peak of a large import. So once the first events show how many
@@ -302,10 +342,18 @@ class TopLevelReader {
 #endif
   }
 
-  // Calls |fn(begin, end)| for each element of the array opening at |open|; returns its end.
-  // The window holds each element while |fn| runs.
   template <typename Fn>
   StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn) {
+    return ForEachElement(
+        open, [&](uint64_t b, uint64_t e, bool) { return fn(b, e); },
+        [](uint64_t) { return std::optional<uint64_t>(); });
+  }
+
+  // Calls |fn(begin, end, already_read)| for each element of the array opening at |open|;
+  // returns its end. The window holds each element while |fn| runs. |read_whole(begin)| may read
+  // an element without the scan and return its end (already_read is then true).
+  template <typename Fn, typename ReadWhole>
+  StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn, ReadWhole&& read_whole) {
     uint64_t pos = 0;
     RBLNSIM_ASSIGN_OR_RETURN(pos, Ws(open + 1));
     if (!AtEnd(pos) && Byte(pos) == ']')
@@ -314,8 +362,13 @@ class TopLevelReader {
       if (AtEnd(pos))
         return Unclosed(open, "array");
       uint64_t end = 0;
-      RBLNSIM_ASSIGN_OR_RETURN(end, Skip(pos, /*string=*/false));
-      RBLNSIM_RETURN_IF_ERROR(fn(pos, end));
+      if (const std::optional<uint64_t> read_end = read_whole(pos)) {
+        end = *read_end;
+        RBLNSIM_RETURN_IF_ERROR(fn(pos, end, /*already_read=*/true));
+      } else {
+        RBLNSIM_ASSIGN_OR_RETURN(end, Skip(pos, /*string=*/false));
+        RBLNSIM_RETURN_IF_ERROR(fn(pos, end, /*already_read=*/false));
+      }
       RBLNSIM_ASSIGN_OR_RETURN(pos, Ws(end));
       if (AtEnd(pos))
         return Unclosed(open, "array");
@@ -343,6 +396,7 @@ class TopLevelReader {
   import::RawEvent event_;  // reused so its buffers are allocated once
   std::vector<uint64_t> deferred_events_;  // where each postponed traceEvents array opens
   std::optional<uint64_t> events_open_;     // where the first traceEvents array opens
+  int line_guess_misses_ = 0;
   bool unit_known_ = false;
   int64_t base_ns_ = 0;  // absolute times when the file has no baseTimeNanoseconds
   uint64_t base_offset_ = 0;

@@ -44,7 +44,7 @@ class EventReader::Impl {
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
   void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
 
-  Status ReadEvent(const TextPiece& piece, RawEvent* event) {
+  Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
     const uint64_t begin = piece.offset;
     const uint64_t end = piece.offset + piece.size;
     event->Clear();
@@ -69,6 +69,11 @@ class EventReader::Impl {
       if (auto error = field.unescaped_key().get(key))
         return Fail(doc, error, end);
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
+    }
+    if (whole != nullptr) {
+      // Once every token has been read, simdjson has no location left to give.
+      const char* at = nullptr;
+      *whole = doc.current_location().get(at) == simdjson::OUT_OF_BOUNDS;
     }
     return Status::Ok();
   }
@@ -316,8 +321,8 @@ void EventReader::KeepOnlyArgs(std::vector<std::string> keys) {
   impl_->KeepOnlyArgs(std::move(keys));
 }
 
-Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event) {
-  return impl_->ReadEvent(piece, event);
+Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
+  return impl_->ReadEvent(piece, event, whole);
 }
 StatusOr<std::string> EventReader::ReadCompact(const TextPiece& piece) {
   return impl_->ReadCompact(piece);

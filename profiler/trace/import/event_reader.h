@@ -69,7 +69,9 @@ class EventReader {
   void KeepOnlyArgs(std::vector<std::string> keys);
 
   // One traceEvents element. Errors are "byte <offset>: <what>", offsets into the whole input.
-  Status ReadEvent(const TextPiece& piece, RawEvent* event);
+  // With |whole|, also tells whether the event ended exactly at the end of |piece| (nothing but
+  // whitespace after it), for callers that guessed where it ends.
+  Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
   // A top-level member's value, validated and re-serialised compactly.
   StatusOr<std::string> ReadCompact(const TextPiece& piece);

@@ -103,6 +103,39 @@ TEST(ImportWindowTest, ErrorsPastTheFirstRefillNameTheSameOffset) {
             static_cast<int64_t>(at + std::string("\"name\": ").size()));
 }
 
+// With newlines the importer guesses that an event ends at its line's end and reads it without
+// the structural scan; without newlines (same offsets: spaces instead) it never guesses. The
+// result, and every error, must not depend on the guess: on valid input, with several events on
+// one line, an event spread over lines, CRLF endings, or damage right at a line's end.
+TEST(ImportWindowTest, GuessingEventEndsAtLineEndsNeverChangesTheResult) {
+  const std::string json = TrickyTrace();
+  auto replace_all = [](std::string s, const std::string& from, const std::string& to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+    return s;
+  };
+  const std::string marker = "\"name\": \"plain 20\"";
+  std::vector<std::string> texts = {
+      json,
+      replace_all(json, "},\n  {", "}, {"),                      // two events per line
+      replace_all(json, ", \"pid\"", ",\n \"pid\""),                // events over two lines
+      replace_all(json, "\n", "\r\n"),                             // CRLF
+      replace_all(json, "\n  ],", "],"),                            // the array closes on a line
+      replace_all(json, marker, "\"name\": \"plain 20\"}"),          // '}}' at a line's end
+      replace_all(json, marker, "\"name\": [\"plain 20\"]"),         // a type error
+      replace_all(json, marker, "\"name\": \"plain 20\", \"ph\": 5"),  // the last field is bad
+      json.substr(0, json.size() / 2),                           // cut in the middle
+  };
+  for (const std::string& text : texts) {
+    std::string no_lines = replace_all(text, "\n", " ");
+    for (size_t chunk : {size_t{7}, size_t{64}, size_t{8} << 20}) {
+      EXPECT_EQ(Fingerprint(ImportInChunks(text, chunk)),
+                Fingerprint(ImportInChunks(no_lines, chunk)))
+          << "chunk " << chunk << "\n" << text.substr(0, 300);
+    }
+  }
+}
+
 TEST(ImportWindowTest, DeferredTraceEventsAreReadOnceTheUnitIsKnown) {
   // displayTimeUnit after traceEvents: the events wait in the window until the unit is read.
   const std::string json =
