@@ -60,11 +60,6 @@ bool IsShortPlainInteger(std::string_view token) {
 
 }  // namespace
 
-uint64_t InputOffsets::Where(od::value& value) const {
-  const char* at = nullptr;
-  return value.current_location().get(at) ? base_offset_ : Of(at);
-}
-
 Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out) {
   const uint64_t at = offsets.Where(value);
   od::json_type type;

@@ -33,7 +33,11 @@ class InputOffsets {
   InputOffsets(const char* base, uint64_t base_offset)
       : base_(base), base_offset_(base_offset) {}
   uint64_t Of(const char* p) const { return base_offset_ + static_cast<uint64_t>(p - base_); }
-  uint64_t Where(od::value& value) const;
+  // Inline: it runs for every field of every event, and is needed only for error messages.
+  uint64_t Where(od::value& value) const {
+    const char* at = nullptr;
+    return value.current_location().get(at) ? base_offset_ : Of(at);
+  }
 
  private:
   const char* base_ = nullptr;
