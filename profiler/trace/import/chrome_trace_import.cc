@@ -1,7 +1,5 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -323,23 +321,6 @@ class TopLevelReader {
     if (wanted <= events.capacity())
       return;
     events.reserve(wanted);
-    AdviseHugePages(events.data(), events.capacity() * sizeof(Event));
-  }
-
-  // Writing hundreds of MB of fresh events faults every 4 KiB page in; in 2 MiB pages the kernel
-  // takes 512 times fewer faults (they were a sixth of an import's time). Only advice: where
-  // transparent huge pages are off, nothing changes.
-  static void AdviseHugePages(void* data, size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHugePage - 1);
-    if (end > begin)
-      madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
   }
 
   template <typename Fn>
