@@ -57,6 +57,9 @@ struct CheckReport {
 
 CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options);
 
+// Every event arg CheckContract reads: an importer may drop the others (ImportOptions).
+std::vector<std::string> ContractArgKeys();
+
 // One line per rule, "PASS id: description" / "FAIL id: description (N violations)" /
 // "SKIP id: ...", each failure followed by up to five indented offenders, then an overall line.
 std::string FormatCheckReportText(const CheckReport& report);

@@ -178,7 +178,7 @@ class Detector {
       under_to_copy[pos] = Is(pos, to_copy_) || (p != kNone && under_to_copy[p]);
       if (!Is(pos, copy_from_) || f_.kind[pos] != HostKind::kOp)
         continue;
-      const std::optional<int64_t> bytes = Ev(pos).IntArg("bytes");
+      const std::optional<int64_t> bytes = Ev(pos).IntArg(kBytesArg);
       if (bytes) {
         report_->bytes_known = true;
         if (*bytes <= 0)
@@ -272,6 +272,10 @@ const char* BounceCauseName(BounceCause cause) {
       return "fallback";
   }
   return "?";
+}
+
+std::vector<std::string> OverheadArgKeys() {
+  return {kLaunchIdArg, kBytesArg, kInputDimsArg, kInputTypeArg};
 }
 
 OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& forest) {

@@ -69,6 +69,11 @@ struct OverheadReport {
   int64_t scan_host_ns = 0;  // from each scan's download to its item()
 };
 
+inline constexpr const char* kBytesArg = "bytes";
+
+// Every event arg DetectOverhead reads: an importer may drop the others (ImportOptions).
+std::vector<std::string> OverheadArgKeys();
+
 // |forest| must be BuildHostForest(trace).
 OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& forest);
 

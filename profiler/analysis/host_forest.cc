@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/sorted_runs.h"
 
 namespace rblnsim::analysis {
 
@@ -64,7 +65,7 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
     }
     items.push_back({e.pid, e.tid, e.ts_ns, -e.dur_ns, i, kind});
   }
-  std::sort(items.begin(), items.end());
+  SortAlmostSorted(&items);
 
   HostForest forest;
   const size_t n = items.size();

@@ -203,13 +203,13 @@ bool OpInput::IsTensor(bool types_known) const {
 }
 
 std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event) {
-  const std::optional<std::string_view> dims = ArgText(event, "Input Dims");
+  const std::optional<std::string_view> dims = ArgText(event, kInputDimsArg);
   if (!dims)
     return std::nullopt;
   std::vector<OpInput> inputs;
   if (!ParseDims(*dims, &inputs))
     return std::nullopt;
-  if (const std::optional<std::string_view> types = ArgText(event, "Input type")) {
+  if (const std::optional<std::string_view> types = ArgText(event, kInputTypeArg)) {
     std::vector<std::string> names;
     if (ParseTypes(*types, &names)) {
       for (size_t i = 0; i < inputs.size() && i < names.size(); ++i)

@@ -36,6 +36,9 @@ struct OpInput {
   bool IsTensor(bool types_known) const;
 };
 
+inline constexpr const char* kInputDimsArg = "Input Dims";
+inline constexpr const char* kInputTypeArg = "Input type";
+
 // The inputs of |event|, or nullopt when it carries no parsable "Input Dims".
 std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event);
 

@@ -4,6 +4,8 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "profiler/analysis/sorted_runs.h"
+
 namespace rblnsim::analysis {
 
 namespace {
@@ -95,18 +97,20 @@ void LaunchIndex::FindLaunchers() {
   };
   std::unordered_map<RowKey, std::vector<Item>, RowKeyHash> rows;
   for (size_t m : markers)
-    rows[RowOf(events[m])].push_back(item(m));
+    rows.try_emplace(RowOf(events[m]));
+  // In event order, so that a row logged in start order is cheap to sort.
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
-    if (is_device[i] || e.phase != trace::Phase::kComplete || !IsLauncherCategory(e.category)) {
+    const bool launcher = !is_device[i] && e.phase == trace::Phase::kComplete &&
+                          IsLauncherCategory(e.category);
+    if (!launcher && !is_marker[i])
       continue;
-    }
     auto row = rows.find(RowOf(e));
     if (row != rows.end())
       row->second.push_back(item(i));  // only rows holding markers matter
   }
   for (auto& [key, items] : rows) {
-    std::sort(items.begin(), items.end());
+    SortAlmostSorted(&items);
     // Sweep with a stack of open ops; partial overlaps are tolerated by checking enclosure
     // explicitly instead of trusting the nesting.
     std::vector<size_t> open;

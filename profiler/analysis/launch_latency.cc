@@ -171,6 +171,10 @@ bool IsDeviceSlice(const Event& e) {
   }
 }
 
+std::vector<std::string> LatencyArgKeys() {
+  return {kLaunchIdArg};
+}
+
 Percentiles ComputePercentiles(std::vector<int64_t>* values) {
   Percentiles p;
   if (values->empty())

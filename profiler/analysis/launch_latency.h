@@ -116,6 +116,10 @@ struct LatencyReport {
   int64_t window_end_ns = 0;
 };
 
+// Every event arg AnalyzeLaunchLatency, its building blocks and the latency plots read: an
+// importer may drop the others (ImportOptions).
+std::vector<std::string> LatencyArgKeys();
+
 // |forest| must be BuildHostForest(trace).
 LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
                                    const HostForest& forest,

@@ -72,7 +72,12 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     if (!writable.ok())
       return BadInput(writable);
   }
-  auto imported = trace::ImportChromeTrace(options.trace_path);
+  // The analyses read a few args; a large trace's other args would only cost memory and time.
+  trace::ImportOptions import_options;
+  import_options.keep_args = analysis::OverheadArgKeys();
+  for (std::string& key : analysis::LatencyArgKeys())
+    import_options.keep_args->push_back(std::move(key));
+  auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok())
     return BadInput(imported.status());
   std::optional<analysis::GroundTruthFile> truth;

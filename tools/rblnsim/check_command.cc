@@ -28,7 +28,10 @@ int CheckCommand(const CheckCommandOptions& options) {
       return 2;
     }
   }
-  auto imported = trace::ImportChromeTrace(options.trace_path);
+  // The checks read one arg; a large trace's other args would only cost memory and time.
+  trace::ImportOptions import_options;
+  import_options.keep_args = analysis::ContractArgKeys();
+  auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok()) {
     std::fprintf(stderr, "rblnsim: %s\n", imported.status().message().c_str());
     return 2;

@@ -2,13 +2,15 @@
 // trace model, accepting the layouts Kineto produced over the years (reference §2, §6 and the
 // Appendix). Everything that is not kept is counted, so a report can say what was dropped.
 //
-// Memory: the input is held once (decompressed) while importing and released on return; simdjson
-// indexes one event at a time, never the whole document.
+// Memory: the text (inflated, for gzip) is read through a window of a few MB that slides along
+// the file; simdjson indexes one event at a time, never the whole document. What stays is the
+// model.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_CHROME_TRACE_IMPORT_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_CHROME_TRACE_IMPORT_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,13 +57,28 @@ struct ImportResult {
   std::vector<OrphanFlow> orphan_flows;  // the first kMaxListedOrphanFlows of them
 };
 
+struct ImportOptions {
+  // When set, events keep only the args with these keys (callers that read a few args, such as
+  // the checks and analyses, need not hold the rest of a large trace's args in memory). Every
+  // arg is still validated, and metadata events still read theirs.
+  std::optional<std::vector<std::string>> keep_args;
+  // How much text each refill of the window reads: large enough that refills are rare and the
+  // copy of the event straddling a refill is noise, small next to the model of a large trace.
+  // Tests use tiny values so that events, strings and errors fall across refills.
+  size_t window_chunk_bytes = size_t{8} << 20;
+};
+
 // Reads |path|; gzip is detected by its magic bytes. Errors are one line:
 // "<path>: byte <offset>: <what>", the offset into the decompressed text (into the compressed
 // file for damaged gzip).
 StatusOr<ImportResult> ImportChromeTrace(const std::string& path);
+StatusOr<ImportResult> ImportChromeTrace(const std::string& path, const ImportOptions& options);
 
 // The same for JSON text in memory; |name| stands for the path in errors and is not opened.
 StatusOr<ImportResult> ImportChromeTraceFromBuffer(std::string_view json, const std::string& name);
+StatusOr<ImportResult> ImportChromeTraceFromBuffer(std::string_view json,
+                                                   const std::string& name,
+                                                   const ImportOptions& options);
 
 // One "name: value" line per counter, in the order of ImportResult.
 std::string FormatImportSummary(const ImportResult& result);

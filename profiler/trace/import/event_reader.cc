@@ -1,10 +1,10 @@
 #include "profiler/trace/import/event_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <utility>
 
-#include "profiler/trace/import/json_input.h"
 #include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/import/ondemand_values.h"
 #include "profiler/trace/import/time_text.h"
@@ -39,19 +39,18 @@ void RawEvent::Clear() {
 
 class EventReader::Impl {
  public:
-  Impl(const JsonInput& input, int ns_exponent)
-      : base_(input.data()),
-        capacity_(input.capacity()),
-        ns_exponent_(ns_exponent),
-        offsets_(input.data()) {}
+  explicit Impl(int ns_exponent) : ns_exponent_(ns_exponent) {}
 
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
+  void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
 
-  Status ReadEvent(size_t begin, size_t end, RawEvent* event) {
+  Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
+    const uint64_t begin = piece.offset;
+    const uint64_t end = piece.offset + piece.size;
     event->Clear();
     event->offset = begin;
     od::document doc;
-    RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
+    RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
     od::json_type type;
     if (auto error = doc.type().get(type))
       return ErrorAtByte(begin, InvalidJson(error));
@@ -71,12 +70,18 @@ class EventReader::Impl {
         return Fail(doc, error, end);
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
     }
+    if (whole != nullptr) {
+      // Once every token has been read, simdjson has no location left to give.
+      const char* at = nullptr;
+      *whole = doc.current_location().get(at) == simdjson::OUT_OF_BOUNDS;
+    }
     return Status::Ok();
   }
 
-  StatusOr<std::string> ReadCompact(size_t begin, size_t end) {
+  StatusOr<std::string> ReadCompact(const TextPiece& piece) {
+    const uint64_t begin = piece.offset;
     od::document doc;
-    RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
+    RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
     od::json_type type;
     if (auto error = doc.type().get(type))
       return ErrorAtByte(begin, InvalidJson(error));
@@ -110,9 +115,10 @@ class EventReader::Impl {
     return std::string(TrimRight(token));
   }
 
-  StatusOr<std::string> ReadString(size_t begin, size_t end) {
+  StatusOr<std::string> ReadString(const TextPiece& piece) {
+    const uint64_t begin = piece.offset;
     od::document doc;
-    RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
+    RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
     std::string_view s;
     if (auto error = doc.get_string().get(s)) {
       return ErrorAtByte(
@@ -121,9 +127,10 @@ class EventReader::Impl {
     return std::string(s);
   }
 
-  StatusOr<int64_t> ReadInt(size_t begin, size_t end) {
+  StatusOr<int64_t> ReadInt(const TextPiece& piece) {
+    const uint64_t begin = piece.offset;
     od::document doc;
-    RBLNSIM_RETURN_IF_ERROR(Open(begin, end, &doc));
+    RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
     int64_t value = 0;
     std::string_view s;
     if (!doc.get_int64().get(value))
@@ -135,11 +142,11 @@ class EventReader::Impl {
   }
 
  private:
-  Status Open(size_t begin, size_t end, od::document* doc) {
-    offsets_.set_fallback(begin);
-    const simdjson::padded_string_view view(base_ + begin, end - begin, capacity_ - begin);
+  Status Open(const TextPiece& piece, od::document* doc) {
+    offsets_ = InputOffsets(piece.data, piece.offset);
+    const simdjson::padded_string_view view(piece.data, piece.size, piece.readable);
     if (auto error = parser_.iterate(view).get(*doc))
-      return ErrorAtByte(begin, InvalidJson(error));
+      return ErrorAtByte(piece.offset, InvalidJson(error));
     return Status::Ok();
   }
 
@@ -197,8 +204,7 @@ class EventReader::Impl {
       return ReadArgs(value, type, at, &event->args);
     // Other keys ("s", "bp", ...) carry nothing the model keeps, but simdjson would skip them
     // unread, so they are validated here: malformed input must not pass silently.
-    scratch_.clear();
-    return AppendCompactJson(value, offsets_, &scratch_);
+    return AppendCompactJson(value, offsets_, nullptr);
   }
 
   Status ReadRowId(std::string_view key,
@@ -262,8 +268,7 @@ class EventReader::Impl {
       if (auto error = value.get_string().get(text))
         return ErrorAtByte(at, InvalidJson(error));
     } else {
-      scratch_.clear();
-      return AppendCompactJson(value, offsets_, &scratch_);  // not an id, but it must still be JSON
+      return AppendCompactJson(value, offsets_, nullptr);  // not an id, but it must still be JSON
     }
     uint64_t id = 0;
     if (ParseWhole(text, &id))
@@ -287,6 +292,11 @@ class EventReader::Impl {
         return ErrorAtByte(at, InvalidJson(error));
       if (auto error = field.unescaped_key().get(key))
         return ErrorAtByte(at, InvalidJson(error));
+      if (!keep_args_.empty() &&
+          std::find(keep_args_.begin(), keep_args_.end(), key) == keep_args_.end()) {
+        RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(field.value(), offsets_, nullptr));
+        continue;
+      }
       Arg arg{std::string(key), int64_t{0}};
       RBLNSIM_RETURN_IF_ERROR(ReadArgValue(field.value(), offsets_, &arg.value));
       args->push_back(std::move(arg));
@@ -294,33 +304,34 @@ class EventReader::Impl {
     return Status::Ok();
   }
 
-  const char* base_;
-  size_t capacity_;
   int ns_exponent_;
   InputOffsets offsets_;
-  std::string scratch_;  // output of validation-only walks
+  std::vector<std::string> keep_args_;  // empty: all
   od::parser parser_;
 };
 
-EventReader::EventReader(const JsonInput& input, int ns_exponent)
-    : impl_(std::make_unique<Impl>(input, ns_exponent)) {}
+EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}
 EventReader::~EventReader() = default;
 
 void EventReader::set_ns_exponent(int ns_exponent) {
   impl_->set_ns_exponent(ns_exponent);
 }
 
-Status EventReader::ReadEvent(size_t begin, size_t end, RawEvent* event) {
-  return impl_->ReadEvent(begin, end, event);
+void EventReader::KeepOnlyArgs(std::vector<std::string> keys) {
+  impl_->KeepOnlyArgs(std::move(keys));
 }
-StatusOr<std::string> EventReader::ReadCompact(size_t begin, size_t end) {
-  return impl_->ReadCompact(begin, end);
+
+Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
+  return impl_->ReadEvent(piece, event, whole);
 }
-StatusOr<std::string> EventReader::ReadString(size_t begin, size_t end) {
-  return impl_->ReadString(begin, end);
+StatusOr<std::string> EventReader::ReadCompact(const TextPiece& piece) {
+  return impl_->ReadCompact(piece);
 }
-StatusOr<int64_t> EventReader::ReadInt(size_t begin, size_t end) {
-  return impl_->ReadInt(begin, end);
+StatusOr<std::string> EventReader::ReadString(const TextPiece& piece) {
+  return impl_->ReadString(piece);
+}
+StatusOr<int64_t> EventReader::ReadInt(const TextPiece& piece) {
+  return impl_->ReadInt(piece);
 }
 
 }  // namespace rblnsim::trace::import

@@ -16,7 +16,14 @@
 
 namespace rblnsim::trace::import {
 
-class JsonInput;
+// A piece of the input handed to simdjson: |size| bytes at |data|, |readable| >= size +
+// simdjson's padding bytes readable there, starting at byte |offset| of the whole input.
+struct TextPiece {
+  const char* data = nullptr;
+  size_t size = 0;
+  size_t readable = 0;
+  uint64_t offset = 0;
+};
 
 // A "pid" or "tid": an integer (number or numeric string), or the text of any other value
 // (Kineto's "Spans", "Traces", "", or a tid such as "PyTorch Profiler").
@@ -49,24 +56,29 @@ struct RawEvent {
 
 class EventReader {
  public:
-  // |input| must outlive the reader. |ns_exponent|: 3 when ts/dur are µs, 0 when ns.
-  EventReader(const JsonInput& input, int ns_exponent);
+  // |ns_exponent|: 3 when ts/dur are µs, 0 when ns.
+  explicit EventReader(int ns_exponent);
   ~EventReader();
   EventReader(const EventReader&) = delete;
   EventReader& operator=(const EventReader&) = delete;
 
   // displayTimeUnit may only be known after the reader is made.
   void set_ns_exponent(int ns_exponent);
+  // From now on only args with these keys are read into RawEvent::args; the others are only
+  // validated. Empty: every arg is read (the default).
+  void KeepOnlyArgs(std::vector<std::string> keys);
 
-  // The element at [begin, end) of the input. Errors are "byte <offset>: <what>".
-  Status ReadEvent(size_t begin, size_t end, RawEvent* event);
+  // One traceEvents element. Errors are "byte <offset>: <what>", offsets into the whole input.
+  // With |whole|, also tells whether the event ended exactly at the end of |piece| (nothing but
+  // whitespace after it), for callers that guessed where it ends.
+  Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
-  // A top-level member's value at [begin, end), validated and re-serialised compactly.
-  StatusOr<std::string> ReadCompact(size_t begin, size_t end);
-  // A string value (or key, quotes included) at [begin, end), unescaped.
-  StatusOr<std::string> ReadString(size_t begin, size_t end);
+  // A top-level member's value, validated and re-serialised compactly.
+  StatusOr<std::string> ReadCompact(const TextPiece& piece);
+  // A string value (or key, quotes included), unescaped.
+  StatusOr<std::string> ReadString(const TextPiece& piece);
   // An integer value, written as a number or a numeric string.
-  StatusOr<int64_t> ReadInt(size_t begin, size_t end);
+  StatusOr<int64_t> ReadInt(const TextPiece& piece);
 
  private:
   class Impl;

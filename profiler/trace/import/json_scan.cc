@@ -2,7 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
-#include <vector>
+
 
 namespace rblnsim::trace::import {
 
@@ -27,37 +27,72 @@ bool IsDelimiter(char c) {
   }
 }
 
-StatusOr<size_t> SkipContainer(std::string_view text, size_t pos) {
-  std::vector<size_t> open;  // positions of the unclosed '{' / '['
+// The bytes a container walk must stop at; everything else is skipped in a tight loop.
+struct StructuralTable {
+  bool stop[256] = {};
+  constexpr StructuralTable() {
+    for (char c : {'"', '{', '}', '[', ']'})
+      stop[static_cast<unsigned char>(c)] = true;
+  }
+};
+constexpr StructuralTable kStructural;
+
+StatusOr<size_t> SkipContainer(std::string_view text,
+                               size_t pos,
+                               uint64_t base,
+                               bool* truncated) {
+  // Positions of the unclosed '{' / '['. On the stack: this runs once per trace event, and a
+  // heap vector would be one allocation per event.
+  size_t open[kMaxJsonDepth];
+  size_t depth = 0;
+  const char* const data = text.data();
+  const size_t n = text.size();
   size_t i = pos;
-  while (i < text.size()) {
-    const char c = text[i];
+  while (i < n) {
+    while (i < n && !kStructural.stop[static_cast<unsigned char>(data[i])])
+      ++i;
+    if (i == n)
+      break;
+    const char c = data[i];
     if (c == '"') {
-      RBLNSIM_ASSIGN_OR_RETURN(i, SkipString(text, i));
+      // Strings inside an event are short (keys, names): a byte loop beats a memchr call per
+      // string. An escape skips the byte after the backslash, so \" does not end the string.
+      const size_t open_quote = i++;
+      while (i < n && data[i] != '"') {
+        i += data[i] == '\\' ? 2 : 1;
+      }
+      if (i >= n) {
+        if (truncated != nullptr)
+          *truncated = true;
+        return ErrorAtByte(base + n, "unexpected end of input: the string opened at byte " +
+                                         std::to_string(base + open_quote) + " is not closed");
+      }
+      ++i;
       continue;
     }
     if (c == '{' || c == '[') {
-      if (open.size() >= kMaxJsonDepth) {
-        return ErrorAtByte(i, "nesting deeper than " + std::to_string(kMaxJsonDepth));
+      if (depth >= kMaxJsonDepth) {
+        return ErrorAtByte(base + i, "nesting deeper than " + std::to_string(kMaxJsonDepth));
       }
-      open.push_back(i);
-    } else if (c == '}' || c == ']') {
-      const char expected = text[open.back()] == '{' ? '}' : ']';
+      open[depth++] = i;
+    } else {
+      const char expected = data[open[depth - 1]] == '{' ? '}' : ']';
       if (c != expected) {
-        return ErrorAtByte(i, "found " + DescribeByte(c) + " where '" + expected +
-                                  "' closes the value opened at byte " +
-                                  std::to_string(open.back()));
+        return ErrorAtByte(base + i, "found " + DescribeByte(c) + " where '" + expected +
+                                         "' closes the value opened at byte " +
+                                         std::to_string(base + open[depth - 1]));
       }
-      open.pop_back();
-      if (open.empty())
+      if (--depth == 0)
         return i + 1;
     }
     ++i;
   }
-  const bool is_object = text[open.back()] == '{';
-  return ErrorAtByte(text.size(), std::string("unexpected end of input: the ") +
-                                      (is_object ? "object" : "array") + " opened at byte " +
-                                      std::to_string(open.back()) + " is not closed");
+  if (truncated != nullptr)
+    *truncated = true;
+  const bool is_object = data[open[depth - 1]] == '{';
+  return ErrorAtByte(base + n, std::string("unexpected end of input: the ") +
+                                   (is_object ? "object" : "array") + " opened at byte " +
+                                   std::to_string(base + open[depth - 1]) + " is not closed");
 }
 
 }  // namespace
@@ -81,7 +116,7 @@ size_t SkipWhitespace(std::string_view text, size_t pos) {
   return pos;
 }
 
-StatusOr<size_t> SkipString(std::string_view text, size_t pos) {
+StatusOr<size_t> SkipString(std::string_view text, size_t pos, uint64_t base, bool* truncated) {
   size_t i = pos + 1;
   while (i < text.size()) {
     const void* hit = std::memchr(text.data() + i, '"', text.size() - i);
@@ -96,23 +131,31 @@ StatusOr<size_t> SkipString(std::string_view text, size_t pos) {
       return quote + 1;
     i = quote + 1;
   }
-  return ErrorAtByte(text.size(), "unexpected end of input: the string opened at byte " +
-                                      std::to_string(pos) + " is not closed");
+  if (truncated != nullptr)
+    *truncated = true;
+  return ErrorAtByte(base + text.size(), "unexpected end of input: the string opened at byte " +
+                                             std::to_string(base + pos) + " is not closed");
 }
 
-StatusOr<size_t> SkipValue(std::string_view text, size_t pos) {
-  if (pos >= text.size())
-    return ErrorAtByte(pos, "unexpected end of input, expected a value");
+StatusOr<size_t> SkipValue(std::string_view text, size_t pos, uint64_t base, bool* truncated) {
+  if (pos >= text.size()) {
+    if (truncated != nullptr)
+      *truncated = true;
+    return ErrorAtByte(base + pos, "unexpected end of input, expected a value");
+  }
   const char c = text[pos];
   if (c == '"')
-    return SkipString(text, pos);
+    return SkipString(text, pos, base, truncated);
   if (c == '{' || c == '[')
-    return SkipContainer(text, pos);
+    return SkipContainer(text, pos, base, truncated);
   size_t i = pos;
   while (i < text.size() && !IsDelimiter(text[i]))
     ++i;
+  // A scalar ends at the next delimiter, and the end of |text| may not be the end of the input.
+  if (i == text.size() && truncated != nullptr)
+    *truncated = true;
   if (i == pos)
-    return ErrorAtByte(pos, "expected a value, found " + DescribeByte(c));
+    return ErrorAtByte(base + pos, "expected a value, found " + DescribeByte(c));
   return i;
 }
 

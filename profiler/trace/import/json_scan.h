@@ -3,7 +3,10 @@
 // simdjson only ever indexes one event at a time: a whole-document index costs four bytes per
 // input byte and cannot pass 4 GiB, and real traces reach gigabytes.
 //
-// Errors are one line "byte <offset>: <what>", offsets into |text|; the caller adds the path.
+// Errors are one line "byte <offset>: <what>", offsets into |text| plus |base_offset| (where
+// |text| starts in the whole input: the importer scans a window of it); the caller adds the path.
+// |truncated|, when given, is set when the value runs past the end of |text|: with more text the
+// scan may succeed, so a windowed reader reads on and retries.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_JSON_SCAN_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_JSON_SCAN_H_
 
@@ -32,11 +35,17 @@ inline bool IsJsonWhitespace(char c) {
 size_t SkipWhitespace(std::string_view text, size_t pos);
 
 // |pos| is at an opening quote; returns one past the closing quote.
-StatusOr<size_t> SkipString(std::string_view text, size_t pos);
+StatusOr<size_t> SkipString(std::string_view text,
+                            size_t pos,
+                            uint64_t base_offset = 0,
+                            bool* truncated = nullptr);
 
 // |pos| is at the first byte of a value; returns one past its last byte. Scalars end at the next
 // delimiter; they are validated later by whoever parses them.
-StatusOr<size_t> SkipValue(std::string_view text, size_t pos);
+StatusOr<size_t> SkipValue(std::string_view text,
+                           size_t pos,
+                           uint64_t base_offset = 0,
+                           bool* truncated = nullptr);
 
 }  // namespace rblnsim::trace::import
 

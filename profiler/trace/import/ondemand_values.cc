@@ -43,10 +43,22 @@ std::string Excerpt(std::string_view text) {
   return out + (text.size() > 40 ? "...\"" : "\"");
 }
 
-uint64_t InputOffsets::Where(od::value& value) const {
-  const char* at = nullptr;
-  return value.current_location().get(at) ? fallback_ : Of(at);
+namespace {
+
+// "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64.
+bool IsShortPlainInteger(std::string_view token) {
+  if (!token.empty() && token[0] == '-')
+    token.remove_prefix(1);
+  if (token.empty() || token.size() > 18 || (token[0] == '0' && token.size() > 1))
+    return false;
+  for (char c : token) {
+    if (c < '0' || c > '9')
+      return false;
+  }
+  return true;
 }
+
+}  // namespace
 
 Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out) {
   const uint64_t at = offsets.Where(value);
@@ -105,50 +117,60 @@ Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::str
     od::object object;
     if ((error = value.get_object().get(object)))
       return ErrorAtByte(at, InvalidJson(error));
-    out->push_back('{');
+    if (out != nullptr)
+      out->push_back('{');
     bool first = true;
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
       if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key)))
         break;
-      if (!first)
-        out->push_back(',');
+      if (out != nullptr) {
+        if (!first)
+          out->push_back(',');
+        out->append(JsonQuote(key)).push_back(':');
+      }
       first = false;
-      out->append(JsonQuote(key)).push_back(':');
       RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(field.value(), offsets, out));
     }
-    out->push_back('}');
+    if (out != nullptr)
+      out->push_back('}');
   } else if (type == od::json_type::array) {
     od::array array;
     if ((error = value.get_array().get(array)))
       return ErrorAtByte(at, InvalidJson(error));
-    out->push_back('[');
+    if (out != nullptr)
+      out->push_back('[');
     bool first = true;
     for (auto element_result : array) {
       od::value element;
       if ((error = std::move(element_result).get(element)))
         break;
-      if (!first)
+      if (out != nullptr && !first)
         out->push_back(',');
       first = false;
       RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(element, offsets, out));
     }
-    out->push_back(']');
+    if (out != nullptr)
+      out->push_back(']');
   } else if (type == od::json_type::string) {
     std::string_view s;
-    if (!(error = value.get_string().get(s)))
+    if (!(error = value.get_string().get(s)) && out != nullptr)
       out->append(JsonQuote(s));
   } else {
     const std::string_view token = TrimRight(value.raw_json_token());
     if (type == od::json_type::number) {
-      error = value.get_number().error();
+      // Only validating: a short plain integer cannot fail, so simdjson need not parse it
+      // (the args a caller drops are mostly such ids and counters).
+      if (out != nullptr || !IsShortPlainInteger(token))
+        error = value.get_number().error();
     } else if (type == od::json_type::boolean) {
       error = value.get_bool().error();
     } else if (token != "null") {
       error = simdjson::N_ATOM_ERROR;
     }
-    out->append(token);
+    if (out != nullptr)
+      out->append(token);
   }
   if (error)
     return ErrorAtByte(at, InvalidJson(error));

@@ -23,22 +23,29 @@ std::string_view TrimRight(std::string_view text);
 std::string Excerpt(std::string_view text);
 
 // Turns simdjson positions back into byte offsets of the whole input. Every document the
-// readers open is a view into that one buffer, so a pointer difference is the offset.
+// readers open is one piece of the input in memory, starting at a known offset, so a pointer
+// difference from the piece's start plus that offset is the offset.
 class InputOffsets {
  public:
-  explicit InputOffsets(const char* base) : base_(base) {}
-  // Used when simdjson cannot say where it is (e.g. past the end): the value's start.
-  void set_fallback(uint64_t offset) { fallback_ = offset; }
-  uint64_t Of(const char* p) const { return static_cast<uint64_t>(p - base_); }
-  uint64_t Where(od::value& value) const;
+  InputOffsets() = default;
+  // |base| holds the input's byte |base_offset|; it is also the fallback used when simdjson
+  // cannot say where it is (e.g. past the end).
+  InputOffsets(const char* base, uint64_t base_offset)
+      : base_(base), base_offset_(base_offset) {}
+  uint64_t Of(const char* p) const { return base_offset_ + static_cast<uint64_t>(p - base_); }
+  // Inline: it runs for every field of every event, and is needed only for error messages.
+  uint64_t Where(od::value& value) const {
+    const char* at = nullptr;
+    return value.current_location().get(at) ? base_offset_ : Of(at);
+  }
 
  private:
-  const char* base_;
-  uint64_t fallback_ = 0;
+  const char* base_ = nullptr;
+  uint64_t base_offset_ = 0;
 };
 
 // Validates |value| while appending it without whitespace (args objects, metadata, and fields
-// the model ignores but that must still be JSON).
+// the model ignores but that must still be JSON). With |out| null it only validates.
 Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::string* out);
 
 // An "args" value: integers as int64 (above INT64_MAX the digits stay RawJson), other numbers

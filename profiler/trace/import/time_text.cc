@@ -15,9 +15,37 @@ constexpr int kKeptDigits = 24;
 // Exponents beyond this make any non-zero value overflow (or round to zero) anyway.
 constexpr int64_t kExponentCap = 100000;
 
+// Kineto's own form, "<digits>.<three digits>" µs (or plain digits), read as integers: every
+// event has a ts and most a dur, so this is the common case. At most 15 integer digits, so
+// nothing can overflow; anything else returns nullopt and takes the general path.
+std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
+  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
+  const size_t int_begin = i;
+  int64_t whole = 0;
+  while (i < text.size() && IsDigit(text[i]))
+    whole = whole * 10 + (text[i++] - '0');
+  const size_t int_digits = i - int_begin;
+  if (int_digits == 0 || int_digits > 15)
+    return std::nullopt;
+  int64_t frac = 0;
+  if (i < text.size()) {
+    if (text.size() - i != 4 || text[i] != '.' || !IsDigit(text[i + 1]) ||
+        !IsDigit(text[i + 2]) || !IsDigit(text[i + 3])) {
+      return std::nullopt;
+    }
+    frac = (text[i + 1] - '0') * 100 + (text[i + 2] - '0') * 10 + (text[i + 3] - '0');
+  }
+  const int64_t ns = whole * 1000 + frac;
+  return int_begin == 1 ? -ns : ns;
+}
+
 }  // namespace
 
 std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
+  if (ns_exponent == 3) {
+    if (std::optional<int64_t> ns = KinetoMicrosToNs(text))
+      return ns;
+  }
   size_t i = 0;
   const bool negative = i < text.size() && text[i] == '-';
   if (negative)

@@ -95,6 +95,17 @@ Status TraceAssembler::Add(RawEvent& raw) {
   return Status::Ok();
 }
 
+std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
+  if (!keep_args_)
+    return std::move(raw.args);
+  std::vector<Arg> kept;
+  for (Arg& arg : raw.args) {
+    if (std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end())
+      kept.push_back(std::move(arg));
+  }
+  return kept;
+}
+
 void TraceAssembler::AddComplete(RawEvent& raw) {
   if (!raw.pid.is_int || !raw.tid.is_int) {
     if (!IsKinetoBookkeepingRow(raw.pid)) {
@@ -119,7 +130,7 @@ void TraceAssembler::AddComplete(RawEvent& raw) {
   event.tid = raw.tid.value;
   event.ts_ns = raw.ts_ns;
   event.dur_ns = raw.dur_ns;
-  event.args = std::move(raw.args);
+  event.args = TakeArgs(raw);
   NoteRange(event.ts_ns, event.end_ns());
   last_complete_ = trace_.events.size();
   trace_.events.push_back(std::move(event));
@@ -146,7 +157,7 @@ void TraceAssembler::AddInstant(RawEvent& raw) {
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
   event.ts_ns = raw.ts_ns;
-  event.args = std::move(raw.args);
+  event.args = TakeArgs(raw);
   NoteRange(event.ts_ns, event.ts_ns);
   trace_.events.push_back(std::move(event));
   ++result_.instant_events;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace rblnsim::trace::import {
 class TraceAssembler {
  public:
   explicit TraceAssembler(ImportResult* result);
+
+  // X and instant events keep only args with these keys (metadata events still read theirs).
+  void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
 
   // Consumes |event| (its strings and args are moved out).
   Status Add(RawEvent& event);
@@ -34,6 +38,7 @@ class TraceAssembler {
     uint64_t offset;
   };
 
+  std::vector<Arg> TakeArgs(RawEvent& raw) const;
   void AddComplete(RawEvent& raw);
   void AddInstant(RawEvent& raw);
   void AddMetadata(RawEvent& raw);
@@ -50,6 +55,7 @@ class TraceAssembler {
   std::unordered_map<int64_t, std::unordered_map<int64_t, size_t>> thread_index_;
   std::optional<size_t> last_complete_;  // the X event a flow written right after belongs to
   std::vector<PendingFlow> pending_flows_;
+  std::optional<std::vector<std::string>> keep_args_;
 
   std::optional<int64_t> span_begin_ns_;  // union of Kineto's "Trace" spans
   std::optional<int64_t> span_end_ns_;

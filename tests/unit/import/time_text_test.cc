@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
 namespace rblnsim::trace::import {
 namespace {
 
@@ -38,6 +43,31 @@ TEST(TimeTextTest, RejectsNonNumbersAndOverflow) {
   EXPECT_EQ(DecimalTextToNs("9223372036854775.807", kUs), INT64_MAX);
   EXPECT_FALSE(DecimalTextToNs("1e400", kUs).has_value());
   EXPECT_FALSE(DecimalTextToNs("1743521598000000000", kUs).has_value());
+}
+
+// Kineto's "<digits>.<3 digits>" form takes an integer fast path; appending "e0" sends the same
+// number down the general digit-shifting path, which must agree.
+TEST(TimeTextTest, KinetoFormFastPathAgreesWithTheGeneralPath) {
+  std::mt19937_64 rng(11);
+  std::vector<std::string> texts = {"0", "-0", "0.000", "-0.500", "007.010", "999999999999999.999",
+                                    "-999999999999999.999", "36288253001.978", "1", "12.345"};
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t whole = rng() % 1000000000000000ULL;
+    std::string frac = std::to_string(rng() % 1000);
+    frac.insert(0, 3 - frac.size(), '0');
+    texts.push_back((i % 7 == 0 ? "-" : "") + std::to_string(whole) + "." + frac);
+  }
+  for (const std::string& text : texts) {
+    const std::optional<int64_t> general = DecimalTextToNs(text + "e0", kUs);
+    ASSERT_TRUE(general.has_value()) << text;
+    EXPECT_EQ(DecimalTextToNs(text, kUs), general) << text;
+  }
+  // Longer or differently shaped texts leave the fast path and still read right.
+  EXPECT_EQ(DecimalTextToNs("1234567890123456.000", kUs), int64_t{1234567890123456000});
+  EXPECT_EQ(DecimalTextToNs("1.2345", kUs), 1235);
+  EXPECT_EQ(DecimalTextToNs("1.5", kUs), 1500);
+  EXPECT_EQ(DecimalTextToNs("1.", kUs), std::nullopt);
+  EXPECT_EQ(DecimalTextToNs("-", kUs), std::nullopt);
 }
 
 }  // namespace

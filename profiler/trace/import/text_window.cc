@@ -1,0 +1,87 @@
+#include "profiler/trace/import/text_window.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace rblnsim::trace::import {
+
+namespace {
+constexpr size_t kPaddingBytes = simdjson::SIMDJSON_PADDING;
+}  // namespace
+
+TextWindow::TextWindow(std::unique_ptr<TextSource> source, size_t chunk_bytes)
+    : source_(std::move(source)), chunk_bytes_(chunk_bytes > 0 ? chunk_bytes : 1) {}
+
+bool TextWindow::Reserve(size_t bytes) {
+  if (bytes > SIZE_MAX - kPaddingBytes)
+    return false;
+  const size_t wanted = bytes + kPaddingBytes;
+  if (wanted <= capacity_)
+    return true;
+  // Grow by half again so an element much larger than a chunk costs O(log n) reallocations.
+  size_t grown = capacity_ + capacity_ / 2;
+  if (grown < wanted)
+    grown = wanted;
+  void* p = std::realloc(bytes_.get(), grown);
+  if (p == nullptr)
+    return false;
+  bytes_.release();
+  bytes_.reset(static_cast<char*>(p));
+  capacity_ = grown;
+  return true;
+}
+
+void TextWindow::PadEnd() {
+  // simdjson only needs the padding to be readable; zeroing it keeps runs deterministic.
+  std::memset(bytes_.get() + size_, 0, kPaddingBytes);
+}
+
+Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
+  if (keep_from > begin_) {
+    const size_t drop = static_cast<size_t>(std::min<uint64_t>(keep_from - begin_, size_));
+    // Only the element being read survives, which is small next to a chunk.
+    if (drop < size_)
+      std::memmove(bytes_.get(), bytes_.get() + drop, size_ - drop);
+    size_ -= drop;
+    begin_ += drop;
+  }
+  if (eof_)
+    return Status::Ok();
+  const size_t more = std::max(chunk_bytes_, min_bytes);
+  if (more > SIZE_MAX - size_ || !Reserve(size_ + more))
+    return Status::Error("out of memory while reading the trace");
+  // Fill the whole request: a gzip source may hand out little at a time.
+  const size_t target = size_ + more;
+  while (size_ < target) {
+    StatusOr<size_t> n = source_->Read(bytes_.get() + size_, target - size_);
+    if (!n.ok()) {
+      source_failed_ = true;
+      return n.status();
+    }
+    if (*n == 0) {
+      eof_ = true;
+      break;
+    }
+    size_ += *n;
+  }
+  PadEnd();
+  return Status::Ok();
+}
+
+Status TextWindow::Drain() {
+  if (source_failed_)
+    return Status::Ok();  // the reader already has the source's error
+  std::vector<char> sink(chunk_bytes_);
+  while (!eof_) {
+    StatusOr<size_t> n = source_->Read(sink.data(), sink.size());
+    if (!n.ok())
+      return n.status();
+    eof_ = *n == 0;
+  }
+  return Status::Ok();
+}
+
+}  // namespace rblnsim::trace::import

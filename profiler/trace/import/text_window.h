@@ -1,0 +1,73 @@
+// A sliding window over a TextSource: the bytes from the reader's current element to the last
+// chunk read, in one padded buffer that simdjson can read in place. The reader says how far back
+// it still needs the text (|keep_from|) each time it asks for more, so the window holds about
+// one chunk plus the element being read, never the whole trace: a 1 GB trace is imported in a
+// few MB of text. An element larger than a chunk (a huge args object, a deferred traceEvents
+// array) grows the window to fit it.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_TEXT_WINDOW_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_TEXT_WINDOW_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "profiler/base/status.h"
+#include "profiler/trace/import/text_source.h"
+
+namespace rblnsim::trace::import {
+
+class TextWindow {
+ public:
+  // |chunk_bytes|: how much each Extend reads at least (tests use tiny chunks).
+  TextWindow(std::unique_ptr<TextSource> source, size_t chunk_bytes);
+  TextWindow(const TextWindow&) = delete;
+  TextWindow& operator=(const TextWindow&) = delete;
+
+  // Offset in the text of data()[0], and one past the last byte read so far.
+  uint64_t begin() const { return begin_; }
+  uint64_t end() const { return begin_ + size_; }
+  // The source is exhausted: end() is the size of the whole text.
+  bool at_eof() const { return eof_; }
+  const char* data() const { return bytes_.get(); }
+  size_t size() const { return size_; }
+  // Bytes readable from data(): size() plus at least simdjson's padding, zeroed.
+  size_t readable() const { return capacity_; }
+  std::string_view view() const { return {data(), size_}; }
+  bool was_gzip() const { return source_->was_gzip(); }
+  std::optional<uint64_t> size_hint() const { return source_->size_hint(); }
+
+  // Forgets the text before |keep_from| (begin() <= keep_from <= end()), then reads at least
+  // one more chunk, and at least |min_bytes|, unless the source ends first. Offsets stay those
+  // of the whole text. Errors come from the source, or "out of memory while reading the trace".
+  Status Extend(uint64_t keep_from, size_t min_bytes = 0);
+
+  // Reads the rest of the source without keeping it. Used after a parse error so that damage
+  // in a gzip file is reported rather than what the damage did to the text. Ok when an earlier
+  // Extend already failed in the source: that error is the one to report.
+  Status Drain();
+
+ private:
+  struct FreeDeleter {
+    void operator()(char* p) const { std::free(p); }
+  };
+  // malloc/realloc rather than std::string: growing must neither zero-fill every step nor throw
+  // when memory runs out (a gzip bomb inside one element is an error, not a crash).
+  bool Reserve(size_t bytes);
+  void PadEnd();
+
+  std::unique_ptr<TextSource> source_;
+  size_t chunk_bytes_;
+  std::unique_ptr<char, FreeDeleter> bytes_;
+  size_t capacity_ = 0;  // allocated bytes, padding included
+  size_t size_ = 0;
+  uint64_t begin_ = 0;
+  bool eof_ = false;
+  bool source_failed_ = false;
+};
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_TEXT_WINDOW_H_

@@ -1,0 +1,334 @@
+#include "profiler/trace/import/top_level_reader.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "profiler/trace/import/event_reader.h"
+#include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/text_cursor.h"
+#include "profiler/trace/import/trace_assembler.h"
+
+namespace rblnsim::trace::import {
+
+namespace {
+
+// Names the JSON type a value starting with |c| would have, for "must be an array" errors.
+std::string DescribeValueStart(char c) {
+  switch (c) {
+    case '{':
+      return "an object";
+    case '[':
+      return "an array";
+    case '"':
+      return "a string";
+    case 't':
+    case 'f':
+      return "a boolean";
+    case 'n':
+      return "null";
+    default:
+      return (c == '-' || (c >= '0' && c <= '9')) ? "a number" : DescribeByte(c);
+  }
+}
+
+// Walks the top level with the structural scanner and hands every event to simdjson, one at a
+// time. The text is read through a sliding window (text_window.h): positions are offsets into
+// the whole text, and the window keeps from the element being read onwards, so memory stays
+// proportional to the model, not to the input.
+class TopLevelReader {
+ public:
+  TopLevelReader(TextWindow* window, const ImportOptions& options, ImportResult* result)
+      : window_(*window),
+        cursor_(window),
+        reader_(kMicrosecondExponent),
+        assembler_(result),
+        result_(*result) {
+    if (options.keep_args) {
+      assembler_.KeepOnlyArgs(*options.keep_args);
+      // The reader must still hand over what metadata events read (trace_assembler.cc).
+      std::vector<std::string> read = *options.keep_args;
+      for (const char* key : {"name", "labels", "sort_index"})
+        read.emplace_back(key);
+      reader_.KeepOnlyArgs(std::move(read));
+    }
+  }
+
+  Status Run() {
+    // Three bytes at least, for the byte order mark (tests read in tiny chunks).
+    RBLNSIM_RETURN_IF_ERROR(cursor_.Start(3));
+    if (window_.size() == 0)
+      return ErrorAtByte(0, "empty input");
+    uint64_t pos = 0;
+    if (window_.view().substr(0, 3) == "\xEF\xBB\xBF")
+      pos = 3;  // a UTF-8 byte order mark
+    RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(pos));
+    if (cursor_.AtEnd(pos))
+      return ErrorAtByte(pos, "no JSON value, only whitespace");
+    uint64_t end = 0;
+    if (cursor_.Byte(pos) == '[') {
+      // A bare array of events (Chrome's "JSON array format"): µs, absolute times.
+      RBLNSIM_ASSIGN_OR_RETURN(end, ReadEvents(pos));
+    } else if (cursor_.Byte(pos) == '{') {
+      RBLNSIM_ASSIGN_OR_RETURN(end, ReadTopObject(pos));
+    } else {
+      return ErrorAtByte(pos, "not a Chrome trace: expected '{' or '[', found " +
+                                  DescribeByte(cursor_.Byte(pos)));
+    }
+    RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(end));
+    if (!cursor_.AtEnd(pos)) {
+      return ErrorAtByte(
+          pos, "unexpected " + DescribeByte(cursor_.Byte(pos)) + " after the top-level value");
+    }
+    result_.input_bytes = window_.end();
+    return assembler_.Finish(base_ns_, base_offset_);
+  }
+
+ private:
+  static constexpr int kMicrosecondExponent = 3;
+
+  StatusOr<uint64_t> ReadTopObject(uint64_t open) {
+    bool saw_events = false;
+    uint64_t pos = 0;
+    RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(open + 1));
+    if (!cursor_.AtEnd(pos) && cursor_.Byte(pos) == '}') {
+      return ErrorAtByte(open, "the top-level object has no \"traceEvents\"");
+    }
+    while (true) {
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "object");
+      if (cursor_.Byte(pos) != '"') {
+        return ErrorAtByte(pos,
+                           "expected a member name, found " + DescribeByte(cursor_.Byte(pos)));
+      }
+      uint64_t key_end = 0;
+      RBLNSIM_ASSIGN_OR_RETURN(key_end, cursor_.Skip(pos, /*string=*/true));
+      std::string key;
+      RBLNSIM_ASSIGN_OR_RETURN(key, reader_.ReadString(cursor_.Piece(pos, key_end)));
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(key_end));
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "object");
+      if (cursor_.Byte(pos) != ':') {
+        return ErrorAtByte(
+            pos, "expected ':' after a member name, found " + DescribeByte(cursor_.Byte(pos)));
+      }
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(pos + 1));
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "object");
+      uint64_t end = 0;
+      if (key == "traceEvents") {
+        if (cursor_.Byte(pos) != '[') {
+          return ErrorAtByte(pos, "\"traceEvents\" must be an array, found " +
+                                      DescribeValueStart(cursor_.Byte(pos)));
+        }
+        saw_events = true;
+        if (unit_known_) {
+          RBLNSIM_ASSIGN_OR_RETURN(end, ReadEvents(pos));
+        } else {
+          // displayTimeUnit decides how every ts reads, and it may come later: come back once
+          // the whole object has been seen. Kineto always writes it first, so this is rare.
+          deferred_events_.push_back(pos);
+          cursor_.Pin(pos);  // read again at the end
+          RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false));
+        }
+      } else {
+        RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false));
+        RBLNSIM_RETURN_IF_ERROR(ReadMember(key, pos, end));
+      }
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(end));
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "object");
+      if (cursor_.Byte(pos) == '}')
+        break;
+      if (cursor_.Byte(pos) != ',') {
+        return ErrorAtByte(
+            pos, "expected ',' or '}' after a member, found " + DescribeByte(cursor_.Byte(pos)));
+      }
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(pos + 1));
+    }
+    if (!saw_events)
+      return ErrorAtByte(open, "the top-level object has no \"traceEvents\"");
+    // The window still holds every deferred array (KeepFrom), so no text is read again.
+    for (uint64_t events_open : deferred_events_) {
+      RBLNSIM_RETURN_IF_ERROR(ReadEvents(events_open).status());
+    }
+    return pos + 1;
+  }
+
+  // Top-level members other than traceEvents. The keys the writer owns are read into the model;
+  // everything else (host_name, WARNING, distributedInfo, rbln_bridge, ...) stays raw JSON.
+  Status ReadMember(const std::string& key, uint64_t begin, uint64_t end) {
+    Trace& trace = result_.trace;
+    const TextPiece piece = cursor_.Piece(begin, end);
+    if (key == "displayTimeUnit") {
+      auto unit = reader_.ReadString(piece);
+      if (!unit.ok())
+        return ErrorAtByte(begin, "\"displayTimeUnit\" must be a string");
+      // Kineto built with DISPLAY_TRACE_IN_NS writes "ns" and then prints ns (reference §2.1).
+      unit_known_ = true;
+      reader_.set_ns_exponent(*unit == "ns" ? 0 : kMicrosecondExponent);
+    } else if (key == "baseTimeNanoseconds") {
+      auto base = reader_.ReadInt(piece);
+      if (!base.ok())
+        return ErrorAtByte(begin, "\"baseTimeNanoseconds\" must be an integer");
+      base_ns_ = *base;
+      base_offset_ = begin;
+    } else if (key == "traceName") {
+      auto name = reader_.ReadString(piece);
+      if (!name.ok())
+        return ErrorAtByte(begin, "\"traceName\" must be a string");
+      trace.trace_name = std::move(*name);
+    } else if (key == "deviceProperties") {
+      if (cursor_.Byte(begin) != '[') {
+        return ErrorAtByte(begin, "\"deviceProperties\" must be an array, found " +
+                                      DescribeValueStart(cursor_.Byte(begin)));
+      }
+      return ForEachElement(begin,
+                            [&](uint64_t b, uint64_t e) -> Status {
+                              RBLNSIM_ASSIGN_OR_RETURN(std::string json,
+                                                       reader_.ReadCompact(cursor_.Piece(b, e)));
+                              trace.device_properties.push_back(RawJson{std::move(json)});
+                              return Status::Ok();
+                            })
+          .status();
+    } else if (key != "schemaVersion") {  // the writer stamps its own schema version
+      RBLNSIM_ASSIGN_OR_RETURN(std::string json, reader_.ReadCompact(piece));
+      trace.metadata.emplace_back(key, RawJson{std::move(json)});
+    }
+    return Status::Ok();
+  }
+
+  StatusOr<uint64_t> ReadEvents(uint64_t open) {
+    if (!events_open_)
+      events_open_ = open;
+    return ForEachElement(
+        open,
+        [&](uint64_t b, uint64_t e, bool already_read) -> Status {
+          ++result_.events_read;
+          if (!already_read)
+            RBLNSIM_RETURN_IF_ERROR(reader_.ReadEvent(cursor_.Piece(b, e), &event_));
+          if (result_.events_read == kEventsBeforeReserve)
+            ReserveEvents(e);
+          return assembler_.Add(event_);
+        },
+        [&](uint64_t b) { return ReadEventToLineEnd(b); });
+  }
+
+  // Kineto writes one event per line, and a raw newline cannot sit inside a JSON string, so an
+  // event most likely ends at the last '}' before the next newline. Reading that piece at once
+  // saves the structural scan (a sixth of an import). The guess counts only when simdjson read
+  // one whole, valid event ending exactly there, which is where the scan would have ended it;
+  // otherwise (pretty-printed or single-line files, damaged events) the element is scanned and
+  // read as usual, so results and errors do not depend on the guess. Returns the event's end,
+  // with event_ filled, or nullopt.
+  std::optional<uint64_t> ReadEventToLineEnd(uint64_t begin) {
+    if (line_guess_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
+      return std::nullopt;
+    const std::optional<uint64_t> end = cursor_.LineEnd(begin);
+    if (!end)
+      return std::nullopt;
+    bool whole = false;
+    if (!reader_.ReadEvent(cursor_.Piece(begin, *end), &event_, &whole).ok() || !whole) {
+      ++line_guess_misses_;
+      return std::nullopt;
+    }
+    return end;
+  }
+  // A file laid out otherwise stops paying for guesses that miss.
+  static constexpr int kMaxLineGuessMisses = 64;
+
+  // A vector of millions of events that grows by doubling holds the old and the new copy while
+  // it moves: that move was the peak of a large import. So once the first events show how many
+  // bytes an event takes, the vector is reserved for the whole file (plus a margin). Reserved
+  // pages that are never written cost address space, not memory.
+  static constexpr int64_t kEventsBeforeReserve = 50000;
+  void ReserveEvents(uint64_t pos) {
+    const std::optional<uint64_t> total = window_.size_hint();
+    if (!total || pos <= *events_open_ || *total <= pos)
+      return;
+    const double events_per_byte =
+        static_cast<double>(result_.events_read) / static_cast<double>(pos - *events_open_);
+    const double estimate =
+        1.2 * events_per_byte * static_cast<double>(*total - *events_open_) + 1024.0;
+    // At least ~16 bytes of text per event: a bound that keeps a strange start from reserving
+    // absurd amounts.
+    const double bound = static_cast<double>(*total) / 16.0;
+    std::vector<Event>& events = result_.trace.events;
+    const size_t wanted = static_cast<size_t>(std::min(estimate, bound));
+    if (wanted <= events.capacity())
+      return;
+    events.reserve(wanted);
+  }
+
+  template <typename Fn>
+  StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn) {
+    return ForEachElement(
+        open, [&](uint64_t b, uint64_t e, bool) { return fn(b, e); },
+        [](uint64_t) { return std::optional<uint64_t>(); });
+  }
+
+  // Calls |fn(begin, end, already_read)| for each element of the array opening at |open|;
+  // returns its end. The window holds each element while |fn| runs. |read_whole(begin)| may read
+  // an element without the scan and return its end (already_read is then true).
+  template <typename Fn, typename ReadWhole>
+  StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn, ReadWhole&& read_whole) {
+    uint64_t pos = 0;
+    RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(open + 1));
+    if (!cursor_.AtEnd(pos) && cursor_.Byte(pos) == ']')
+      return pos + 1;
+    while (true) {
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "array");
+      uint64_t end = 0;
+      if (const std::optional<uint64_t> read_end = read_whole(pos)) {
+        end = *read_end;
+        RBLNSIM_RETURN_IF_ERROR(fn(pos, end, /*already_read=*/true));
+      } else {
+        RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false));
+        RBLNSIM_RETURN_IF_ERROR(fn(pos, end, /*already_read=*/false));
+      }
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(end));
+      if (cursor_.AtEnd(pos))
+        return Unclosed(open, "array");
+      if (cursor_.Byte(pos) == ']')
+        return pos + 1;
+      if (cursor_.Byte(pos) != ',') {
+        return ErrorAtByte(pos, "expected ',' or ']' after an array element, found " +
+                                    DescribeByte(cursor_.Byte(pos)));
+      }
+      RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(pos + 1));
+    }
+  }
+
+  // Only called at the end of the text.
+  Status Unclosed(uint64_t open, const char* what) const {
+    return ErrorAtByte(cursor_.text_size(), std::string("unexpected end of input: the ") + what +
+                                          " opened at byte " + std::to_string(open) +
+                                          " is not closed");
+  }
+
+  TextWindow& window_;
+  TextCursor cursor_;
+  EventReader reader_;
+  TraceAssembler assembler_;
+  ImportResult& result_;
+  RawEvent event_;  // reused so its buffers are allocated once
+  std::vector<uint64_t> deferred_events_;  // where each postponed traceEvents array opens
+  std::optional<uint64_t> events_open_;     // where the first traceEvents array opens
+  int line_guess_misses_ = 0;
+  bool unit_known_ = false;
+  int64_t base_ns_ = 0;  // absolute times when the file has no baseTimeNanoseconds
+  uint64_t base_offset_ = 0;
+};
+
+
+}  // namespace
+
+Status ReadChromeTrace(TextWindow* window, const ImportOptions& options, ImportResult* result) {
+  return TopLevelReader(window, options, result).Run();
+}
+
+}  // namespace rblnsim::trace::import

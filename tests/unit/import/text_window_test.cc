@@ -1,0 +1,137 @@
+// The sliding window the importer reads through: offsets stay those of the whole text, only the
+// text from |keep_from| on survives a refill, padding is readable and zeroed, and a gzip source
+// inflates on demand with its damage reported as an error.
+#include "profiler/trace/import/text_window.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <zlib.h>
+
+#include <string>
+
+#include "profiler/trace/import/text_source.h"
+
+namespace rblnsim::trace::import {
+namespace {
+
+std::string Digits(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i)
+    s.push_back(static_cast<char>('0' + i % 10));
+  return s;
+}
+
+TEST(TextWindowTest, SlidesAndKeepsOffsetsOfTheWholeText) {
+  const std::string text = Digits(100);
+  TextWindow window(TextSourceFromMemory(text), 16);
+  ASSERT_TRUE(window.Extend(0).ok());
+  EXPECT_EQ(window.begin(), 0u);
+  EXPECT_EQ(window.end(), 16u);
+  EXPECT_FALSE(window.at_eof());
+
+  // Keep from 10: bytes 10.. stay, 16 more are read after them.
+  ASSERT_TRUE(window.Extend(10).ok());
+  EXPECT_EQ(window.begin(), 10u);
+  EXPECT_EQ(window.end(), 32u);
+  EXPECT_EQ(window.view(), text.substr(10, 22));
+
+  // Asking for more than a chunk reads that much.
+  ASSERT_TRUE(window.Extend(30, 50).ok());
+  EXPECT_EQ(window.begin(), 30u);
+  EXPECT_EQ(window.end(), 82u);
+  EXPECT_EQ(window.view(), text.substr(30, 52));
+
+  while (!window.at_eof())
+    ASSERT_TRUE(window.Extend(window.end()).ok());
+  EXPECT_EQ(window.end(), text.size());
+  EXPECT_EQ(window.view(), "89");  // the last refill found 2 bytes and the end
+}
+
+TEST(TextWindowTest, KeepingEverythingGrowsTheWindow) {
+  const std::string text = Digits(1000);
+  TextWindow window(TextSourceFromMemory(text), 7);
+  while (!window.at_eof())
+    ASSERT_TRUE(window.Extend(0).ok());
+  EXPECT_EQ(window.begin(), 0u);
+  EXPECT_EQ(window.view(), text);
+}
+
+TEST(TextWindowTest, PaddingIsReadableAndZero) {
+  TextWindow window(TextSourceFromMemory("[1,2,3]"), 4096);
+  ASSERT_TRUE(window.Extend(0).ok());
+  EXPECT_TRUE(window.at_eof());
+  ASSERT_EQ(window.size(), 7u);
+  ASSERT_GE(window.readable(), window.size() + simdjson::SIMDJSON_PADDING);
+  for (size_t i = window.size(); i < window.size() + simdjson::SIMDJSON_PADDING; ++i)
+    EXPECT_EQ(window.data()[i], '\0') << i;
+}
+
+std::string Gzip(const std::string& text) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, text.size()), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+class GzipWindowTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& bytes) {
+    path_ = ::testing::TempDir() + "/text_window_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".gz";
+    FILE* f = std::fopen(path_.c_str(), "wb");
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+    return path_;
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+  std::string path_;
+};
+
+TEST_F(GzipWindowTest, InflatesPieceByPieceAcrossMembers) {
+  const std::string text = Digits(300000);
+  auto source = OpenTextSource(Write(Gzip(text.substr(0, 1000)) + Gzip(text.substr(1000))));
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  TextWindow window(std::move(*source), 4096);
+  EXPECT_TRUE(window.was_gzip());
+  std::string seen;
+  while (!window.at_eof()) {
+    ASSERT_TRUE(window.Extend(window.end()).ok());
+    EXPECT_LE(window.size(), 4096u);  // never the whole text
+    seen.append(window.view());
+  }
+  EXPECT_EQ(seen, text);
+}
+
+TEST_F(GzipWindowTest, DamageIsAnErrorWithACompressedOffset) {
+  const std::string gz = Gzip(Digits(300000));
+  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+  ASSERT_TRUE(source.ok());
+  TextWindow window(std::move(*source), 4096);
+  Status status = window.Drain();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message().rfind("byte ", 0), 0u) << status.message();
+  EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
+}
+
+TEST_F(GzipWindowTest, AfterAFailedRefillDrainLeavesTheErrorToTheReader) {
+  const std::string gz = Gzip(Digits(300000));
+  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+  ASSERT_TRUE(source.ok());
+  TextWindow window(std::move(*source), 4096);
+  Status status;
+  while (status.ok() && !window.at_eof())
+    status = window.Extend(window.end());
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
+  EXPECT_TRUE(window.Drain().ok());
+}
+
+}  // namespace
+}  // namespace rblnsim::trace::import
