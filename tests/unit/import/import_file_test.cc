@@ -2,7 +2,6 @@
 // trip through the project's Chrome trace writer.
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tests/unit/import/error_line.h"
+#include "tests/unit/import/gzip_text.h"
 #include "tests/unit/import/kineto_json_builder.h"
 
 namespace rblnsim::trace {
@@ -34,17 +34,7 @@ class ImportFileTest : public ::testing::Test {
   }
 
   static std::string Gzip(const std::string& text, int level = 6) {
-    z_stream zs{};
-    EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string out(deflateBound(&zs, text.size()), '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    zs.avail_in = static_cast<uInt>(text.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
+    return rblnsim::testing::GzipText(text, level);
   }
 
   std::filesystem::path dir_;

@@ -3,7 +3,6 @@
 // brackets, and errors falling across refills, gzip included; and ImportOptions::keep_args drops
 // args without dropping their validation.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <string>
@@ -12,6 +11,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/json_writer.h"
 #include "tests/unit/import/error_line.h"
+#include "tests/unit/import/gzip_text.h"
 #include "tests/unit/import/kineto_json_builder.h"
 
 namespace rblnsim::trace {
@@ -150,16 +150,7 @@ TEST(ImportWindowTest, DeferredTraceEventsAreReadOnceTheUnitIsKnown) {
 
 TEST(ImportWindowTest, GzipInTinyRefills) {
   const std::string json = TrickyTrace();
-  z_stream zs{};
-  ASSERT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string gz(deflateBound(&zs, json.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(json.data()));
-  zs.avail_in = static_cast<uInt>(json.size());
-  zs.next_out = reinterpret_cast<Bytef*>(gz.data());
-  zs.avail_out = static_cast<uInt>(gz.size());
-  ASSERT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  gz.resize(zs.total_out);
-  deflateEnd(&zs);
+  const std::string gz = rblnsim::testing::GzipText(json);
   const std::string path = ::testing::TempDir() + "/import_window_gzip.json";
   FILE* f = std::fopen(path.c_str(), "wb");
   std::fwrite(gz.data(), 1, gz.size(), f);

@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
-#include <zlib.h>
 
 #include <string>
 
 #include "profiler/trace/import/text_source.h"
+#include "tests/unit/import/gzip_text.h"
 
 namespace rblnsim::trace::import {
 namespace {
@@ -66,19 +66,7 @@ TEST(TextWindowTest, PaddingIsReadableAndZero) {
     EXPECT_EQ(window.data()[i], '\0') << i;
 }
 
-std::string Gzip(const std::string& text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
+std::string Gzip(const std::string& text) { return rblnsim::testing::GzipText(text); }
 
 class GzipWindowTest : public ::testing::Test {
  protected:
