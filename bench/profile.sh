@@ -54,6 +54,17 @@ EOF
 RBLN_PROFILER=1 valgrind -q --tool=massif --depth=16 --massif-out-file="$tmp/massif.out" \
   build/bin/rblnsim run "$tmp/launches.yaml" --trace "$tmp/trace.json" >/dev/null
 
+echo "profile: rblnsim check and analyze on a traced run of $((launches * 5)) launches (perf, flat)" >&2
+RBLN_PROFILER=1 build/bin/rblnsim run "$tmp/launches.yaml" --set "workload.profile.0.repeat=$((launches * 5))" \
+  --trace "$tmp/big.json" >/dev/null
+for command in check analyze; do
+  perf record -q -F 2000 -o "$tmp/$command.data" -- build/bin/rblnsim "$command" "$tmp/big.json" \
+    >/dev/null 2>&1 || true  # check exits 1 on a violation; the profile is what matters here
+  perf report -i "$tmp/$command.data" --no-children --sort dso,sym --stdio --percent-limit 0 \
+    2>/dev/null >"$tmp/$command.txt"
+done
+echo "$(stat -c %s "$tmp/big.json")" >"$tmp/big.bytes"
+
 python3 bench/profile_md.py --dir "$tmp" --launches "$launches" >"$out.tmp"
 mv "$out.tmp" "$out"
 cat "$out"

@@ -33,6 +33,20 @@ COMPONENTS = [
     ("inlined std containers", lambda dso, kind, sym: sym.startswith("std::")),
 ]
 
+# check / analyze: where an imported trace's time goes.
+TRACE_COMPONENTS = [
+    ("importer: reading fields of each event (simdjson on-demand)",
+     lambda dso, kind, sym: "libsimdjson" in dso or sym.startswith("simdjson::")),
+    ("importer: scanning, windowing, assembling the trace model",
+     lambda dso, kind, sym: sym.startswith("rblnsim::trace::")),
+    ("analyses (contract rules, launch latency, host forest)",
+     lambda dso, kind, sym: sym.startswith(("rblnsim::analysis::", "rblnsim::cli::", "rblnsim::report::"))),
+    ("allocator (malloc/free)", lambda dso, kind, sym: sym in ALLOCATOR),
+    ("OS: page faults, zeroing, read()", lambda dso, kind, sym: kind == "k"),
+    ("libc memcpy/memcmp/strlen", lambda dso, kind, sym: dso.startswith("libc")),
+    ("inlined std containers", lambda dso, kind, sym: sym.startswith("std::")),
+]
+
 E2E_PHASES = [
     ("simulate: host and device processes", "sc_core::sc_thread_cor_fn"),
     ("simulate: kernel scheduler (main stack)", "rblnsim::sim::Simulation::RunSteps"),
@@ -56,8 +70,9 @@ def machine():
     return f"{model}, {os.cpu_count()} CPUs at {mhz} MHz, Linux {platform.release()}"
 
 
-def flat_components(path):
-    totals = {name: 0.0 for name, _ in COMPONENTS}
+def flat_components(path, components=None):
+    components = components or COMPONENTS
+    totals = {name: 0.0 for name, _ in components}
     totals["other"] = 0.0
     top = []
     with open(path) as f:
@@ -67,7 +82,7 @@ def flat_components(path):
                 continue
             pct, dso, kind, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
             top.append((pct, sym))
-            for name, test in COMPONENTS:
+            for name, test in components:
                 if test(dso, kind, sym):
                     totals[name] += pct
                     break
@@ -175,6 +190,26 @@ def main():
           "faults and freeing dominate; the per-slice cost grows with the session as the working "
           "set outgrows the caches. Closing it needs a compact event representation (names and "
           "arg keys interned, args in one pool per trace) that the bridge fills in one pass.")
+    trace_mb = int(open(os.path.join(args.dir, "big.bytes")).read()) / 1e6
+    for command in ("check", "analyze"):
+        totals, top = flat_components(os.path.join(args.dir, f"{command}.txt"), TRACE_COMPONENTS)
+        print(f"\n## `rblnsim {command}` on a {trace_mb:,.0f} MB simulated trace (perf, self time)\n")
+        print("| component | share of samples |\n|---|---|")
+        for name, pct in sorted(totals.items(), key=lambda kv: -kv[1]):
+            print(f"| {name} | {pct:.1f}% |")
+        print("\n| self | hottest symbols |\n|---|---|")
+        for pct, sym in top[:6]:
+            print(f"| {pct:.2f}% | `{sym[:110]}` |")
+    print("\nReading: both commands spend most of their time importing — each imports the file "
+          "again — and the rules and analyses themselves are a small share. The importer reads "
+          "the text through a sliding window and keeps only the args a command needs; what "
+          "remains is per-event work: one simdjson on-demand pass per event, an Event of 144 "
+          "bytes plus its name string built per event (most of the page zeroing), and the "
+          "analyses' passes over that model. What would close the gap: the compact event "
+          "columns described below (a fraction of the bytes to write and to read back), one "
+          "simdjson pass over a whole window instead of one per event, and parsing on the second "
+          "core while the first builds the model.")
+
     total, owners = massif_peak(os.path.join(args.dir, "massif.out"))
     print(f"\n## Memory: `rblnsim run` of {args.launches} launches with --trace (massif, peak heap)\n")
     print(f"Peak heap {total / 1e6:.1f} MB = {total / args.launches / 1e3:.2f} kB per launch "
