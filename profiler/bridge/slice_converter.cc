@@ -1,8 +1,10 @@
 #include "profiler/bridge/slice_converter.h"
 
+#include <array>
 #include <limits>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,24 +56,27 @@ std::string JoinCategories(const std::vector<std::string>& categories) {
 std::vector<trace::Arg> BuildArgs(CopiedSlice& slice,
                                   trace::Category category,
                                   BridgeStats* stats) {
-  std::vector<trace::Arg> own;
+  const bool launch_device = IsLaunchDeviceCategory(category);
+  // The bridge's own keys, named up front so annotations can yield to them; their values are
+  // appended last. No second vector per slice: this runs for every slice of a capture.
+  std::array<std::string_view, 4> own_keys{};
+  size_t own_count = 0;
   if (!slice.categories.empty())
-    own.push_back({"categories", JoinCategories(slice.categories)});
-  if (IsLaunchDeviceCategory(category)) {
-    // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
-    own.push_back({"device", int64_t{slice.device_pid}});
-    own.push_back({"stream", int64_t{slice.resource_tid}});
-    own.push_back({"correlation", slice.corr_id});
+    own_keys[own_count++] = "categories";
+  if (launch_device) {
+    own_keys[own_count++] = "device";
+    own_keys[own_count++] = "stream";
+    own_keys[own_count++] = "correlation";
   } else if (slice.corr_id != 0) {
-    own.push_back({"correlation", slice.corr_id});  // HTA wants it on the runtime side too
+    own_keys[own_count++] = "correlation";
   }
 
   // A slice has a handful of keys: a linear look beats a node-based set per slice.
   std::vector<trace::Arg> args;
-  args.reserve(slice.annotations.size() + own.size());
+  args.reserve(slice.annotations.size() + own_count);
   auto used = [&](const std::string& key) {
-    for (const trace::Arg& arg : own)
-      if (arg.key == key)
+    for (size_t i = 0; i < own_count; ++i)
+      if (own_keys[i] == key)
         return true;
     for (const trace::Arg& arg : args)
       if (arg.key == key)
@@ -99,8 +104,16 @@ std::vector<trace::Arg> BuildArgs(CopiedSlice& slice,
       args.push_back({std::move(key), std::move(*annotation.value)});
     }
   }
-  for (trace::Arg& arg : own)
-    args.push_back(std::move(arg));
+  if (!slice.categories.empty())
+    args.push_back({"categories", JoinCategories(slice.categories)});
+  if (launch_device) {
+    // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
+    args.push_back({"device", int64_t{slice.device_pid}});
+    args.push_back({"stream", int64_t{slice.resource_tid}});
+    args.push_back({"correlation", slice.corr_id});
+  } else if (slice.corr_id != 0) {
+    args.push_back({"correlation", slice.corr_id});  // HTA wants it on the runtime side too
+  }
   return args;
 }
 
