@@ -22,10 +22,12 @@ std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
   size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
   const size_t int_begin = i;
   int64_t whole = 0;
-  while (i < text.size() && IsDigit(text[i]))
+  while (i < text.size() && IsDigit(text[i])) {
+    if (i - int_begin == 15)
+      return std::nullopt;  // a 16th digit could overflow: the general path reads it
     whole = whole * 10 + (text[i++] - '0');
-  const size_t int_digits = i - int_begin;
-  if (int_digits == 0 || int_digits > 15)
+  }
+  if (i == int_begin)
     return std::nullopt;
   int64_t frac = 0;
   if (i < text.size()) {

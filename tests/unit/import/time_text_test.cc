@@ -68,6 +68,10 @@ TEST(TimeTextTest, KinetoFormFastPathAgreesWithTheGeneralPath) {
   EXPECT_EQ(DecimalTextToNs("1.5", kUs), 1500);
   EXPECT_EQ(DecimalTextToNs("1.", kUs), std::nullopt);
   EXPECT_EQ(DecimalTextToNs("-", kUs), std::nullopt);
+  // Integer parts too long for the fast path leave it before they can overflow (UBSan checks).
+  EXPECT_EQ(DecimalTextToNs("99999999999999999999999", kUs), std::nullopt);
+  EXPECT_EQ(DecimalTextToNs("-99999999999999999999.123", kUs), std::nullopt);
+  EXPECT_EQ(DecimalTextToNs("0000000000000000000001.000", kUs), 1000);
 }
 
 }  // namespace
