@@ -86,7 +86,6 @@ void Simulation::BeginSession() {
 }
 
 Status Simulation::RunWindow() {
-  window_ran_ = true;
   return RunSteps(impl_->scenario.workload.profile, /*recording=*/true);
 }
 

@@ -152,9 +152,7 @@ void HostRuntime::Op(const std::string& name, double self_ns, const std::functio
 
 void HostRuntime::ResetSession() {
   for (auto& [key, compiled] : cache_) compiled.next_sequence = 0;
-  timeline_ = sim::HostTimeline();
-  shapes_memo_.clear();
-  name_ids_.clear();
+  TakeTimeline();  // dropped, with the name and shape indexes that follow it
   truth_.Clear();
   launch_runs_.clear();
 }

@@ -1,7 +1,6 @@
 #include "models/rebel100/device.h"
 
 #include <algorithm>
-#include <fmt/format.h>
 
 #include "models/rebel100/sim_time.h"
 

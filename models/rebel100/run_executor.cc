@@ -78,13 +78,9 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
   }
   for (int i = 0; i < count; ++i) dependents_begin_[i + 1] += dependents_begin_[i];
   dependents_.resize(dependents_begin_[count]);
-  {
-    std::vector<int>& fill = touched_queues_;  // reused as a cursor per row
-    fill.assign(dependents_begin_.begin(), dependents_begin_.end() - 1);
-    for (int i = 0; i < count; ++i) {
-      for (int dep : commands[i].deps) dependents_[fill[dep]++] = i;
-    }
-    fill.clear();
+  dependents_fill_.assign(dependents_begin_.begin(), dependents_begin_.end() - 1);
+  for (int i = 0; i < count; ++i) {
+    for (int dep : commands[i].deps) dependents_[dependents_fill_[dep]++] = i;
   }
 
   double now_ns = release_ns;
