@@ -114,15 +114,13 @@ int CalibrateCommand(const CalibrateOptions& options) {
   Status writable = trace::CheckWritable(options.out_path);
   if (!writable.ok())
     return BadInput(writable);
-  auto context = ResolveCaptureContext(options.scenario_path, options.overlays, options.sets,
-                                       options.trace_path);
-  if (!context.ok())
-    return BadInput(context.status());
-  auto captured = ImportAndDigest(options.trace_path);
-  if (!captured.ok())
-    return BadInput(captured.status());
+  auto loaded = LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
+  if (!loaded.ok())
+    return BadInput(loaded.status());
+  const CaptureContext& context = loaded->context;
+  const TraceDigest& captured = loaded->digest;
   bool device_work = false;
-  for (const DigestLaunch& launch : captured->launches)
+  for (const DigestLaunch& launch : captured.launches)
     device_work |= launch.has_device();
   if (!device_work) {
     return BadInput(Status::Error(options.trace_path +
@@ -133,16 +131,16 @@ int CalibrateCommand(const CalibrateOptions& options) {
   if (!work_dir.ok())
     return BadInput(work_dir.status());
 
-  const scenario::Scenario& scenario = context->scenario;
+  const scenario::Scenario& scenario = context.scenario;
   const bool force_sync = scenario.env.runtime_force_sync;
   PinChildEnvironment(scenario.env);
   std::set<std::string> keys;
-  for (const auto& [key, time] : captured->host_keys)
+  for (const auto& [key, time] : captured.host_keys)
     keys.insert(key);
-  CalibrationReport report(scenario, *context, options.trace_path);
+  CalibrationReport report(scenario, context, options.trace_path);
   std::fputs(report.Header().c_str(), stdout);
 
-  CandidateSimulator simulator(options.scenario_path, options.overlays, options.sets, &*captured,
+  CandidateSimulator simulator(options.scenario_path, options.overlays, options.sets, &captured,
                                work_dir->path());
   const CalibrationParams start = ParamsFromScenario(scenario, keys);
   CalibrationParams probe = start;
@@ -161,7 +159,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
     return runs.front().digest.host_keys.count(entry.first) == 0;
   });
   for (int round = 0; round <= options.refinements; ++round) {
-    const CalibrationParams next = Step(runs.back(), efficiency, *captured, force_sync);
+    const CalibrationParams next = Step(runs.back(), efficiency, captured, force_sync);
     auto simulated =
         simulator.Run({{round == 0 ? "closed_form" : fmt::format("refine{}", round), next}});
     if (!simulated.ok())
@@ -174,7 +172,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
     if (run.error.Objective() < best->error.Objective())
       best = &run;
   }
-  const double drift_ppm = ResidualDriftPpm(*best, *captured);
+  const double drift_ppm = ResidualDriftPpm(*best, captured);
   const std::string overlay =
       OverlayYaml(best->params, report.OverlayComment(runs.front(), *best, drift_ppm));
   Status written = trace::WriteFileAtomically(options.out_path, [&](trace::OutputSink& sink) {

@@ -70,15 +70,13 @@ int CompareCommand(const CompareOptions& options) {
     if (!writable.ok())
       return BadInput(writable);
   }
-  auto context = ResolveCaptureContext(options.scenario_path, options.overlays, options.sets,
-                                       options.trace_path);
-  if (!context.ok())
-    return BadInput(context.status());
-  auto captured = ImportAndDigest(options.trace_path);
-  if (!captured.ok())
-    return BadInput(captured.status());
+  auto loaded = LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
+  if (!loaded.ok())
+    return BadInput(loaded.status());
+  const CaptureContext& context = loaded->context;
+  const TraceDigest& captured = loaded->digest;
 
-  auto simulated_run = SimulateTrace(context->scenario);
+  auto simulated_run = SimulateTrace(context.scenario);
   if (!simulated_run.ok())
     return BadInput(simulated_run.status());
   auto simulated = DigestTrace(simulated_run->trace);
@@ -86,14 +84,14 @@ int CompareCommand(const CompareOptions& options) {
     return BadInput(simulated.status());
 
   CompareHeader header;
-  header.scenario = context->scenario.name;
-  header.scenario_hash = context->scenario_hash;
+  header.scenario = context.scenario.name;
+  header.scenario_hash = context.scenario_hash;
   header.trace_path = options.trace_path;
-  header.capture_line = DescribeCaptureContext(*context);
+  header.capture_line = DescribeCaptureContext(context);
   header.tolerance.relative_pct = options.tolerance_pct;
-  const Comparison comparison = CompareDigests(*simulated, *captured, header.tolerance);
+  const Comparison comparison = CompareDigests(*simulated, captured, header.tolerance);
   std::fputs(FormatComparison(header, comparison).c_str(), stdout);
-  if (captured->launches.empty()) {
+  if (captured.launches.empty()) {
     std::printf(
         "note: the captured trace has no rbln_run launches: RBLN_PROFILER=1 was not set when the "
         "process started, or the card is an ATOM (host activity only)\n");

@@ -209,14 +209,20 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
   return digest;
 }
 
-StatusOr<TraceDigest> ImportAndDigest(const std::string& trace_path) {
+StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
+                                    const std::vector<std::string>& overlays,
+                                    const std::vector<std::string>& sets,
+                                    const std::string& trace_path) {
+  auto context = ResolveCaptureContext(scenario_path, overlays, sets, trace_path);
+  if (!context.ok())
+    return context.status();
   auto imported = trace::ImportChromeTrace(trace_path);
   if (!imported.ok())
     return imported.status();
   auto digest = DigestTrace(imported->trace);
   if (!digest.ok())
     return digest.status().WithPrefix(trace_path + ": ");
-  return digest;
+  return LoadedCapture{std::move(*context), std::move(*digest)};
 }
 
 }  // namespace rblnsim::cli

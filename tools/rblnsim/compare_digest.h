@@ -14,6 +14,7 @@
 
 #include "profiler/base/status.h"
 #include "profiler/trace/trace.h"
+#include "tools/rblnsim/capture_context.h"
 
 namespace rblnsim::cli {
 
@@ -76,9 +77,17 @@ struct TraceDigest {
 
 StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace);
 
-// Imports a captured trace and digests it; the imported events are freed before returning. Errors
-// name |trace_path|.
-StatusOr<TraceDigest> ImportAndDigest(const std::string& trace_path);
+// A captured trace and the scenario it is compared with or calibrated against: the context
+// resolved as the capture ran it (capture_context.h), then the trace imported and digested; the
+// imported events are freed before returning. Import errors name |trace_path|.
+struct LoadedCapture {
+  CaptureContext context;
+  TraceDigest digest;
+};
+StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
+                                    const std::vector<std::string>& overlays,
+                                    const std::vector<std::string>& sets,
+                                    const std::string& trace_path);
 
 }  // namespace rblnsim::cli
 
