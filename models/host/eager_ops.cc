@@ -33,6 +33,8 @@ const char* TorchTypeName(DType dtype) {
   return "";
 }
 
+// The record_shapes args of an op's tensor inputs as text, interned in |timeline|: 1 + its index
+// (0 when the table is full). Scalar operands are not listed.
 uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorType>& inputs) {
   sim::ShapeArgs args;
   args.dims = "[";
@@ -53,18 +55,6 @@ uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorTy
   return static_cast<uint16_t>(timeline->shapes.size());
 }
 
-// The record_shapes args of an op's tensor inputs, interned in |timeline|: the HostEvent's
-// shapes_id (0 when the table is full). Scalar operands are not listed. |memo| maps signatures
-// seen in this timeline to their id, so a repeated launch formats no text.
-uint16_t InternShapes(sim::HostTimeline* timeline, ShapesMemo* memo, const std::vector<TensorType>& inputs) {
-  for (const auto& [types, id] : *memo) {
-    if (types == inputs) return id;
-  }
-  const uint16_t id = InternShapeText(timeline, inputs);
-  memo->emplace_back(inputs, id);
-  return id;
-}
-
 template <typename Operands>
 std::vector<TensorType> TypesOf(const Operands& inputs) {
   std::vector<TensorType> types;
@@ -73,6 +63,23 @@ std::vector<TensorType> TypesOf(const Operands& inputs) {
 }
 
 }  // namespace
+
+void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
+  if (!host_->recording_) return;
+  for (const auto& [types, id] : host_->shapes_memo_) {
+    if (types == inputs) {
+      host_->timeline_.events[event].shapes_id = id;
+      return;
+    }
+  }
+  const uint16_t id = InternShapeText(&host_->timeline_, inputs);
+  host_->shapes_memo_.emplace_back(inputs, id);
+  host_->timeline_.events[event].shapes_id = id;
+}
+
+void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {
+  if (host_->recording_) RecordShapes(event, TypesOf(inputs));
+}
 
 Status EagerOps::Call(const scenario::Step& step) {
   RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(step.op));
@@ -111,9 +118,7 @@ Status EagerOps::Call(const scenario::Step& step) {
       Dispatch(inner, kernel_traits, inputs, *out_type, out_name);
     });
     // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
-    if (host_->recording_) {
-      host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, types);
-    }
+    RecordShapes(frame, types);
   } else {
     Dispatch(traits.aten_name, traits, inputs, *out_type, out_name);
   }
@@ -173,9 +178,7 @@ void EagerOps::Dispatch(const std::string& aten,
       Kernel(aten, traits, inputs, out_type, &result);
     }
   });
-  if (host_->recording_) {
-    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
-  }
+  RecordShapes(frame, inputs);
   out = result;
 }
 
@@ -310,9 +313,7 @@ void EagerOps::Kernel(const std::string& aten,
       out->has_inf |= in.state->has_inf;
     }
   });
-  if (host_->recording_) {
-    host_->timeline_.events[frame].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
-  }
+  RecordShapes(frame, inputs);
 }
 
 void EagerOps::Fallback(const std::string& aten,
@@ -339,9 +340,7 @@ void EagerOps::Fallback(const std::string& aten,
   }
   const size_t kernel = host_->timeline_.events.size();
   host_->Op(aten, kernel_ns);
-  if (host_->recording_) {
-    host_->timeline_.events[kernel].shapes_id = InternShapes(&host_->timeline_, &host_->shapes_memo_, TypesOf(inputs));
-  }
+  RecordShapes(kernel, inputs);
   out->type = out_type;
   out->on_device = true;
   out->location = Location::kHostLatest;
