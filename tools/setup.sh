@@ -9,7 +9,7 @@ packages=(
   libsystemc-dev libyaml-cpp-dev libsimdjson-dev libcli11-dev libfmt-dev zlib1g-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   clang clang-tidy clang-format libclang-rt-14-dev
-  python3 parallel time
+  python3 parallel time ccache
 )
 if [[ ${1:-} == --profiling ]]; then
   packages+=(linux-perf valgrind)
