@@ -2,7 +2,7 @@
 JOBS ?= 2
 SCENARIO ?= scenarios/profile_matmul.yaml
 
-.PHONY: all setup configure build run test test-default test-asan test-fuzz bench profile fuzz format clean
+.PHONY: all setup configure build build-cli run test test-default test-asan test-fuzz bench profile fuzz format clean
 
 all: build
 
@@ -17,7 +17,11 @@ configure: build/build.ninja
 build: configure
 	cmake --build build -j $(JOBS)
 
-run: build
+# The CLI alone: what `make run` needs (tests and benchmarks are built by `make test` / `make bench`).
+build-cli: configure
+	cmake --build build -j $(JOBS) --target rblnsim
+
+run: build-cli
 	RBLN_PROFILER=1 build/bin/rblnsim run $(SCENARIO) --trace build/trace.json
 
 test: test-default test-asan test-fuzz

@@ -27,10 +27,13 @@ if ((${#missing[@]} == 0)); then
 fi
 
 echo "setup: installing ${missing[*]}" >&2
-if [[ $(id -u) -ne 0 ]]; then
+if [[ $(id -u) -eq 0 ]]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
   sudo="sudo"
 else
-  sudo=""
+  echo "setup: installing packages needs root, and sudo is not installed: run 'make setup' as root once (su -c 'make setup'), then 'make run' / 'make test' as this user" >&2
+  exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
