@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <system_error>
 
+#include "profiler/trace/temp_cleanup.h"
+
 namespace rblnsim::trace {
 
 namespace {
@@ -123,6 +125,13 @@ Status WriteFileAtomically(const std::string& path,
   }
   if (fd < 0)
     return PathError(path, "no free temporary file name next to it");
+  // Removed by the signal handler if the command is interrupted before the rename.
+  ScopedTempPath guard(temp, /*directory=*/false);
+  // A replaced file keeps its permissions (a trace someone made group-readable stays so).
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
+    (void)::fchmod(fd, existing.st_mode & 07777);
+  }
 
   Status status;
   {

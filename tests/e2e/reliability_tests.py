@@ -213,6 +213,140 @@ def refuse_unwritable_outputs(tmp):
     assert not os.listdir(a_dir)
 
 
+def assert_refused(args, why, inputs, stdin_env=None):
+    """One line on stderr naming the problem, exit 2, nothing on stdout, every input unchanged."""
+    before = {path: sha(open(path, "rb").read()) for path in inputs}
+    proc, _ = run(args, stdin_env)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, (args, proc.returncode, err)
+    assert err.count("\n") == 1 and err.startswith("rblnsim: "), (args, err)
+    assert why in err, (args, why, err)
+    assert proc.stdout == b"", (args, proc.stdout[:200])
+    for path, digest in before.items():
+        assert sha(open(path, "rb").read()) == digest, (args, path, "input changed")
+    print(f"refused: {' '.join(os.path.basename(a) for a in args)}: {err.strip()}")
+
+
+def test_outputs_never_overwrite_inputs():
+    """Every form of output-equals-input, output-equals-output, a symlink, a device node and an
+    empty path is refused before any work, and no input changes."""
+    with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
+        scenario = os.path.join(tmp, "s.yaml")
+        shutil.copyfile(SEED, scenario)
+        trace = os.path.join(tmp, "t.json")
+        proc, _ = run(["run", scenario, "--trace", trace], {"RBLN_PROFILER": "1"})
+        assert proc.returncode == 0, proc.stderr.decode()
+        overlay = os.path.join(tmp, "o.yaml")
+        with open(overlay, "w") as f:
+            f.write("seed: 3\n")
+        link = os.path.join(tmp, "link.json")
+        os.symlink(os.path.join(tmp, "target.json"), link)
+        same_dir_alias = os.path.join(tmp, ".", "t.json")
+        cases = [
+            (["run", scenario, "--trace", scenario], "same file as the input scenario"),
+            (["run", scenario, "--overlay", overlay, "--trace", overlay], "same file as the input --overlay"),
+            (["run", scenario, "--trace", os.path.join(tmp, "x.json"), "--truth", os.path.join(tmp, "x.json")],
+             "same file as the output --trace"),
+            (["run", scenario, "--trace", link], "symbolic link"),
+            (["run", scenario, "--trace", ""], "empty"),
+            (["run", scenario, "--trace", os.path.join(tmp, "y.json"), "--metrics", ""], "empty"),
+            (["check", trace, "--json", same_dir_alias], "same file as the input trace"),
+            (["check", trace, "--json", ""], "empty"),
+            (["analyze", trace, "--json", trace], "same file as the input trace"),
+            (["compare", scenario, trace, "--json", trace], "same file as the input trace"),
+            (["compare", scenario, trace, "--json", scenario], "same file as the input scenario"),
+            (["calibrate", scenario, trace, "--out", scenario], "same file as the input scenario"),
+            (["calibrate", scenario, trace, "--out", trace], "same file as the input trace"),
+        ]
+        if os.path.exists("/dev/null"):
+            cases.append((["run", scenario, "--trace", "/dev/null"], "not a regular file"))
+        for args, why in cases:
+            assert_refused(args, why, [scenario, trace, overlay])
+        assert os.path.islink(link) and not os.path.exists(os.path.join(tmp, "target.json"))
+        assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+        plots = os.path.join(tmp, "plots")
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write("{not json")
+        proc, _ = run(["analyze", bad, "--plots", plots])
+        assert proc.returncode == 2 and not os.path.exists(plots), proc.stderr.decode()
+
+
+def test_numeric_flags_are_exact():
+    """Integers are not clamped and NaN is not a tolerance: each is refused with exit 2."""
+    with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
+        trace = os.path.join(tmp, "t.json")
+        proc, _ = run(["run", SEED, "--trace", trace], {"RBLN_PROFILER": "1"})
+        assert proc.returncode == 0, proc.stderr.decode()
+        for seed in ("-1", "18446744073709551616", "1e23", "0x10"):
+            assert_refused(["run", SEED, "--seed", seed, "--trace", os.path.join(tmp, "s.json")],
+                           "--seed", [SEED])
+        assert_refused(["analyze", trace, "--outlier-ns", "9223372036854775808"], "--outlier-ns", [trace])
+        for tolerance in ("nan", "inf", "-1"):
+            assert_refused(["compare", SEED, trace, "--tolerance", tolerance], "--tolerance", [trace])
+        assert not glob.glob(os.path.join(tmp, "s.json"))
+
+
+def wait_for(predicate, timeout_s):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.001)
+    return None
+
+
+def interrupt_when(args, env, predicate, sig, timeout_s=120):
+    """Starts rblnsim, waits until |predicate| finds its temporary file or directory, sends |sig|
+    and returns (exit status, what was found)."""
+    proc = subprocess.Popen(rblnsim_cmd(args), env=clean_env(env), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    found = wait_for(lambda: proc.poll() is None and predicate(), timeout_s)
+    if found:
+        proc.send_signal(sig)
+    _, err = proc.communicate(timeout=timeout_s)
+    return proc.returncode, found, err.decode()
+
+
+def test_signals_remove_temporary_files():
+    """SIGINT and SIGTERM during run's trace write, calibrate's rounds and a sweep with --traces:
+    exit 128 + signal, and no temporary file or directory of the command is left."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
+            trace = os.path.join(tmp, "t.json")
+            rc, found, err = interrupt_when(["run", MANY, "--trace", trace], {}, lambda: temp_files(tmp), sig)
+            assert found, f"no temporary trace seen before the run ended: {err}"
+            assert rc == 128 + sig, (sig, rc, err)
+            assert not temp_files(tmp) and not os.path.exists(trace), os.listdir(tmp)
+
+            work = os.path.join(tmp, "cal")
+            os.mkdir(work)
+            hw = os.path.join(tmp, "hw.json")
+            proc, _ = run(["run", SEED, "--trace", hw], {"RBLN_PROFILER": "1"})
+            assert proc.returncode == 0, proc.stderr.decode()
+            pattern = os.path.join(work, "rblnsim-calibrate-*")
+            rc, found, err = interrupt_when(["calibrate", SEED, hw, "--out", os.path.join(tmp, "o.yaml")],
+                                            {"TMPDIR": work}, lambda: glob.glob(pattern), sig)
+            cal_found = found
+            if found:  # a fast machine may finish calibrating before the directory is seen
+                assert rc == 128 + sig, (sig, rc, err)
+                assert not glob.glob(pattern), glob.glob(pattern)
+
+            out = os.path.join(tmp, "sweep")
+            pcie = os.path.join(SOURCE, "scenarios", "pcie_latency_sweep.yaml")
+            rc, found, err = interrupt_when(["sweep", pcie, "--out", out, "--traces", "--jobs", "2"], {},
+                                            lambda: glob.glob(os.path.join(out, "logs", "*")), sig)
+            leftovers = [p for p in glob.glob(os.path.join(out, "**", "*"), recursive=True)
+                         if ".tmp" in os.path.basename(p)]
+            leftovers += glob.glob(os.path.join(out, ".tmp", "*"))
+            assert not leftovers, leftovers
+            if found:
+                assert rc == 128 + sig, (sig, rc, err)
+            print(f"signal {sig}: run, calibrate ({'interrupted' if cal_found else 'finished first'}) and "
+                  f"sweep ({'interrupted' if found else 'finished first'}) left nothing behind")
+
+
 def main():
     global BUILD
     BUILD = sys.argv[1]

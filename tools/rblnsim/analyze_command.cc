@@ -15,6 +15,7 @@
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
@@ -29,20 +30,20 @@ void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
       "Trace-only analyses: CPU fallbacks, recompiles, host round trips, the NaN/Inf scan, and "
       "submission latency per launch");
   analyze->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  analyze->add_option("--json", options->json_path, "Also write both reports as JSON");
+  analyze->add_option("--json", options->json_path, "Also write both reports as JSON")->check(NonEmptyPath());
   analyze->add_option("--plots", options->plots_dir,
-                      "Write latency_histogram.svg, queue_length.svg and device_busy.svg here");
+                      "Write latency_histogram.svg, queue_length.svg and device_busy.svg here")->check(NonEmptyPath());
   analyze->add_option("--truth", options->truth_path,
-                      "Score the results against a ground-truth file from `rblnsim run --truth`; "
+                      "Score the results against a ground-truth file from `rblnsim run --truth`->check(NonEmptyPath()); "
                       "exit 1 on any mismatch");
   analyze
       ->add_option("--outlier-ns", options->outlier_ns,
                    "Slow-launch threshold in ns (default: the p99 submission latency)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
   analyze
       ->add_option("--back-to-back-ns", options->back_to_back_ns,
                    "Device gaps shorter than this are back-to-back overhead (default 1000)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
 }
 
 StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
@@ -56,19 +57,18 @@ StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
 }
 
 int AnalyzeCommand(const AnalyzeOptions& options) {
+  Status guarded = GuardOutputs({{"trace", options.trace_path}, {"--truth", options.truth_path}},
+                                {{"--json", options.json_path}});
+  if (!guarded.ok())
+    return BadInput(guarded);
   if (!options.json_path.empty()) {
     Status writable = trace::CheckWritable(options.json_path);
     if (!writable.ok())
       return BadInput(writable);
   }
   if (!options.plots_dir.empty()) {
-    // Fail before the analysis, not after printing it.
-    std::error_code error;
-    std::filesystem::create_directories(options.plots_dir, error);
-    Status writable = error
-                          ? Status::Error(options.plots_dir +
-                                          ": cannot create the plot directory: " + error.message())
-                          : trace::CheckWritable(options.plots_dir + "/latency_histogram.svg");
+    // Fail before the analysis, not after printing it; create nothing until the trace is read.
+    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
     if (!writable.ok())
       return BadInput(writable);
   }
@@ -111,6 +111,10 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     std::fputs(("\n" + analysis::FormatTruthScoreText(*score)).c_str(), stdout);
   }
   if (!options.plots_dir.empty()) {
+    std::error_code created;
+    std::filesystem::create_directories(options.plots_dir, created);
+    if (created)
+      return BadInput(options.plots_dir + ": cannot create the plot directory: " + created.message());
     Status plots = analysis::WriteLatencyPlots(options.plots_dir,
                                                analysis::RenderLatencyPlots(trace, latency));
     if (!plots.ok())

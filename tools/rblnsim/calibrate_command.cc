@@ -10,12 +10,14 @@
 #include <system_error>
 
 #include "profiler/trace/atomic_file.h"
+#include "profiler/trace/temp_cleanup.h"
 #include "tools/rblnsim/calibrate_fit.h"
 #include "tools/rblnsim/calibrate_report.h"
 #include "tools/rblnsim/calibrate_runner.h"
 #include "tools/rblnsim/capture_context.h"
 #include "tools/rblnsim/compare_digest.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
@@ -51,9 +53,11 @@ class WorkDir {
       return Status::Error(pattern + ": cannot create a temporary directory");
     dir.path_ = pattern;
     dir.owned_ = true;
+    dir.guard_ = trace::ScopedTempPath(pattern, /*directory=*/true);
     return dir;
   }
-  WorkDir(WorkDir&& other) noexcept : path_(std::move(other.path_)), owned_(other.owned_) {
+  WorkDir(WorkDir&& other) noexcept
+      : path_(std::move(other.path_)), owned_(other.owned_), guard_(std::move(other.guard_)) {
     other.owned_ = false;
   }
   WorkDir& operator=(WorkDir&&) = delete;
@@ -68,6 +72,7 @@ class WorkDir {
   WorkDir() = default;
   std::string path_;
   bool owned_ = false;
+  trace::ScopedTempPath guard_;  // removed by the signal handler if interrupted between rounds
 };
 
 // One round of the closed-form steps anchored at |from|.
@@ -96,7 +101,7 @@ void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
       ->add_option("trace", options->trace_path,
                    "Captured Chrome trace (metadata.json beside it is read)")
       ->required();
-  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")->required();
+  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")->required()->check(NonEmptyPath());
   calibrate->add_option("--set", options->sets,
                         "Override a scenario key: path=value (repeatable; pinned)");
   calibrate->add_option("--overlay", options->overlays,
@@ -111,6 +116,12 @@ void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
 }
 
 int CalibrateCommand(const CalibrateOptions& options) {
+  std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
+  inputs.push_back({"scenario", options.scenario_path});
+  inputs.push_back({"trace", options.trace_path});
+  Status guarded = GuardOutputs(inputs, {{"--out", options.out_path}});
+  if (!guarded.ok())
+    return BadInput(guarded);
   Status writable = trace::CheckWritable(options.out_path);
   if (!writable.ok())
     return BadInput(writable);

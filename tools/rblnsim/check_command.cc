@@ -7,6 +7,8 @@
 #include "profiler/analysis/contract_checks.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
@@ -17,10 +19,12 @@ void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
   check->add_flag("--sync", options->sync,
                   "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
                   "inside the launching op");
-  check->add_option("--json", options->json_path, "Also write the report as JSON");
+  check->add_option("--json", options->json_path, "Also write the report as JSON")->check(NonEmptyPath());
 }
 
 int CheckCommand(const CheckCommandOptions& options) {
+  Status guarded = GuardOutputs({{"trace", options.trace_path}}, {{"--json", options.json_path}});
+  if (!guarded.ok()) return BadInput(guarded);
   if (!options.json_path.empty()) {
     Status writable = trace::CheckWritable(options.json_path);
     if (!writable.ok()) {

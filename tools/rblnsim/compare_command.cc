@@ -14,24 +14,12 @@
 #include "tools/rblnsim/compare_report.h"
 #include "tools/rblnsim/compare_simulate.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-
-// An existing writable directory, or a path whose parent lets us create it.
-Status CheckPlotsDir(const std::string& dir) {
-  struct stat info;
-  if (stat(dir.c_str(), &info) == 0) {
-    if (!S_ISDIR(info.st_mode))
-      return Status::Error(dir + ": --plots needs a directory");
-    if (access(dir.c_str(), W_OK) != 0)
-      return Status::Error(dir + ": directory is not writable");
-    return Status::Ok();
-  }
-  return trace::CheckWritable(dir);
-}
 
 }  // namespace
 
@@ -45,9 +33,9 @@ void AddCompareCommand(CLI::App* app, CompareOptions* options) {
       ->add_option("trace", options->trace_path,
                    "Captured Chrome trace (.json or .json.gz; metadata.json beside it is read)")
       ->required();
-  compare->add_option("--json", options->json_path, "Also write the comparison as JSON");
+  compare->add_option("--json", options->json_path, "Also write the comparison as JSON")->check(NonEmptyPath());
   compare->add_option("--plots", options->plots_dir,
-                      "Write SVG plots here: device time per op and per launch, latency CDFs");
+                      "Write SVG plots here: device time per op and per launch, latency CDFs")->check(NonEmptyPath());
   compare->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
   compare->add_option(
       "--overlay", options->overlays,
@@ -56,17 +44,23 @@ void AddCompareCommand(CLI::App* app, CompareOptions* options) {
       ->add_option(
           "--tolerance", options->tolerance_pct,
           "Relative difference (%) above which a time is listed as a difference (default 2)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(FiniteNonNegative());
 }
 
 int CompareCommand(const CompareOptions& options) {
+  std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
+  inputs.push_back({"scenario", options.scenario_path});
+  inputs.push_back({"trace", options.trace_path});
+  Status guarded = GuardOutputs(inputs, {{"--json", options.json_path}});
+  if (!guarded.ok())
+    return BadInput(guarded);
   if (!options.json_path.empty()) {
     Status writable = trace::CheckWritable(options.json_path);
     if (!writable.ok())
       return BadInput(writable);
   }
   if (!options.plots_dir.empty()) {
-    Status writable = CheckPlotsDir(options.plots_dir);
+    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
     if (!writable.ok())
       return BadInput(writable);
   }

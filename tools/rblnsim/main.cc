@@ -12,8 +12,11 @@
 #include "tools/rblnsim/merge_command.h"
 #include "tools/rblnsim/run_command.h"
 #include "tools/rblnsim/sweep_command.h"
+#include "profiler/trace/temp_cleanup.h"
 
 int main(int argc, char** argv) {
+  // SIGINT/SIGTERM remove the temporary files and directories of whatever command is running.
+  rblnsim::trace::InstallTempCleanupOnSignals();
   CLI::App app{"rblnsim: Rebel100 NPU simulator and torch.profiler PrivateUse1 test harness"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rblnsim 0.1.0");

@@ -22,6 +22,7 @@
 #include "tools/rblnsim/host_trace.h"
 #include "tools/rblnsim/run_outputs.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
@@ -72,10 +73,10 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
   CLI::App* run = app->add_subcommand(
       "run", "Simulate a scenario and print the key_averages table, the device events and a trace");
   run->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)");
+  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")->check(NonEmptyPath());
   run->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
   run->add_option("--overlay", options->overlays, "Layer a YAML overlay over the scenario (repeatable)");
-  run->add_option("--seed", options->seed, "Override the scenario's seed");
+  run->add_option("--seed", options->seed, "Override the scenario's seed")->check(ExactInteger(IntegerRange::kUint64));
   run->add_option("--sort-by", options->sort_by, "key_averages sort key (default cpu_time_total)");
   run->add_option("--row-limit", options->row_limit, "Rows of the table (default 10)")
       ->check(CLI::NonNegativeNumber);
@@ -83,10 +84,10 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
                   "released: device time on its own rows (the released bridge); attributed: rolled "
                   "up to the launching op")
       ->check(CLI::IsMember({"released", "attributed"}));
-  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object");
+  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object")->check(NonEmptyPath());
   run->add_option("--truth", options->truth_path,
                   "Write the simulator's ground truth (launch latency decomposition, fallbacks, "
-                  "recompiles, round trips) as JSON");
+                  "recompiles, round trips) as JSON")->check(NonEmptyPath());
   run->add_flag("--no-expect", options->no_expect,
                 "Do not check the scenario's expect: block (for what-if variants of a scenario)");
 }
@@ -101,6 +102,12 @@ int RunCommand(const RunOptions& options) {
   std::vector<report::KeyAverage> probe;
   Status sort_ok = report::SortKeyAverages(options.sort_by, &probe);
   if (!sort_ok.ok()) return BadInput(sort_ok.WithPrefix("--sort-by: "));
+  std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
+  inputs.push_back({"scenario", options.scenario_path});
+  Status guarded = GuardOutputs(inputs, {{"--trace", options.trace_path},
+                                         {"--metrics", options.metrics_path},
+                                         {"--truth", options.truth_path}});
+  if (!guarded.ok()) return BadInput(guarded);
   for (const std::string* path : {&options.trace_path, &options.metrics_path, &options.truth_path}) {
     if (path->empty()) continue;
     Status writable = trace::CheckWritable(*path);

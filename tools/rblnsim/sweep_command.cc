@@ -1,5 +1,7 @@
 #include "tools/rblnsim/sweep_command.h"
 
+#include "profiler/trace/temp_cleanup.h"
+
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include "tools/rblnsim/sweep_runner.h"
 #include "tools/rblnsim/sweep_shard.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 namespace {
@@ -45,7 +48,7 @@ void AddSweepCommand(CLI::App* app, SweepOptions* options) {
   sweep->add_option("--set", options->sets, "Override a scenario key in every point: path=value");
   sweep->add_option("--overlay", options->overlays, "Layer a YAML overlay over the scenario");
   sweep->add_option("--seed", options->seed,
-                    "Replace the scenario's seed (the base of each point's)");
+                    "Replace the scenario's seed (the base of each point's)")->check(ExactInteger(IntegerRange::kUint64));
 }
 
 int SweepCommand(const SweepOptions& options) {
@@ -66,6 +69,16 @@ int SweepCommand(const SweepOptions& options) {
     dirs.push_back(layout.Traces());
   if (Status made = MakeDirectories(dirs); !made.ok())
     return BadInput(made);
+  // This process's scratch directory goes on every way out: the normal end, an early error
+  // (a full disk while writing the manifest), and SIGINT/SIGTERM through the signal handler.
+  const trace::ScopedTempPath scratch_on_signal(layout.Tmp(), /*directory=*/true);
+  struct RemoveScratch {
+    std::string dir;
+    ~RemoveScratch() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } const remove_scratch{layout.Tmp()};
   if (Status manifest = WriteManifest(layout.dir + "/sweep.json", *plan); !manifest.ok())
     return BadInput(manifest);
 
