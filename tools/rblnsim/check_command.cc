@@ -1,7 +1,6 @@
 #include "tools/rblnsim/check_command.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 
 #include "profiler/analysis/contract_checks.h"
@@ -16,20 +15,22 @@ void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
   CLI::App* check = app->add_subcommand(
       "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
   check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  check->add_flag("--sync", options->sync,
-                  "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
-                  "inside the launching op");
-  check->add_option("--json", options->json_path, "Also write the report as JSON")->check(NonEmptyPath());
+  check->add_flag(
+      "--sync", options->sync,
+      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
+      "inside the launching op");
+  check->add_option("--json", options->json_path, "Also write the report as JSON")
+      ->check(NonEmptyPath());
 }
 
 int CheckCommand(const CheckCommandOptions& options) {
   Status guarded = GuardOutputs({{"trace", options.trace_path}}, {{"--json", options.json_path}});
-  if (!guarded.ok()) return BadInput(guarded);
+  if (!guarded.ok())
+    return BadInput(guarded);
   if (!options.json_path.empty()) {
     Status writable = trace::CheckWritable(options.json_path);
     if (!writable.ok()) {
-      std::fprintf(stderr, "rblnsim: %s\n", writable.message().c_str());
-      return 2;
+      return BadInput(writable);
     }
   }
   // The checks read one arg; a large trace's other args would only cost memory and time.
@@ -37,8 +38,7 @@ int CheckCommand(const CheckCommandOptions& options) {
   import_options.keep_args = analysis::ContractArgKeys();
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok()) {
-    std::fprintf(stderr, "rblnsim: %s\n", imported.status().message().c_str());
-    return 2;
+    return BadInput(imported.status());
   }
   analysis::CheckOptions check_options;
   check_options.sync = options.sync;
@@ -48,9 +48,10 @@ int CheckCommand(const CheckCommandOptions& options) {
   const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
   std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
   if (imported->skipped_events > 0 || imported->orphan_flow_events > 0) {
-    std::printf("import: %lld events skipped (non-numeric pid/tid), %lld flow events anchored nowhere\n",
-                static_cast<long long>(imported->skipped_events),
-                static_cast<long long>(imported->orphan_flow_events));
+    std::printf(
+        "import: %lld events skipped (non-numeric pid/tid), %lld flow events anchored nowhere\n",
+        static_cast<long long>(imported->skipped_events),
+        static_cast<long long>(imported->orphan_flow_events));
   }
   if (!options.json_path.empty()) {
     const std::string json = analysis::FormatCheckReportJson(report);
@@ -59,8 +60,7 @@ int CheckCommand(const CheckCommandOptions& options) {
       return sink.status();
     });
     if (!written.ok()) {
-      std::fprintf(stderr, "rblnsim: %s\n", written.message().c_str());
-      return 2;
+      return BadInput(written);
     }
   }
   return report.passed ? 0 : 1;

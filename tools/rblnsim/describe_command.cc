@@ -9,6 +9,7 @@
 #include "sim/scenario/canonical.h"
 #include "sim/scenario/loader.h"
 #include "sim/scenario/op_catalog.h"
+#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 
@@ -204,8 +205,7 @@ int DescribeCommand(const DescribeOptions& options) {
   // the capture script applies the card's environment itself.
   auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);
   if (!loaded.ok()) {
-    std::fprintf(stderr, "rblnsim: %s\n", loaded.status().message().c_str());
-    return 2;
+    return BadInput(loaded.status());
   }
   const std::string text =
       options.json ? DescribeScenarioJson(*loaded) : scenario::CanonicalYaml(*loaded);

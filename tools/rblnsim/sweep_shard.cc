@@ -24,9 +24,10 @@ StatusOr<std::optional<int>> EnvInt(const GetEnv& getenv, const char* name) {
   return std::optional<int>(value);
 }
 
-Status CheckRange(const ShardSpec& shard) {
+// |count_source| names where the count came from: it is often not where the index came from.
+Status CheckRange(const ShardSpec& shard, const std::string& count_source) {
   if (shard.count < 1 || shard.count > kMaxShards) {
-    return Status::Error("shard count " + std::to_string(shard.count) + " (from " + shard.source +
+    return Status::Error("shard count " + std::to_string(shard.count) + " (from " + count_source +
                          ") must be between 1 and " + std::to_string(kMaxShards));
   }
   if (shard.index < 0 || shard.index >= shard.count) {
@@ -71,7 +72,8 @@ StatusOr<ShardSpec> ResolveShard(std::optional<int> flag_index,
     if (!flag_count && !env_count)
       return Status::Error("--shard-index needs --shard-count (or RBLNSIM_SHARD_COUNT)");
     shard.count = flag_count ? *flag_count : *env_count;
-    RBLNSIM_RETURN_IF_ERROR(CheckRange(shard));
+    RBLNSIM_RETURN_IF_ERROR(
+        CheckRange(shard, flag_count ? "--shard-count" : "RBLNSIM_SHARD_COUNT"));
     return shard;
   }
   RBLNSIM_ASSIGN_OR_RETURN(std::optional<ShardSpec> slurm, FromSlurm(getenv));
@@ -81,7 +83,7 @@ StatusOr<ShardSpec> ResolveShard(std::optional<int> flag_index,
           "--shard-count " + std::to_string(*flag_count) +
           " disagrees with SLURM_ARRAY_TASK_COUNT=" + std::to_string(slurm->count));
     }
-    RBLNSIM_RETURN_IF_ERROR(CheckRange(*slurm));
+    RBLNSIM_RETURN_IF_ERROR(CheckRange(*slurm, "SLURM_ARRAY_TASK_COUNT"));
     return *slurm;
   }
   RBLNSIM_ASSIGN_OR_RETURN(std::optional<int> k8s, EnvInt(getenv, "JOB_COMPLETION_INDEX"));
@@ -95,7 +97,8 @@ StatusOr<ShardSpec> ResolveShard(std::optional<int> flag_index,
     shard.index = *k8s;
     shard.count = flag_count ? *flag_count : *env_count;
     shard.source = "JOB_COMPLETION_INDEX";
-    RBLNSIM_RETURN_IF_ERROR(CheckRange(shard));
+    RBLNSIM_RETURN_IF_ERROR(
+        CheckRange(shard, flag_count ? "--shard-count" : "RBLNSIM_SHARD_COUNT"));
     return shard;
   }
   if (flag_count) {
