@@ -9,6 +9,7 @@ compare's own matching.
 import collections
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -221,6 +222,16 @@ def test_bad_inputs_exit_2():
             (["calibrate", SEED, trace], "--out"),
             (["describe", SEED, "--json", "--set", "device.queue.depth=x"], "device.queue.depth"),
         ]
+        # A metadata.json beside the trace whose fields have the wrong type is refused, not ignored.
+        for field, value, needle in (("card_name", 5, "card_name is not a string"),
+                                     ("sets", ["a", 1], "sets is not an array of strings"),
+                                     ("env", ["RBLN_PROFILER"], "env is not an object")):
+            card = os.path.join(tmp, "card-" + field)
+            os.mkdir(card)
+            shutil.copyfile(trace, os.path.join(card, "trace.json"))
+            with open(os.path.join(card, "metadata.json"), "w", encoding="utf-8") as f:
+                json.dump({field: value}, f)
+            cases.append((["compare", SEED, os.path.join(card, "trace.json"), "--json", out], needle))
         for args, needle in cases:
             proc = rblnsim(args, check=False)
             assert proc.returncode == 2, (args, proc.returncode, proc.stderr)

@@ -18,29 +18,50 @@ std::string MetadataPathFor(const std::string& trace_path) {
          "metadata.json";
 }
 
+// A field that is absent keeps the default; one that is present must have the documented type,
+// or a capture's record of what it ran would be ignored without a word.
+Status OptionalString(const std::string& path,
+                      simdjson::dom::object root,
+                      const char* key,
+                      std::string* out) {
+  simdjson::dom::element value;
+  if (root[key].get(value))
+    return Status::Ok();
+  std::string_view text;
+  if (value.get_string().get(text))
+    return Status::Error(fmt::format("{}: {} is not a string", path, key));
+  *out = std::string(text);
+  return Status::Ok();
+}
+
 Status ApplyMetadata(const std::string& path, CaptureContext* context) {
   simdjson::dom::parser parser;
   simdjson::dom::object root;
   if (auto error = parser.load(path).get_object().get(root)) {
     return Status::Error(fmt::format("{}: {}", path, simdjson::error_message(error)));
   }
-  std::string_view text;
-  if (!root["card_name"].get_string().get(text))
-    context->card_name = std::string(text);
-  if (!root["torch_rbln_version"].get_string().get(text))
-    context->torch_rbln_version = std::string(text);
-  if (!root["scenario_hash"].get_string().get(text))
-    context->captured_hash = std::string(text);
-  simdjson::dom::array sets;
-  if (!root["sets"].get_array().get(sets)) {
+  RBLNSIM_RETURN_IF_ERROR(OptionalString(path, root, "card_name", &context->card_name));
+  RBLNSIM_RETURN_IF_ERROR(
+      OptionalString(path, root, "torch_rbln_version", &context->torch_rbln_version));
+  RBLNSIM_RETURN_IF_ERROR(OptionalString(path, root, "scenario_hash", &context->captured_hash));
+  simdjson::dom::element sets_value;
+  if (!root["sets"].get(sets_value)) {
+    simdjson::dom::array sets;
+    if (sets_value.get_array().get(sets))
+      return Status::Error(fmt::format("{}: sets is not an array of strings", path));
     for (simdjson::dom::element set : sets) {
-      if (!set.get_string().get(text))
-        context->captured_sets.emplace_back(text);
+      std::string_view text;
+      if (set.get_string().get(text))
+        return Status::Error(fmt::format("{}: sets is not an array of strings", path));
+      context->captured_sets.emplace_back(text);
     }
   }
-  simdjson::dom::object env;
-  if (root["env"].get_object().get(env))
+  simdjson::dom::element env_value;
+  if (root["env"].get(env_value))
     return Status::Ok();  // no env recorded: keep the scenario's
+  simdjson::dom::object env;
+  if (env_value.get_object().get(env))
+    return Status::Error(fmt::format("{}: env is not an object", path));
   for (const auto field : env) {
     if (field.key == "RBLN_PROFILER")
       continue;  // forced on below
