@@ -16,8 +16,8 @@ namespace rblnsim::bridge {
 
 // X(field, description). One table, so the struct, the metadata writer and the docs never drift.
 #define RBLNSIM_BRIDGE_COUNTERS(X)                                                               \
-  X(slices_received, "slices in the export")                                                     \
-  X(slices_kept, "slices converted into events")                                                 \
+  X(slices_received, "slices (c-abi) or activities (current) in the export")                     \
+  X(slices_kept, "slices or activities converted into events (markers not included)")            \
   X(dropped_out_of_window, "slices entirely outside the capture window, after the clock offset") \
   X(dropped_unknown_row, "slices whose device or (device, lane) is not in the export")           \
   X(null_names, "slices with a null name, kept as \"(null)\"")                                   \
@@ -29,7 +29,7 @@ namespace rblnsim::bridge {
   X(unsorted_devices, "devices whose pid is below the previous device's pid")                    \
   X(duplicate_rows, "devices or lanes repeated in the export, first one kept")                   \
   X(lanes_unknown_device, "lanes whose device is not in the export, not added")                  \
-  X(launches, "distinct launches with an rbln_run marker in the window")                         \
+  X(launches, "distinct launches with a launch marker (rbln_run / rbln launch) in the window")   \
   X(flows_started, "ac2g flow starts (one per launch that has device slices)")                   \
   X(flows_finished, "ac2g flow finishes (one per device slice of a marked launch)")              \
   X(duplicate_markers, "rbln_run markers repeating an earlier marker's launch id, no flow")      \
@@ -40,7 +40,18 @@ namespace rblnsim::bridge {
   X(protocol_sink_missing, "exported_out was 1 but the sink was never called")                   \
   X(protocol_sink_unreported, "the sink was called but exported_out was 0")                      \
   X(protocol_exported_out_invalid, "exported_out was neither 0 nor 1")                           \
-  X(protocol_null_export, "the sink was called with a null export")
+  X(protocol_null_export, "the sink was called with a null export")                              \
+  /* The runtime-activities seam (current dialect) only. */                                      \
+  X(dropped_unknown_kind, "activities whose kind is none of the four lanes, dropped")            \
+  X(launches_received, "launch records in the export")                                           \
+  X(launch_zero_id, "launch records with id 0, which no activity can name, ignored")             \
+  X(duplicate_launch_ids, "launch records repeating an earlier launch's id, ignored")            \
+  X(launches_past_flow_block, "launches beyond the flow-id block: no marker, no arrow")          \
+  X(launches_without_activities, "launches that ran no activity in the window: no marker")       \
+  X(markers_out_of_window, "launch markers outside the capture window: dropped with their flow") \
+  X(activities_without_launch, "activities with launch 0 (not part of a launch): no launch_id")  \
+  X(activities_unknown_launch, "activities naming a launch id missing from the launch list")     \
+  X(activities_past_flow_block, "activities of launches beyond the flow-id block: no arrow")
 
 struct BridgeStats {
 #define RBLNSIM_BRIDGE_DECLARE_COUNTER(field, description) uint64_t field = 0;

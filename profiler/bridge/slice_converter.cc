@@ -1,7 +1,6 @@
 #include "profiler/bridge/slice_converter.h"
 
 #include <array>
-#include <limits>
 #include <set>
 #include <string>
 #include <string_view>
@@ -10,28 +9,13 @@
 
 #include "profiler/bridge/flows.h"
 #include "profiler/bridge/json_syntax.h"
+#include "profiler/bridge/saturating.h"
 
 namespace rblnsim::bridge {
 
 namespace {
 
 constexpr char kNullText[] = "(null)";
-
-// Garbage timestamps must not overflow (UB) when shifted; saturated values land outside any
-// real capture window and are dropped and counted there.
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (!__builtin_add_overflow(a, b, &sum))
-    return sum;
-  return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-}
-
-int64_t SaturatingSub(int64_t a, int64_t b) {
-  int64_t diff = 0;
-  if (!__builtin_sub_overflow(a, b, &diff))
-    return diff;
-  return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-}
 
 std::string OrNull(CopiedString text, uint64_t* null_counter) {
   if (text.has_value())

@@ -13,8 +13,9 @@
 namespace rblnsim::report {
 
 // The PrivateUse1 events (IsPrivateUse1Event in key_averages.h: kernels, memcpy, memset and GPU
-// annotations) in prof.events() order: by start, then longer first (torch sorts function events
-// by (start, -end)), then logging order.
+// annotations; never a launch marker of either dialect, which is a privateuse1_runtime event, nor
+// a sync/host slice on an NPU or chiplet row) in prof.events() order: by start, then longer first
+// (torch sorts function events by (start, -end)), then logging order.
 std::vector<const trace::Event*> DeviceEvents(const trace::Trace& trace);
 
 // Python's repr() of a str: single quotes unless the text has ' and no ", backslash escapes for

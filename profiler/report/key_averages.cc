@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "profiler/trace/dialect.h"
+
 namespace rblnsim::report {
 
 namespace {
@@ -46,6 +48,11 @@ struct Node {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   bool device = false;
+  // A launch marker (rbln_run / rbln launch): a runtime event, neither a device event nor a CPU
+  // op. It only finds its enclosing op for attribution; it is no row and no child, so the op's
+  // self time is the same whether the marker is the c-abi's timed one or the current zero-length
+  // one.
+  bool marker = false;
   int parent = -1;
   std::vector<int> children;
   std::vector<int64_t> kernels_ns;
@@ -66,6 +73,7 @@ class EventTree {
           event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       node.end_ns = event.ts_ns + dur_ns;
       node.device = IsPrivateUse1Event(event);
+      node.marker = trace::IsLaunchMarker(event);
     }
     // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every
     // child then comes after its parent, which the passes below rely on.
@@ -85,8 +93,8 @@ class EventTree {
       const Event& event = *nodes_[i].event;
       if (nodes_[i].device)
         continue;
-      if (event.name == "rbln_run") {
-        if (auto launch = event.IntArg("launch_id"))
+      if (nodes_[i].marker) {
+        if (auto launch = event.IntArg(trace::kLaunchIdArg))
           marker_by_launch.emplace(*launch, i);
       } else if (IsOpCategory(event.category)) {
         auto external_id = event.IntArg("External id");
@@ -102,7 +110,7 @@ class EventTree {
       if (attribution == Attribution::kReleased)
         continue;
       int op = -1;
-      if (auto launch = node.event->IntArg("launch_id")) {
+      if (auto launch = node.event->IntArg(trace::kLaunchIdArg)) {
         auto marker = marker_by_launch.find(*launch);
         if (marker == marker_by_launch.end()) {
           ++stats->missing_marker;
@@ -125,6 +133,11 @@ class EventTree {
       nodes_[op].kernels_ns.push_back(node.end_ns - node.start_ns);
       ++stats->attributed;
     }
+  }
+
+  // Markers have served attribution; from here on they are neither rows nor children.
+  void DropLaunchMarkers() {
+    std::erase_if(alive_, [this](int i) { return nodes_[i].marker; });
   }
 
   // torch's _remove_dup_nodes, including its quirk that the folded child's kernels replace the
@@ -220,6 +233,10 @@ class EventTree {
       if (node.device)
         continue;
       std::vector<int>& stack = stacks[{node.event->pid, node.event->tid}];
+      if (node.marker) {
+        node.parent = EnclosingOnStack(stack, node);
+        continue;
+      }
       while (!stack.empty()) {
         Node& parent = nodes_[stack.back()];
         if (node.start_ns >= parent.end_ns || node.end_ns > parent.end_ns) {
@@ -232,6 +249,17 @@ class EventTree {
       }
       stack.push_back(i);
     }
+  }
+
+  // The innermost stack entry holding |node| whole, leaving the stack as it is: a marker must not
+  // pop an op that a later event still nests in.
+  int EnclosingOnStack(const std::vector<int>& stack, const Node& node) const {
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+      const Node& candidate = nodes_[*it];
+      if (node.start_ns < candidate.end_ns && node.end_ns <= candidate.end_ns)
+        return *it;
+    }
+    return -1;
   }
 
   // The innermost cpu_op/user_annotation above |marker|, skipping runtime and Python frames.
@@ -258,6 +286,7 @@ KeyAverages ComputeKeyAverages(const trace::Trace& trace, Attribution attributio
   EventTree tree(trace);
   // Kernels are attached before folding, as torch attaches them while parsing.
   tree.Attribute(attribution, &result.stats);
+  tree.DropLaunchMarkers();
   tree.RemoveDupNodes();
   result.rows = tree.Aggregate();
   return result;

@@ -1,6 +1,9 @@
 // torch.profiler's prof.key_averages() and .table() (torch/autograd/profiler_util.py), computed
 // from a Trace: the CPU parent/child tree per thread, _remove_dup_nodes, self = total - children,
 // PrivateUse1 device rows, grouping by name, and the exact table text (reference §3).
+// Both trace dialects give the same table: a launch marker ("rbln_run" with the submit call's
+// duration, or the zero-length "rbln launch") is a runtime event, never a row, a CPU op's child
+// or a device event; it only links device work to its op for Attribution::kAttributed.
 #ifndef RBLNSIM_PROFILER_REPORT_KEY_AVERAGES_H_
 #define RBLNSIM_PROFILER_REPORT_KEY_AVERAGES_H_
 
@@ -19,9 +22,10 @@ enum class Attribution : uint8_t {
   // What the shipped bridge does: device events stay their own rows, CPU rows show 0 device time.
   kReleased = 0,
   // Each device event is attached as a kernel of the op that launched it: through its
-  // "launch_id" arg and the "rbln_run" marker with the same launch_id (the innermost
-  // cpu_op/user_annotation enclosing the marker), or, without a launch_id, through torch's own
-  // link: the cpu_op/user_annotation whose "External id" equals the device event's.
+  // "launch_id" arg and the launch marker with the same launch_id ("rbln_run" or "rbln launch",
+  // trace/dialect.h; the innermost cpu_op/user_annotation enclosing the marker), or, without a
+  // launch_id, through torch's own link: the cpu_op/user_annotation whose "External id" equals
+  // the device event's.
   kAttributed = 1,
 };
 
@@ -53,7 +57,7 @@ struct KeyAverage {
 struct AttributionStats {
   int64_t device_events = 0;
   int64_t attributed = 0;
-  int64_t missing_marker = 0;   // has a launch_id, but no "rbln_run" marker carries it
+  int64_t missing_marker = 0;   // has a launch_id, but no launch marker carries it
   int64_t no_enclosing_op = 0;  // the marker lies inside no cpu_op/user_annotation
   int64_t unlinked = 0;         // neither a launch_id nor a matching "External id"
   int64_t unattributed() const { return missing_marker + no_enclosing_op + unlinked; }

@@ -170,10 +170,9 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
       "           Name    Self CPU %      Self CPU   CPU total %     CPU total  CPU time avg     Self RBLN   Self RBLN %    RBLN total  RBLN time avg    # of Calls  \n"
       "---------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  \n"
       "        forward        30.00%      30.000us       100.00%     100.000us     100.000us       0.000us         0.00%      15.000us      15.000us             1  \n"
-      "       aten::mm        40.00%      40.000us        50.00%      50.000us      50.000us      12.000us        80.00%      12.000us      12.000us             1  \n"
-      "       rbln_run        15.00%      15.000us        15.00%      15.000us       7.500us       0.000us         0.00%       0.000us       0.000us             2  \n"
+      "       aten::mm        50.00%      50.000us        50.00%      50.000us      50.000us      12.000us        80.00%      12.000us      12.000us             1  \n"
       "      mm_kernel         0.00%       0.000us         0.00%       0.000us       0.000us      12.000us        80.00%      12.000us       6.000us             2  \n"
-      "     aten::relu        15.00%      15.000us        20.00%      20.000us      20.000us       3.000us        20.00%       3.000us       3.000us             1  \n"
+      "     aten::relu        20.00%      20.000us        20.00%      20.000us      20.000us       3.000us        20.00%       3.000us       3.000us             1  \n"
       "    relu_kernel         0.00%       0.000us         0.00%       0.000us       0.000us       3.000us        20.00%       3.000us       3.000us             1  \n"
       "---------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  ------------  \n"
       "Self CPU time total: 100.000us\n"
@@ -240,18 +239,15 @@ TEST(KeyAveragesTable, SortByAndRowLimit) {
     std::string sort_by;
     std::vector<std::string> order;
   };
+  // The rbln_run markers are no rows (they are runtime events, not CPU ops).
   const Case cases[] = {
-      {"cpu_time_total",
-       {"forward", "aten::mm", "aten::relu", "rbln_run", "mm_kernel", "relu_kernel"}},
-      {"self_cpu_time_total",
-       {"aten::mm", "forward", "rbln_run", "aten::relu", "mm_kernel", "relu_kernel"}},
-      {"cpu_time", {"forward", "aten::mm", "aten::relu", "rbln_run", "mm_kernel", "relu_kernel"}},
-      {"self_cuda_time_total",
-       {"aten::mm", "mm_kernel", "aten::relu", "relu_kernel", "forward", "rbln_run"}},
-      {"privateuse1_time_total",
-       {"forward", "aten::mm", "mm_kernel", "aten::relu", "relu_kernel", "rbln_run"}},
-      {"xpu_time", {"forward", "aten::mm", "mm_kernel", "aten::relu", "relu_kernel", "rbln_run"}},
-      {"count", {"rbln_run", "mm_kernel", "forward", "aten::mm", "aten::relu", "relu_kernel"}},
+      {"cpu_time_total", {"forward", "aten::mm", "aten::relu", "mm_kernel", "relu_kernel"}},
+      {"self_cpu_time_total", {"aten::mm", "forward", "aten::relu", "mm_kernel", "relu_kernel"}},
+      {"cpu_time", {"forward", "aten::mm", "aten::relu", "mm_kernel", "relu_kernel"}},
+      {"self_cuda_time_total", {"aten::mm", "mm_kernel", "aten::relu", "relu_kernel", "forward"}},
+      {"privateuse1_time_total", {"forward", "aten::mm", "mm_kernel", "aten::relu", "relu_kernel"}},
+      {"xpu_time", {"forward", "aten::mm", "mm_kernel", "aten::relu", "relu_kernel"}},
+      {"count", {"mm_kernel", "forward", "aten::mm", "aten::relu", "relu_kernel"}},
   };
   for (const Case& c : cases) {
     std::vector<KeyAverage> rows = averages.rows;
@@ -275,13 +271,13 @@ TEST(KeyAveragesTable, SortByAndRowLimit) {
   options.row_limit = 2;
   const std::string limited = Table(LaunchTrace(), options);
   EXPECT_EQ(line_count(limited), 3 + 2 + 1 + 2);
-  EXPECT_NE(limited.find("       rbln_run"), std::string::npos);
   EXPECT_NE(limited.find("      mm_kernel"), std::string::npos);
-  EXPECT_EQ(limited.find("forward"), std::string::npos);
+  EXPECT_NE(limited.find("        forward"), std::string::npos);
+  EXPECT_EQ(limited.find("aten::mm"), std::string::npos);
   options.row_limit = 0;
   EXPECT_EQ(line_count(Table(LaunchTrace(), options)), 3 + 0 + 1 + 2);
   options.row_limit = -1;
-  EXPECT_EQ(line_count(Table(LaunchTrace(), options)), 3 + 6 + 1 + 2);
+  EXPECT_EQ(line_count(Table(LaunchTrace(), options)), 3 + 5 + 1 + 2);
 }
 
 TEST(KeyAveragesTable, DuplicateNodesFoldIntoTheirParent) {
@@ -317,8 +313,25 @@ TEST(KeyAveragesTable, FoldingLiftsTheChildsKernels) {
   const KeyAverage* mm = FindRow(averages.rows, "aten::mm");
   ASSERT_NE(mm, nullptr);
   EXPECT_EQ(mm->count, 1);
-  EXPECT_EQ(mm->self_cpu_ns, 90 * kUs);
+  // The folded child's only child was the marker, which is no CPU op: nothing is subtracted.
+  EXPECT_EQ(mm->self_cpu_ns, 100 * kUs);
   EXPECT_EQ(mm->self_device_ns, 5 * kUs);
+}
+
+TEST(KeyAveragesTable, AMarkerStickingOutOfItsOpDoesNotCutTheTree) {
+  Trace trace;
+  trace.events = {
+      Op("outer", 0, 100 * kUs),
+      Marker(1, 80 * kUs, 30 * kUs),  // ends after outer: encloses nothing, pops nothing
+      Op("inner", 90 * kUs, 5 * kUs),
+      Kernel("k", 120 * kUs, 2 * kUs, {{"launch_id", int64_t{1}}}),
+  };
+  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kAttributed);
+  ASSERT_NE(FindRow(averages.rows, "outer"), nullptr);
+  EXPECT_EQ(FindRow(averages.rows, "outer")->self_cpu_ns, 95 * kUs);
+  EXPECT_EQ(FindRow(averages.rows, "rbln_run"), nullptr);
+  // Not held whole by any op, so its kernel has no launching op.
+  EXPECT_EQ(averages.stats.no_enclosing_op, 1);
 }
 
 TEST(KeyAveragesTable, TreeFollowsContainmentPerThread) {

@@ -1,0 +1,189 @@
+#include "profiler/bridge/activity_converter.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "profiler/bridge/saturating.h"
+#include "profiler/trace/dialect.h"
+
+namespace rblnsim::bridge {
+
+namespace {
+
+using rbln::runtime::Activity;
+using rbln::runtime::Launch;
+
+// The emitter writes the id with std::to_string, which Kineto prints as a bare JSON number; an
+// id past int64 keeps that text instead of wrapping negative.
+trace::ArgValue LaunchIdValue(uint64_t id) {
+  if (id <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    return static_cast<int64_t>(id);
+  return trace::RawJson{std::to_string(id)};
+}
+
+// Launch id → index of its first record, which fixes the flow id (base + index) as in the
+// emitter. |usable[i]| says whether record i is that first record of a non-zero id.
+std::unordered_map<uint64_t, size_t> IndexLaunches(const std::vector<Launch>& launches,
+                                                   uint64_t flow_slots,
+                                                   std::vector<bool>* usable,
+                                                   BridgeStats* stats) {
+  std::unordered_map<uint64_t, size_t> index_of;
+  usable->assign(launches.size(), false);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const uint64_t id = launches[i].id;
+    if (id == 0) {
+      ++stats->launch_zero_id;  // 0 means "not part of a launch" on an activity
+      continue;
+    }
+    if (!index_of.emplace(id, i).second) {
+      ++stats->duplicate_launch_ids;
+      continue;
+    }
+    (*usable)[i] = true;
+    if (i >= flow_slots)
+      ++stats->launches_past_flow_block;
+  }
+  return index_of;
+}
+
+bool InWindow(int64_t ts_ns, const ConvertWindow& window) {
+  return ts_ns >= window.capture_start_ns && ts_ns <= window.capture_end_ns;
+}
+
+}  // namespace
+
+std::optional<trace::Category> CategoryForActivityKind(Activity::Kind kind) {
+  switch (kind) {
+    case Activity::Kind::kDevice:
+      return trace::Category::kKernel;
+    case Activity::Kind::kCopy:
+      return trace::Category::kGpuMemcpy;
+    case Activity::Kind::kHost:
+      return trace::Category::kPrivateUse1Runtime;
+    case Activity::Kind::kCollective:
+      return trace::Category::kPrivateUse1Driver;
+  }
+  return std::nullopt;
+}
+
+BridgeResult ConvertActivities(rbln::runtime::Activities activities,
+                               const ConvertWindow& window,
+                               uint64_t flow_slots) {
+  flow_slots = std::min(flow_slots, trace::kFlowIdBlockSize);  // ids never leave the block
+  BridgeResult result;
+  BridgeStats& stats = result.stats;
+  const std::vector<Launch>& launches = activities.launches;
+  stats.slices_received = activities.activities.size();
+  stats.launches_received = launches.size();
+
+  std::vector<bool> usable;
+  const std::unordered_map<uint64_t, size_t> launch_index =
+      IndexLaunches(launches, flow_slots, &usable, &stats);
+  const size_t flowed = static_cast<size_t>(std::min<uint64_t>(launches.size(), flow_slots));
+  // Per launch inside the flow block: the events that carry its flow finish.
+  std::vector<std::vector<size_t>> finishes(flowed);
+
+  std::set<int64_t> devices;
+  std::set<std::pair<int64_t, int64_t>> lanes;
+  result.events.reserve(activities.activities.size() + flowed);
+  for (Activity& activity : activities.activities) {
+    const std::optional<trace::Category> category = CategoryForActivityKind(activity.kind);
+    if (!category.has_value()) {
+      ++stats.dropped_unknown_kind;  // no lane to draw it on
+      continue;
+    }
+    const int64_t start_ns = SaturatingAdd(activity.start_ns, window.offset_ns);
+    const int64_t raw_end_ns = SaturatingAdd(activity.end_ns, window.offset_ns);
+    const bool negative = raw_end_ns < start_ns;
+    const int64_t end_ns = negative ? start_ns : raw_end_ns;
+    // As for C-ABI slices: only work entirely outside the window goes; a straddler stays whole.
+    if (end_ns < window.capture_start_ns || start_ns > window.capture_end_ns) {
+      ++stats.dropped_out_of_window;
+      continue;
+    }
+    if (negative)
+      ++stats.negative_duration;
+
+    trace::Event event;
+    event.phase = trace::Phase::kComplete;
+    event.category = *category;
+    event.name = std::move(activity.name);
+    event.pid = activity.device;
+    event.tid = static_cast<int64_t>(activity.kind);
+    event.ts_ns = start_ns;
+    event.dur_ns = SaturatingSub(end_ns, start_ns);
+    if (activity.launch == 0) {
+      ++stats.activities_without_launch;
+    } else {
+      event.args.push_back({std::string(trace::kLaunchIdArg), LaunchIdValue(activity.launch)});
+      auto found = launch_index.find(activity.launch);
+      if (found == launch_index.end()) {
+        ++stats.activities_unknown_launch;
+      } else if (found->second >= flowed) {
+        ++stats.activities_past_flow_block;
+      } else {
+        event.flow_id = trace::kFlowIdBlockBegin + found->second;
+        event.flow_role = trace::FlowRole::kFinish;
+        finishes[found->second].push_back(result.events.size());
+      }
+    }
+    devices.insert(event.pid);
+    lanes.emplace(event.pid, event.tid);
+    result.events.push_back(std::move(event));
+  }
+  stats.slices_kept = result.events.size();
+
+  // One marker per launch that ran something, carrying the flow start; none for a launch that
+  // ran nothing, so no arrow dangles. A marker the window cannot hold takes its arrow with it:
+  // finishes without their start would break the trace's flow contract.
+  for (size_t i = 0; i < flowed; ++i) {
+    if (!usable[i])
+      continue;
+    if (finishes[i].empty()) {
+      ++stats.launches_without_activities;
+      continue;
+    }
+    const Launch& launch = launches[i];
+    const int64_t ts_ns = SaturatingAdd(launch.ns, window.offset_ns);
+    if (!InWindow(ts_ns, window)) {
+      ++stats.markers_out_of_window;
+      for (size_t event : finishes[i]) {
+        result.events[event].flow_id = 0;
+        result.events[event].flow_role = trace::FlowRole::kNone;
+      }
+      continue;
+    }
+    trace::Event marker;
+    marker.phase = trace::Phase::kComplete;
+    marker.category = trace::Category::kPrivateUse1Runtime;
+    marker.name = std::string(trace::kCurrentMarkerName);
+    marker.pid = launch.pid;
+    marker.tid = launch.tid;
+    marker.ts_ns = ts_ns;
+    marker.dur_ns = 0;
+    marker.args.push_back({std::string(trace::kLaunchIdArg), LaunchIdValue(launch.id)});
+    marker.flow_id = trace::kFlowIdBlockBegin + i;
+    marker.flow_role = trace::FlowRole::kStart;
+    result.events.push_back(std::move(marker));
+    ++stats.launches;
+    ++stats.flows_started;
+    stats.flows_finished += finishes[i].size();
+  }
+
+  // Only devices and lanes with a kept activity get rows; the launching host process never does.
+  for (int64_t device : devices) {
+    result.processes.push_back(
+        {device, trace::NpuRowName(device), "", kDeviceSortIndexBase + device});
+  }
+  for (const auto& [device, lane] : lanes) {
+    result.threads.push_back({device, lane, std::string(trace::LaneName(lane)), lane});
+  }
+  return result;
+}
+
+}  // namespace rblnsim::bridge
