@@ -176,6 +176,7 @@ Status SimulatedRuntime::Begin() {
     RBLNSIM_RETURN_IF_ERROR(clock_refusal_);
   RBLNSIM_RETURN_IF_ERROR(RunWarmup());
   simulation_->BeginSession();
+  in_session_ = true;
   if (clock_mode_ == ClockMode::kReal) {
     // Each session's simulated window starts at its own begin call: nothing carries over, so
     // nothing drifts from one session to the next. The end call waits for work that outlasts
@@ -191,6 +192,7 @@ StatusOr<abi::ProducerCapture> SimulatedRuntime::End() {
   // A consumer that only knows the seam ran no window itself: deliver the scenario's.
   Status window = simulation_->window_ran() ? Status::Ok() : simulation_->RunWindow();
   SessionData session = simulation_->EndSession();
+  in_session_ = false;
   abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_, host_thread_);
   last_session_ = std::move(session);
   // A failed window (a command that timed out) still captured everything that ran: export it,

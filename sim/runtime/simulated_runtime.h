@@ -47,6 +47,10 @@ class SimulatedRuntime : public abi::CaptureSource {
   // The last ended session's host side and ground truth (taken once).
   std::optional<SessionData> TakeLastSession();
   Simulation* simulation() { return simulation_.get(); }
+  // True between a seam's begin that started recording and its end. A caller that drives the
+  // window itself (the CLI) begins the simulation's session on its own when this stays false
+  // after beginActivities(): the profiler off, or an ATOM card.
+  bool in_session() const { return in_session_; }
   abi::ProducerRuntime& producer() { return producer_; }
 
   // RBLN_PROFILER as the activity API reads it now: the process environment when set and
@@ -86,6 +90,7 @@ class SimulatedRuntime : public abi::CaptureSource {
   ClockMode clock_mode_ = ClockMode::kReal;
   SteadyMapping steady_;
   HostThread host_thread_;
+  bool in_session_ = false;
   std::optional<SessionData> last_session_;
 };
 
