@@ -137,7 +137,11 @@ static int run_sessions(BeginFn b, EndFn e, int count, int reentrant) {
      * session k sits as far from its begin call as in session 2 (session 1 also elaborates and
      * warms up inside its begin call). The same work has the same span in every session. */
     const int64_t offset = all[k].first_start - all[k].window_begin;
-    check(offset >= 0 && offset < 20000000, "device work far from its begin call (drift)", offset);
+    check(offset >= 0 && offset < 20000000, "device work far from its begin call", offset);
+    /* Sessions 2..4 do the same thing: their offsets agree to 2 ms (a drift adds ms each). */
+    const int64_t offset1 = all[1].first_start - all[1].window_begin;
+    check(offset - offset1 < 2000000 && offset1 - offset < 2000000, "drift across sessions",
+          offset - offset1);
     const int64_t span = all[k].last_end - all[k].first_start;
     const int64_t span0 = all[0].last_end - all[0].first_start;
     check(span - span0 < 2000 && span0 - span < 2000, "the same work has a different span",
