@@ -6,10 +6,12 @@ namespace rblnsim::abi {
 
 ClockFit::ClockFit(const std::vector<ClockSyncPoint>& points, double nominal_ghz) {
   ns_per_cycle_ = 1.0 / nominal_ghz;
-  if (points.empty()) return;
+  if (points.empty())
+    return;
   anchor_cycles_ = points.front().device_cycles;
   anchor_ns_ = points.front().steady_ns;
-  if (points.size() < 2) return;
+  if (points.size() < 2)
+    return;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double n = static_cast<double>(points.size());
   for (const ClockSyncPoint& p : points) {
@@ -18,7 +20,8 @@ ClockFit::ClockFit(const std::vector<ClockSyncPoint>& points, double nominal_ghz
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double denom = n * sxx - sx * sx;
-  if (denom <= 0) return;
+  if (denom <= 0)
+    return;
   ns_per_cycle_ = (n * sxy - sx * sy) / denom;
   intercept_ns_ = (sy - ns_per_cycle_ * sx) / n;
 }

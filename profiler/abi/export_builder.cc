@@ -14,8 +14,10 @@ constexpr const char* kLaunchIdKey = "launch_id";
 
 ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
     : slice_names_(std::move(capture.names)), category_sets_(std::move(capture.category_sets)) {
-  for (const ProducerDevice& d : capture.devices) device_names_.push_back(d.name);
-  for (const ProducerLane& l : capture.lanes) lane_names_.push_back(l.name);
+  for (const ProducerDevice& d : capture.devices)
+    device_names_.push_back(d.name);
+  for (const ProducerLane& l : capture.lanes)
+    lane_names_.push_back(l.name);
 
   // Devices go out sorted by pid, as the ABI promises.
   std::vector<size_t> order(capture.devices.size());
@@ -23,13 +25,16 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return capture.devices[a].pid < capture.devices[b].pid;
   });
-  for (size_t i : order) devices_.push_back({capture.devices[i].pid, device_names_[i].c_str()});
+  for (size_t i : order)
+    devices_.push_back({capture.devices[i].pid, device_names_[i].c_str()});
   for (size_t i = 0; i < capture.lanes.size(); ++i) {
-    lanes_.push_back({capture.lanes[i].device_pid, capture.lanes[i].resource_tid, lane_names_[i].c_str()});
+    lanes_.push_back(
+        {capture.lanes[i].device_pid, capture.lanes[i].resource_tid, lane_names_[i].c_str()});
   }
   for (const auto& set : category_sets_) {
     std::vector<const char*> ptrs;
-    for (const std::string& c : set) ptrs.push_back(c.c_str());
+    for (const std::string& c : set)
+      ptrs.push_back(c.c_str());
     category_ptrs_.push_back(std::move(ptrs));
   }
 
@@ -38,8 +43,10 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   launch_texts_.reserve(total);
   annotations_.reserve(total);
   slices_.reserve(total);
-  for (const MarkerRecord& m : capture.markers) launch_texts_.push_back(std::to_string(m.launch_id));
-  for (const DeviceSliceRecord& s : capture.slices) launch_texts_.push_back(std::to_string(s.launch_id));
+  for (const MarkerRecord& m : capture.markers)
+    launch_texts_.push_back(std::to_string(m.launch_id));
+  for (const DeviceSliceRecord& s : capture.slices)
+    launch_texts_.push_back(std::to_string(s.launch_id));
   for (const std::string& text : launch_texts_) {
     annotations_.push_back({kLaunchIdKey, text.c_str(), 0});
   }

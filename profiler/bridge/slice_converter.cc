@@ -165,9 +165,14 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
   result.events.reserve(exp.slices.size());
   tags.reserve(exp.slices.size());
   for (CopiedSlice& slice : exp.slices) {
-    // A slice without its rows would be drawn on an unnamed track, or not at all.
-    if (!device_pids.contains(slice.device_pid) ||
-        !lane_keys.contains({slice.device_pid, slice.resource_tid})) {
+    // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
+    // marker is the exception: it sits on the launching host thread, whose process is the
+    // consumer itself and is never declared as a device (the host trace names that row).
+    const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
+                             *slice.name == kLaunchMarkerName &&
+                             !device_pids.contains(slice.device_pid);
+    if (!host_marker && (!device_pids.contains(slice.device_pid) ||
+                         !lane_keys.contains({slice.device_pid, slice.resource_tid}))) {
       ++stats.dropped_unknown_row;
       continue;
     }

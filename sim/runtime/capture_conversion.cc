@@ -1,8 +1,9 @@
 #include "sim/runtime/capture_conversion.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "models/rebel100/device.h"
 
@@ -10,7 +11,9 @@ namespace rblnsim::sim {
 
 using rebel100::EngineType;
 
-int32_t ChipletPid(int chiplet) { return kDevicePidBase + chiplet; }
+int32_t ChipletPid(int chiplet) {
+  return kDevicePidBase + chiplet;
+}
 
 // Positive tids (HTA wants stream > 0), one block of eight per engine type.
 int32_t EngineTid(EngineType type, int instance) {
@@ -23,14 +26,10 @@ int64_t SteadyMapping::ToSteady(double sim_ns) const {
 
 abi::ProducerCapture ConvertSession(const Simulation& simulation,
                                     const SessionData& session,
-                                    const SteadyMapping& steady) {
+                                    const SteadyMapping& steady,
+                                    const HostThread& host) {
   const scenario::Scenario& scenario = simulation.scenario();
   abi::ProducerCapture capture;
-  const auto host_pid = static_cast<int32_t>(scenario.host.pid);
-  const auto host_tid = static_cast<int32_t>(scenario.host.tid);
-  capture.devices.push_back({host_pid, scenario.host.process_name});
-  capture.lanes.push_back(
-      {host_pid, host_tid, fmt::format("thread {} ({})", host_tid, scenario.host.process_name)});
   for (int c = 0; c < scenario.device.chiplets; ++c) {
     capture.devices.push_back(
         {ChipletPid(c), fmt::format("rbln0 chiplet {} ({})", c, scenario.device.card_name)});
@@ -39,10 +38,12 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
       const int count = rebel100::EnginesOfType(type);
       for (int i = 0; i < count; ++i) {
         std::string name = rebel100::EngineTypeName(type);
-        if (count > 1) name += fmt::format(" {}", i);
+        if (count > 1)
+          name += fmt::format(" {}", i);
         capture.lanes.push_back({ChipletPid(c), EngineTid(type, i), std::move(name)});
       }
-      capture.category_sets.push_back({rebel100::EngineTypeName(type), fmt::format("chiplet {}", c)});
+      capture.category_sets.push_back(
+          {rebel100::EngineTypeName(type), fmt::format("chiplet {}", c)});
     }
   }
 
@@ -79,7 +80,8 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
     slice.device_pid = ChipletPid(record.chiplet);
     slice.resource_tid = EngineTid(record.engine, record.engine_instance);
     slice.name_id = name_id;
-    slice.category_id = record.chiplet * rebel100::kEngineTypeCount + static_cast<int>(record.engine);
+    slice.category_id =
+        record.chiplet * rebel100::kEngineTypeCount + static_cast<int>(record.engine);
     slice.start_cycles = record.start_cycles;
     slice.end_cycles = record.end_cycles;
     slice.launch_id = record.launch_id;
@@ -87,8 +89,9 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
     capture.slices.push_back(slice);
   }
   for (const HostEvent& event : session.timeline.events) {
-    if (event.kind != HostEventKind::kRuntimeMarker) continue;
-    capture.markers.push_back({host_pid, host_tid, steady.ToSteady(event.start_ns),
+    if (event.kind != HostEventKind::kRuntimeMarker)
+      continue;
+    capture.markers.push_back({host.pid, host.tid, steady.ToSteady(event.start_ns),
                                steady.ToSteady(event.end_ns), event.launch_id});
   }
   // The runtime reads the device counter at the session's begin and end; the device clock's

@@ -1,17 +1,23 @@
 #include "sim/runtime/simulated_runtime.h"
 
-#include <chrono>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
+#include "profiler/abi/runtime_flag.h"
+#include "profiler/abi/session_window.h"
 #include "sim/scenario/env.h"
 #include "sim/scenario/loader.h"
 
 namespace rblnsim::sim {
 
 SimulatedRuntime& SimulatedRuntime::Get() {
-  // Never destroyed: consumers may call the C-ABI from their own static destructors.
+  // Never destroyed: consumers may call either seam from their own static destructors.
   static auto* runtime = new SimulatedRuntime();
   return *runtime;
 }
@@ -19,11 +25,19 @@ SimulatedRuntime& SimulatedRuntime::Get() {
 SimulatedRuntime::SimulatedRuntime() : producer_(this, stderr) {}
 
 Status SimulatedRuntime::Configure(const scenario::Scenario& scenario, ClockMode mode) {
-  if (configured_) return Status::Error("the simulated runtime is already configured in this process");
+  if (configured_)
+    return Status::Error("the simulated runtime is already configured in this process");
   configured_ = true;
   clock_mode_ = mode;
-  // RBLN_PROFILER is read once, when the runtime is created; ATOM has no active profiler bridge.
   profiler_enabled_ = scenario.env.rbln_profiler;
+  {
+    std::lock_guard<std::mutex> lock(load_mutex_);
+    if (!foreign_loaded_) {
+      // The CLI: its scenario already holds the process environment.
+      scenario_profiler_ = scenario.env.rbln_profiler;
+      scenario_known_ = true;
+    }
+  }
   auto simulation = Simulation::Create(scenario, profiler_enabled_);
   if (!simulation.ok()) {
     configure_status_ = simulation.status();
@@ -31,46 +45,91 @@ Status SimulatedRuntime::Configure(const scenario::Scenario& scenario, ClockMode
   }
   simulation_ = std::move(*simulation);
   steady_.steady_minus_sim_ns = scenario.host.steady_epoch_ns;
+  host_thread_ = {static_cast<int32_t>(scenario.host.pid), static_cast<int32_t>(scenario.host.tid)};
   return Status::Ok();
 }
 
-Status SimulatedRuntime::EnsureConfigured() {
-  if (configured_) return configure_status_;
+Status SimulatedRuntime::LoadForeignScenarioLocked() {
+  if (foreign_loaded_)
+    return foreign_status_;
+  foreign_loaded_ = true;
   const char* path = std::getenv("RBLNSIM_SCENARIO");
   if (path == nullptr || *path == '\0') {
-    configured_ = true;
-    configure_status_ = Status::Error(
+    foreign_status_ = Status::Error(
         "RBLNSIM_SCENARIO is not set: name the scenario YAML the simulated device should run");
-    return configure_status_;
+    return foreign_status_;
   }
   auto loaded = scenario::LoadScenario(path, {}, {});
   if (!loaded.ok()) {
-    configured_ = true;
-    configure_status_ = loaded.status();
-    return configure_status_;
+    foreign_status_ = loaded.status();
+    return foreign_status_;
   }
-  Status env = scenario::ApplyProcessEnvironment(&*loaded, [](const char* name) { return std::getenv(name); });
+  scenario_profiler_ = loaded->env.rbln_profiler;
+  // RBLN_PROFILER is left out: each seam reads it at its own time (see ProfilerFlagNow).
+  Status env = scenario::ApplyProcessEnvironment(&*loaded, [](const char* name) -> const char* {
+    return std::string_view(name) == "RBLN_PROFILER" ? nullptr : std::getenv(name);
+  });
   if (!env.ok()) {
-    configured_ = true;
-    configure_status_ = env;
-    return configure_status_;
+    foreign_status_ = env;
+    return foreign_status_;
   }
   const char* clock = std::getenv("RBLNSIM_CLOCK");
-  const ClockMode mode = clock != nullptr && std::string(clock) == "sim" ? ClockMode::kSimulated
-                                                                         : ClockMode::kReal;
-  configure_status_ = Configure(*loaded, mode);
-  return configure_status_;
+  if (clock != nullptr && *clock != '\0') {
+    const std::string text(clock);
+    if (text == "sim") {
+      clock_refusal_ = Status::Error(
+          "RBLNSIM_CLOCK=sim is refused: this program is not rblnsim, and simulated time would be "
+          "stamped far from its steady clock; unset RBLNSIM_CLOCK (no session was begun)");
+    } else if (text != "real") {
+      clock_refusal_ = Status::Error("RBLNSIM_CLOCK='" + text +
+                                     "' is invalid; expected real or unset (no session was begun)");
+    }
+  }
+  foreign_scenario_ = std::move(*loaded);
+  scenario_known_ = true;
+  return Status::Ok();
+}
+
+Status SimulatedRuntime::EnsureSimulation(bool profiler_enabled) {
+  if (configured_)
+    return configure_status_;
+  {
+    std::lock_guard<std::mutex> lock(load_mutex_);
+    RBLNSIM_RETURN_IF_ERROR(LoadForeignScenarioLocked());
+  }
+  scenario::Scenario scenario = *foreign_scenario_;
+  scenario.env.rbln_profiler = profiler_enabled;
+  return Configure(scenario, ClockMode::kReal);
+}
+
+bool SimulatedRuntime::ProfilerFlagNow() {
+  const char* text = std::getenv("RBLN_PROFILER");
+  if (text != nullptr && *text != '\0')
+    return abi::FlagTextIsOn(text);
+  std::lock_guard<std::mutex> lock(load_mutex_);
+  if (!scenario_known_) {
+    const bool first = !foreign_loaded_;
+    Status loaded = LoadForeignScenarioLocked();
+    if (!loaded.ok() && first)
+      std::fprintf(stderr, "rblnsim: %s\n", loaded.message().c_str());
+  }
+  return scenario_profiler_;
 }
 
 Status SimulatedRuntime::RunWarmup() {
-  RBLNSIM_RETURN_IF_ERROR(EnsureConfigured());
-  if (warmed_up_) return Status::Ok();
+  if (!configured_)
+    return Status::Error("the simulated runtime is not configured");
+  RBLNSIM_RETURN_IF_ERROR(configure_status_);
+  if (warmed_up_)
+    return Status::Ok();
   warmed_up_ = true;
   return simulation_->RunWarmup();
 }
 
 Status SimulatedRuntime::RunWindow() {
-  RBLNSIM_RETURN_IF_ERROR(EnsureConfigured());
+  if (!configured_)
+    return Status::Error("the simulated runtime is not configured");
+  RBLNSIM_RETURN_IF_ERROR(configure_status_);
   return simulation_->RunWindow();
 }
 
@@ -79,7 +138,8 @@ int64_t SimulatedRuntime::SteadyNowNs() const {
 }
 
 int64_t SimulatedRuntime::SystemNowNs() const {
-  if (!simulation_) return 0;
+  if (!simulation_)
+    return 0;
   return simulation_->scenario().host.system_epoch_ns +
          static_cast<int64_t>(std::llround(simulation_->NowNs()));
 }
@@ -89,35 +149,51 @@ std::optional<SessionData> SimulatedRuntime::TakeLastSession() {
 }
 
 StatusOr<bool> SimulatedRuntime::Active() {
-  RBLNSIM_RETURN_IF_ERROR(EnsureConfigured());
-  return profiler_enabled_ && simulation_->scenario().device.variant == scenario::DeviceVariant::kRebel100;
+  // Read once: the first call creates the runtime with the flag as it is then.
+  if (!configured_)
+    RBLNSIM_RETURN_IF_ERROR(EnsureSimulation(ProfilerFlagNow()));
+  RBLNSIM_RETURN_IF_ERROR(configure_status_);
+  return profiler_enabled_ &&
+         simulation_->scenario().device.variant == scenario::DeviceVariant::kRebel100;
+}
+
+StatusOr<bool> SimulatedRuntime::ActiveForActivities() {
+  if (!ProfilerFlagNow())
+    return false;
+  if (!configured_)
+    RBLNSIM_RETURN_IF_ERROR(EnsureSimulation(true));
+  RBLNSIM_RETURN_IF_ERROR(configure_status_);
+  if (!profiler_enabled_) {
+    return Status::Error(
+        "RBLN_PROFILER is on now, but the simulated runtime was created with it off (by an earlier "
+        "call in this process); its device records nothing, so no session was begun");
+  }
+  return simulation_->scenario().device.variant == scenario::DeviceVariant::kRebel100;
 }
 
 Status SimulatedRuntime::Begin() {
+  if (clock_mode_ == ClockMode::kReal)
+    RBLNSIM_RETURN_IF_ERROR(clock_refusal_);
   RBLNSIM_RETURN_IF_ERROR(RunWarmup());
   simulation_->BeginSession();
+  in_session_ = true;
   if (clock_mode_ == ClockMode::kReal) {
-    // Lay the simulated timeline onto the real steady clock from this moment on.
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
-    // Never move the mapping backwards: a second session continues simulated time, so its
-    // timestamps must follow the first session's even when the simulated window outran the
-    // real clock.
-    const int64_t offset = now - static_cast<int64_t>(std::llround(simulation_->NowNs()));
-    if (!real_clock_anchored_ || offset > steady_.steady_minus_sim_ns) {
-      steady_.steady_minus_sim_ns = offset;
-    }
-    real_clock_anchored_ = true;
+    // Each session's simulated window starts at its own begin call: nothing carries over, so
+    // nothing drifts from one session to the next. The end call waits for work that outlasts
+    // the real window (ProducerRuntime), so no mapping has to run ahead of the real clock.
+    steady_.steady_minus_sim_ns =
+        abi::SteadyNowNs() - static_cast<int64_t>(std::llround(simulation_->NowNs()));
+    host_thread_ = {static_cast<int32_t>(getpid()), static_cast<int32_t>(syscall(SYS_gettid))};
   }
   return Status::Ok();
 }
 
 StatusOr<abi::ProducerCapture> SimulatedRuntime::End() {
-  // A consumer that only knows the C-ABI ran no window itself: deliver the scenario's.
+  // A consumer that only knows the seam ran no window itself: deliver the scenario's.
   Status window = simulation_->window_ran() ? Status::Ok() : simulation_->RunWindow();
   SessionData session = simulation_->EndSession();
-  abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_);
+  in_session_ = false;
+  abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_, host_thread_);
   last_session_ = std::move(session);
   // A failed window (a command that timed out) still captured everything that ran: export it,
   // with the failure on stderr and in commands_timed_out, as the CLI still writes its trace.

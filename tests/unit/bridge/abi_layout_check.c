@@ -60,7 +60,9 @@ CHECK_AT(RblnsimKinetoStats, records_captured, 0);
 CHECK_AT(RblnsimKinetoStats, records_dropped, 8);
 CHECK_AT(RblnsimKinetoStats, launches, 16);
 CHECK_AT(RblnsimKinetoStats, commands_timed_out, 24);
-CHECK_SIZE(RblnsimKinetoStats, 32);
+CHECK_AT(RblnsimKinetoStats, sync_wait_ns, 32);
+CHECK_AT(RblnsimKinetoStats, records_after_wait, 40);
+CHECK_SIZE(RblnsimKinetoStats, 48);
 
 #endif /* __x86_64__ */
 
@@ -105,6 +107,8 @@ static const RblnsimAbiLayoutEntry kEntries[] = {
     ENTRY(RblnsimKinetoStats, records_dropped),
     ENTRY(RblnsimKinetoStats, launches),
     ENTRY(RblnsimKinetoStats, commands_timed_out),
+    ENTRY(RblnsimKinetoStats, sync_wait_ns),
+    ENTRY(RblnsimKinetoStats, records_after_wait),
 };
 
 const RblnsimAbiLayoutEntry* RblnsimAbiLayoutFromC(size_t* count) {

@@ -67,6 +67,8 @@ std::map<std::string, Layout> CxxView() {
       ENTRY(RblnsimKinetoStats, records_dropped),
       ENTRY(RblnsimKinetoStats, launches),
       ENTRY(RblnsimKinetoStats, commands_timed_out),
+      ENTRY(RblnsimKinetoStats, sync_wait_ns),
+      ENTRY(RblnsimKinetoStats, records_after_wait),
   };
 }
 
@@ -109,8 +111,10 @@ TEST(BridgeAbiLayoutTest, CxxMatchesTheNaturalX8664Layout) {
       {"RblnKinetoDevice.name", {8, 8}},
       {"RblnKinetoLane", {0, 16}},
       {"RblnKinetoLane.name", {8, 8}},
-      {"RblnsimKinetoStats", {0, 32}},
+      {"RblnsimKinetoStats", {0, 48}},
       {"RblnsimKinetoStats.commands_timed_out", {24, 8}},
+      {"RblnsimKinetoStats.sync_wait_ns", {32, 8}},
+      {"RblnsimKinetoStats.records_after_wait", {40, 8}},
   };
   for (const auto& [what, layout] : expected) {
     ASSERT_TRUE(cxx.contains(what)) << what;

@@ -70,7 +70,7 @@ TEST(BridgeResultTest, StatsAsMetadataIsValidJsonWithEveryCounter) {
   }
 
   result.stats.has_producer_stats = true;
-  result.stats.producer = {10, 2, 3, 1};
+  result.stats.producer = {10, 2, 3, 1, 0, 0};
   metadata = result.StatsAsMetadata();
   ASSERT_EQ(metadata.size(), 2u);
   EXPECT_EQ(metadata[1].first, "rbln_producer");

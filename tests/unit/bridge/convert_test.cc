@@ -164,6 +164,32 @@ TEST(BridgeConvertTest, SlicesOnUnknownRowsAreDroppedAndCounted) {
   EXPECT_EQ(result.events.size(), 1u);
 }
 
+// The launch marker sits on the consumer's own host thread; the producer never declares the
+// host process as a device, so the marker is kept on a row the host trace names. Any other slice
+// on an undeclared row, and a marker on a device row without that lane, is still dropped.
+TEST(BridgeConvertTest, LaunchMarkersOnTheUndeclaredHostRowAreKept) {
+  FakeProducer fake;
+  fake.devices = {{1, "RBLN 0"}};
+  fake.lanes = {{1, 1, "compute"}};
+  FakeSlice marker = SliceAt(4321, 4322, RBLN_KINETO_KIND_RUNTIME, 0, 5);
+  marker.name = "rbln_run";
+  FakeSlice other_runtime = SliceAt(4321, 4322, RBLN_KINETO_KIND_RUNTIME, 0, 5);
+  other_runtime.name = "not_a_marker";
+  FakeSlice marker_on_device = SliceAt(1, 9, RBLN_KINETO_KIND_RUNTIME, 0, 5);
+  marker_on_device.name = "rbln_run";
+  FakeSlice compute_on_host = SliceAt(4321, 4322, RBLN_KINETO_KIND_COMPUTE, 0, 5);
+  compute_on_host.name = "rbln_run";
+  fake.slices = {marker, other_runtime, marker_on_device, compute_on_host,
+                 SliceAt(1, 1, RBLN_KINETO_KIND_COMPUTE, 1, 5)};
+  BridgeResult result = RunFake(&fake);
+  EXPECT_EQ(result.stats.dropped_unknown_row, 3u);
+  ASSERT_EQ(result.events.size(), 2u);
+  EXPECT_EQ(result.events[0].name, "rbln_run");
+  EXPECT_EQ(result.events[0].pid, 4321);
+  EXPECT_EQ(result.events[0].tid, 4322);
+  EXPECT_EQ(result.processes.size(), 1u);  // the host row is not registered by the bridge
+}
+
 TEST(BridgeConvertTest, NullNamesAndNegativeDurationsAreKeptAndCounted) {
   FakeProducer fake;
   fakes::AddStandardRows(&fake);

@@ -226,7 +226,7 @@ TEST(BridgeSessionTest, LifecycleMisuseIsAnError) {
 TEST(BridgeSessionTest, ProducerStatsExtensionIsReadWhenPresent) {
   FakeProducer fake;
   fakes::AddStandardRows(&fake);
-  fake.stats = {100, 3, 6, 1};
+  fake.stats = {100, 3, 6, 1, 0, 0};
   StatusOr<BridgeResult> with = RunOneSession(&fake, /*with_stats=*/true);
   ASSERT_TRUE(with.ok());
   EXPECT_TRUE(with->stats.has_producer_stats);

@@ -17,7 +17,8 @@ constexpr int64_t kBuffer = 10;
 constexpr int64_t kDropped = kSeedRecords - kBuffer;
 constexpr char kStatusReport[] =
     "RBLN Profiler Generation Status Report: 10 device records captured, 8 dropped (record "
-    "buffer full), 3 launches, 0 commands timed out\n";
+    "buffer full), 3 launches, 0 commands timed out, 0 ns device sync wait, 0 records past the "
+    "wait dropped\n";
 
 TEST(RecordOverflow, SessionDataCountsEveryDrop) {
   const auto counts = InChild([] {

@@ -14,7 +14,9 @@ class Flag {
  public:
   constexpr explicit Flag(const char* env_name) : env_name_(env_name) {}
   const char* name() const { return env_name_; }
-  // True for "1", "true", "on", "yes" (any case); false when unset or anything else.
+  // True for "1", "true", "on", "yes" (any case); false for anything else. rblnsim: when the
+  // process leaves RBLN_PROFILER unset (or empty), the simulated runtime answers with the env:
+  // section of the scenario named by RBLNSIM_SCENARIO, as the rblnsim CLI would.
   RBLN_RUNTIME_API bool value() const;
 
  private:

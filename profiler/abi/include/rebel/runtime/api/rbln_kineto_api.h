@@ -21,11 +21,14 @@ typedef int RBLNRetCode; /* 0 is success */
 
 /* Return codes beyond success. The real runtime documents only 0; these are rblnsim's. */
 #define RBLN_KINETO_OK 0
-#define RBLN_KINETO_ERR_INVALID_ARGUMENT 1  /* a required out-pointer or the sink is null */
-#define RBLN_KINETO_ERR_NOT_ACTIVE 2        /* the profiler was off when the runtime started */
-#define RBLN_KINETO_ERR_NO_SESSION 3        /* end without a matching begin */
-#define RBLN_KINETO_ERR_SESSION_ACTIVE 4    /* begin while a session is already open */
-#define RBLN_KINETO_ERR_RUNTIME 5           /* the simulated runtime failed (see stderr) */
+#define RBLN_KINETO_ERR_INVALID_ARGUMENT 1 /* a required out-pointer or the sink is null */
+#define RBLN_KINETO_ERR_NOT_ACTIVE 2       /* the profiler was off when the runtime started */
+#define RBLN_KINETO_ERR_NO_SESSION 3       /* end without a matching begin */
+#define RBLN_KINETO_ERR_SESSION_ACTIVE 4   /* begin while a session is already open */
+#define RBLN_KINETO_ERR_RUNTIME 5          /* the simulated runtime failed (see stderr) */
+#define RBLN_KINETO_ERR_BUSY                       \
+  6 /* begin/end while a session is being ended or \
+       delivered, e.g. from inside the sink */
 
 typedef struct RblnKinetoDevice {
   int32_t pid;
@@ -83,7 +86,16 @@ RBLNRetCode rbln_kineto_is_active(int32_t* active_out);
 RBLNRetCode rbln_kineto_begin_session(void);
 
 /* Ends the session and calls |sink| exactly once, synchronously, with the materialised export.
- * If nothing was captured the sink is not called and *exported_out is 0, otherwise 1. */
+ * If nothing was captured the sink is not called and *exported_out is 0, otherwise 1.
+ *
+ * Every slice lies between the begin call and the return of this call on the process's steady
+ * clock: when simulated device work outlasts the real window, this call first waits for it, as a
+ * device synchronize would (bounded; see RblnsimKinetoStats).
+ *
+ * No lock is held while the sink runs, so the sink may call back into the library:
+ * rbln_kineto_is_active and rblnsim_kineto_last_session_stats answer normally (the stats are
+ * already those of the session being delivered); begin or end, under either name, return
+ * RBLN_KINETO_ERR_BUSY until this call has returned. */
 RBLNRetCode rbln_kineto_end_session_and_export(RblnKinetoExportSink sink,
                                                void* user_data,
                                                int32_t* exported_out);
@@ -101,6 +113,9 @@ typedef struct RblnsimKinetoStats {
   uint64_t records_dropped;    /* device records lost to a full record buffer */
   uint64_t launches;           /* runs submitted during the session */
   uint64_t commands_timed_out; /* commands the command processor gave up on */
+  /* Appended fields; the ones above keep their offsets. */
+  uint64_t sync_wait_ns;       /* how long the end call waited for device work still running */
+  uint64_t records_after_wait; /* records dropped: they would end past the bounded wait */
 } RblnsimKinetoStats;
 
 RBLNRetCode rblnsim_kineto_last_session_stats(RblnsimKinetoStats* stats_out);

@@ -1,0 +1,25 @@
+# A producer library exports exactly its seam: `nm -D --defined-only` (demangled) lists the
+# expected symbols and nothing else: no SystemC, yaml-cpp, fmt or rblnsim internals.
+#   -DNM=nm -DLIB=path.so -DEXPECTED="sym;sym;..."
+execute_process(COMMAND ${NM} -D --defined-only -C ${LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIB}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(found)
+foreach(line IN LISTS lines)
+  # "<address> <type> <name>"; the name may contain spaces ("... const").
+  if(line MATCHES "^[0-9a-fA-F]+ [A-Za-z] (.+)$")
+    list(APPEND found "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+list(SORT found)
+set(want ${EXPECTED})
+list(SORT want)
+if(NOT found STREQUAL want)
+  string(REPLACE ";" "\n  " f "${found}")
+  string(REPLACE ";" "\n  " w "${want}")
+  message(FATAL_ERROR "${LIB} exports\n  ${f}\nexpected exactly\n  ${w}")
+endif()
+list(LENGTH found n)
+message(STATUS "${LIB}: exactly the ${n} expected symbols")

@@ -1,0 +1,26 @@
+# Runs one command and checks its exit status and what it printed, stdout and stderr apart.
+#   -DCMD=program -DARGS="a;b" -DSTDERR_REGEX=... -DSTDOUT_REGEX=... -DSTDERR_LINES=n
+# The environment comes from the test's ENVIRONMENT property. RBLN_PROFILER_UNSET=1 removes
+# RBLN_PROFILER first (ctest can set variables but not unset them).
+if(DEFINED ENV{RBLN_PROFILER_UNSET})
+  unset(ENV{RBLN_PROFILER})
+endif()
+execute_process(COMMAND ${CMD} ${ARGS} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+message(STATUS "stdout:\n${out}")
+message(STATUS "stderr:\n${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit status ${rc}")
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}'")
+endif()
+if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
+  message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}'")
+endif()
+if(DEFINED STDERR_LINES)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines n)
+  if(NOT n EQUAL STDERR_LINES)
+    message(FATAL_ERROR "stderr has ${n} lines, expected ${STDERR_LINES}")
+  endif()
+endif()
