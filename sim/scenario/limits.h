@@ -27,6 +27,10 @@ inline constexpr double kMaxBandwidthBytesPerS = 1e15;
 inline constexpr double kMinClockGhz = 1e-3;
 inline constexpr double kMaxClockGhz = 10.0;
 
+// Clock epochs (host.steady_epoch, host.system_epoch), exact ns: at most 9e18 (year 2255), so an
+// epoch plus a full run plus the largest clock offset still fits the int64 ns of a trace.
+inline constexpr double kMaxEpochNs = 9e18;
+
 // The fixed per-command overhead, in cycles: at most 10^9 (1000 s at the slowest clock).
 inline constexpr double kMaxCommandOverheadCycles = 1e9;
 

@@ -99,8 +99,9 @@ Status ParseHost(const YamlNode* node, HostConfig* h) {
       "copy_bandwidth", Range{kMinBandwidthBytesPerS, kMaxBandwidthBytesPerS, false, false, "B/s"},
       &h->host_copy_bytes_per_s));
   // Epochs are absolute clock readings, so they are kept as exact integers of ns.
-  RBLNSIM_RETURN_IF_ERROR(s.TimeExact("steady_epoch", AtLeast(0), &h->steady_epoch_ns));
-  return s.TimeExact("system_epoch", AtLeast(0), &h->system_epoch_ns);
+  const Range epoch{0, kMaxEpochNs, false, false, "ns"};
+  RBLNSIM_RETURN_IF_ERROR(s.TimeExact("steady_epoch", epoch, &h->steady_epoch_ns));
+  return s.TimeExact("system_epoch", epoch, &h->system_epoch_ns);
 }
 
 Status ParseEnv(const YamlNode* node, EnvConfig* env) {

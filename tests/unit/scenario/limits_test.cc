@@ -51,6 +51,8 @@ TEST(ScenarioLimits, OverflowingRatesAreRefusedWithTheirPosition) {
       {"device:\n  queue:\n    command_overhead: 1e10\n", "test.yaml:10:23: out of range"},
       {"host:\n  compile: 1e9s\n", "test.yaml:9:12: out of range"},
       {"host:\n  op_costs: {aten::mm: 2000s}\n", "test.yaml:9:24: out of range"},
+      {"host:\n  steady_epoch: 9223372036854775807ns\n",
+       "test.yaml:9:17: out of range: host.steady_epoch must be in [0ns, 9e+18ns]"},
   };
   for (const Case& c : cases) {
     EXPECT_THAT(LoadError(std::string(kMinimal) + c.yaml), StartsWith(c.message)) << c.yaml;
