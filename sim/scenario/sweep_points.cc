@@ -71,13 +71,34 @@ Scenario SweepPoints::PointTemplate() const {
   return point;
 }
 
-Status SweepPoints::LoadPoint(const std::vector<std::string>& point_sets, Scenario* point) const {
+StatusOr<std::vector<ScenarioPart>> SweepPoints::LoadPoint(
+    const std::vector<std::string>& point_sets,
+    Scenario* point) const {
   RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr root, ApplySetOverrides(without_sweep_, point_sets));
-  const std::vector<ScenarioPart> parts = PartsOf(point_sets);
+  std::array<std::vector<std::string>, kScenarioPartCount> sets_of_part;
+  for (const std::string& set : point_sets) {
+    const std::optional<ScenarioPart> part = PartOfKey(PathOf(set));
+    if (part) {
+      sets_of_part[static_cast<size_t>(*part)].push_back(set);
+    }
+  }
+  std::vector<ScenarioPart> parts;
+  for (ScenarioPart part : PartsOf(point_sets)) {
+    const size_t slot = static_cast<size_t>(part);
+    if (!has_previous_ || sets_of_part[slot].empty() ||
+        sets_of_part[slot] != previous_sets_[slot]) {
+      parts.push_back(part);
+    }
+  }
+  // Until this point validates, the previous point's parts are no longer a safe reuse.
+  has_previous_ = false;
   for (ScenarioPart part : parts) {
     ++validations_[static_cast<size_t>(part)];
   }
-  return ValidateParts(root, parts, point, nullptr);
+  RBLNSIM_RETURN_IF_ERROR(ValidateParts(root, parts, point, nullptr));
+  previous_sets_ = std::move(sets_of_part);
+  has_previous_ = true;
+  return parts;
 }
 
 }  // namespace rblnsim::scenario

@@ -32,10 +32,14 @@ class SweepPoints {
   // The parts the sweep's axes reach; every point validates these again, and only these.
   const std::vector<ScenarioPart>& swept_parts() const { return swept_parts_; }
 
-  // Validates the point given by `point_sets` ("path=value", one per axis) into *point. Only the
-  // parts the paths reach are rewritten, so *point must be PointTemplate() or an earlier point of
-  // this sweep. A path outside every known part validates the whole document (and fails).
-  Status LoadPoint(const std::vector<std::string>& point_sets, Scenario* point) const;
+  // Validates the point given by `point_sets` ("path=value", one per axis) into *point and
+  // returns the parts it rewrote: those the paths reach, less any whose own values equal the
+  // previous point's (in grid order the earlier axes change rarely, so a workload axis listed
+  // first costs one workload validation per value, not per point). *point must therefore be
+  // PointTemplate() for the first call and the previous result after that. A path outside every
+  // known part validates the whole document (and fails).
+  StatusOr<std::vector<ScenarioPart>> LoadPoint(const std::vector<std::string>& point_sets,
+                                                Scenario* point) const;
 
   // How many times each part was validated, base load included: what the tests watch to know a
   // point does not re-read the document.
@@ -48,6 +52,9 @@ class SweepPoints {
   YamlNodePtr without_sweep_;  // the merged document, its sweep: key removed
   std::vector<ScenarioPart> swept_parts_;
   mutable std::array<int64_t, kScenarioPartCount> validations_{};
+  // The --set arguments of each part at the previous point, and whether there was one.
+  mutable std::array<std::vector<std::string>, kScenarioPartCount> previous_sets_;
+  mutable bool has_previous_ = false;
 };
 
 }  // namespace rblnsim::scenario

@@ -112,14 +112,10 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
 
   // The point as `rblnsim run` resolves it, without the sweep block: its identity must not depend
   // on the other points. The seed override and the process environment are applied after each
-  // load, as `run` applies them; parts no axis reaches keep their digest from the first point.
+  // load, as `run` applies them; parts a point did not rewrite keep their digest from before.
   scenario::Scenario resolved = loader.PointTemplate();
-  const std::vector<scenario::ScenarioPart>& swept = loader.swept_parts();
-  const auto is_swept = [&](scenario::ScenarioPart part) {
-    return std::find(swept.begin(), swept.end(), part) != swept.end();
-  };
   scenario::ScenarioDigest digest;
-  std::optional<WorkloadFlops> shared_flops;  // when no axis reaches the workload
+  std::optional<WorkloadFlops> workload_flops;  // of the workload the last point resolved
   std::map<std::string, size_t> index_of_key;
   for (std::vector<std::string>& point_sets : scenario::ExpandSweep(base.sweep)) {
     SweepPoint point;
@@ -129,7 +125,8 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
       point.params.emplace_back(std::move(path), DisplayValue(value));
     }
     point.sets = std::move(point_sets);
-    Status loaded = loader.LoadPoint(point.sets, &resolved);
+    StatusOr<std::vector<scenario::ScenarioPart>> changed = loader.LoadPoint(point.sets, &resolved);
+    Status loaded = changed.status();
     if (loaded.ok()) {
       if (inputs.seed)
         resolved.seed = *inputs.seed;
@@ -137,10 +134,13 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
     }
     if (!loaded.ok())
       return loaded.WithPrefix(Describe(point) + ": ");
+    const auto was_changed = [&](scenario::ScenarioPart part) {
+      return std::find(changed->begin(), changed->end(), part) != changed->end();
+    };
     if (point.index == 0) {
       digest = scenario::DigestScenario(resolved);
     } else {
-      for (scenario::ScenarioPart part : swept)
+      for (scenario::ScenarioPart part : *changed)
         scenario::UpdateDigest(resolved, part, &digest);
     }
     point.key = scenario::DigestHash(digest);
@@ -150,14 +150,10 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
                            " resolve to the same scenario (key " + point.key + ")");
     }
     point.seed = DeriveSeed(resolved.seed, point.key);
-    WorkloadFlops flops;
-    if (is_swept(scenario::ScenarioPart::kWorkload)) {
-      flops = CountWorkloadFlops(resolved);
-    } else {
-      if (!shared_flops)
-        shared_flops = CountWorkloadFlops(resolved);
-      flops = WithPeakOf(*shared_flops, resolved.device);
-    }
+    // The workload's FLOPs are walked again only when this point rewrote the workload.
+    if (!workload_flops || was_changed(scenario::ScenarioPart::kWorkload))
+      workload_flops = CountWorkloadFlops(resolved);
+    const WorkloadFlops flops = WithPeakOf(*workload_flops, resolved.device);
     point.matmul_flops = flops.matmul_flops;
     point.peak_flops_per_s = flops.peak_flops_per_s;
     plan.points.push_back(std::move(point));

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "sim/scenario/canonical.h"
@@ -200,7 +201,9 @@ TEST(ScenarioSweepPoints, APointRevalidatesOnlyTheSweptParts) {
   const std::vector<std::vector<std::string>> sets = ExpandSweep(points->base().sweep);
   ASSERT_EQ(sets.size(), 200u);
   for (size_t i = 0; i < sets.size(); ++i) {
-    ASSERT_TRUE(points->LoadPoint(sets[i], &point).ok());
+    StatusOr<std::vector<ScenarioPart>> changed = points->LoadPoint(sets[i], &point);
+    ASSERT_TRUE(changed.ok()) << changed.status().message();
+    EXPECT_EQ(*changed, std::vector<ScenarioPart>{ScenarioPart::kDevice});
     if (i == 0) {
       digest = DigestScenario(point);
     } else {
@@ -232,9 +235,39 @@ TEST(ScenarioSweepPoints, ABadCombinationFailsAtItsPoint) {
   ASSERT_TRUE(points.ok()) << points.status().message();
   Scenario point = points->PointTemplate();
   const auto sets = ExpandSweep(points->base().sweep);
-  EXPECT_THAT(points->LoadPoint(sets[0], &point).message(),
+  EXPECT_THAT(points->LoadPoint(sets[0], &point).status().message(),
               HasSubstr("must not exceed device.queue.depth (4)"));
   EXPECT_TRUE(points->LoadPoint(sets[1], &point).ok());
+}
+
+// A workload axis listed first changes once per value in grid order: the workload is validated
+// once per value, not once per point, and each point still equals a full load.
+TEST(ScenarioSweepPoints, AnUnchangedWorkloadIsNotValidatedAgain) {
+  testing::TempDir dir;
+  const std::string path = dir.Write("shapes.yaml", std::string(kMinimal) + R"(sweep:
+  params:
+    workload.tensors.x.shape: [[8, 8], [16, 16], [32, 32]]
+    device.queue.depth: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+)");
+  StatusOr<SweepPoints> points = SweepPoints::Load(path, {}, {});
+  ASSERT_TRUE(points.ok()) << points.status().message();
+  Scenario point = points->PointTemplate();
+  const auto sets = ExpandSweep(points->base().sweep);
+  ASSERT_EQ(sets.size(), 30u);
+  for (size_t i = 0; i < sets.size(); ++i) {
+    StatusOr<std::vector<ScenarioPart>> changed = points->LoadPoint(sets[i], &point);
+    ASSERT_TRUE(changed.ok()) << changed.status().message();
+    const bool workload = std::count(changed->begin(), changed->end(), ScenarioPart::kWorkload);
+    EXPECT_EQ(workload, i % 10 == 0) << i;
+    EXPECT_EQ(std::count(changed->begin(), changed->end(), ScenarioPart::kDevice), 1) << i;
+    std::vector<std::string> full_sets = sets[i];
+    full_sets.push_back("sweep=null");
+    StatusOr<Scenario> full = LoadScenario(path, {}, full_sets);
+    ASSERT_TRUE(full.ok()) << full.status().message();
+    EXPECT_EQ(CanonicalYaml(point), CanonicalYaml(*full)) << i;
+  }
+  EXPECT_EQ(points->validations(ScenarioPart::kWorkload), 1 + 3);
+  EXPECT_EQ(points->validations(ScenarioPart::kDevice), 1 + 30);
 }
 
 TEST(ScenarioDigestTest, PartsConcatenateToTheCanonicalText) {
