@@ -70,8 +70,8 @@ class TreeBuilder : public YAML::EventHandler {
     if (!status_.ok()) {
       return;
     }
-    // The file's bytes were checked before parsing; this catches what escapes ("\\xC0") and
-    // --set arguments bring in.
+    // A file's bytes were checked before parsing; --set arguments were not, and this is the one
+    // place every scalar passes (yaml-cpp refuses surrogate and out-of-range escapes itself).
     Utf8Sequence why;
     if (FindInvalidUtf8(value, &why) != std::string::npos) {
       return Fail(mark, std::string("ill-formed UTF-8 in a scalar (") + why.problem +
