@@ -67,7 +67,7 @@ void HostRuntime::Thread() {
 Status HostRuntime::RunSteps(const std::vector<scenario::Step>& steps) {
   for (const scenario::Step& step : steps) {
     RBLNSIM_RETURN_IF_ERROR(RunStep(step));
-    if (time_limit_hit_ || NowNs() > scenario::kMaxSimulatedNs) return TimeLimitError(step);
+    if (time_limit_hit_ || NowNs() >= scenario::kMaxSimulatedNs) return TimeLimitError(step);
   }
   return Status::Ok();
 }

@@ -46,6 +46,22 @@ TEST(SimulatedTimeLimit, RatesFarBelowTheFloorStillStopCleanly) {
       << window.message();
 }
 
+TEST(SimulatedTimeLimit, DeviceDelaysPastTheLimitStopTheClockAndFail) {
+  // A decode far past the limit (not loadable; built in code): the device's kernel waits are cut
+  // at the limit instead of wrapping, and the launch's window fails.
+  scenario::Scenario s = SeedScenario();
+  s.workload.warmup.clear();
+  s.device.decode_ns = 1e300;
+  Status window;
+  const sim::SessionData session = RunSession(s, &window);
+  ASSERT_FALSE(window.ok());
+  EXPECT_NE(window.message().find("simulated"), std::string::npos) << window.message();
+  for (const auto& launch : session.truth.launches) {
+    EXPECT_LE(launch.completed_ns, scenario::kMaxSimulatedNs + 1);
+    EXPECT_GE(launch.completed_ns, 0);
+  }
+}
+
 TEST(SimulatedTimeLimit, AnOrdinaryDownloadIsUnaffected) {
   Status window;
   scenario::Scenario s = BigDownload(64e9);
