@@ -1,5 +1,7 @@
 #include "models/host/host_runtime.h"
 
+#include <fmt/format.h>
+
 #include <limits>
 
 #include "models/host/eager_ops.h"
@@ -63,8 +65,19 @@ void HostRuntime::Thread() {
 }
 
 Status HostRuntime::RunSteps(const std::vector<scenario::Step>& steps) {
-  for (const scenario::Step& step : steps) RBLNSIM_RETURN_IF_ERROR(RunStep(step));
+  for (const scenario::Step& step : steps) {
+    RBLNSIM_RETURN_IF_ERROR(RunStep(step));
+    if (time_limit_hit_ || NowNs() >= scenario::kMaxSimulatedNs) return TimeLimitError(step);
+  }
   return Status::Ok();
+}
+
+Status HostRuntime::TimeLimitError(const scenario::Step& step) const {
+  return Status::Error(fmt::format(
+      "{}:{}:{}: simulated time would pass the limit of {:g} ns ({:.1f} days) at this step; "
+      "shorten the workload or its costs",
+      step.loc.file, step.loc.line, step.loc.column, scenario::kMaxSimulatedNs,
+      scenario::kMaxSimulatedNs / 86400e9));
 }
 
 Status HostRuntime::RunStep(const scenario::Step& step) {
@@ -94,8 +107,18 @@ double HostRuntime::NowNs() const {
 
 void HostRuntime::Spend(double ns) {
   // Rounded per cost exactly as wait(sc_time(ns, SC_NS)) would, so timestamps do not depend on
-  // how often the host synchronises.
-  ahead_ticks_ += static_cast<int64_t>(rebel100::DelayTicks(ns));
+  // how often the host synchronises. The local clock stops at the simulated-time limit, so the
+  // kernel time Sync() waits for stays representable; the step then fails (RunSteps).
+  const uint64_t limit = rebel100::MaxSimulatedTicks();
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t room = now < limit ? limit - now : 0;
+  const uint64_t ahead = static_cast<uint64_t>(ahead_ticks_) + rebel100::DelayTicks(ns);
+  if (ahead > room) {
+    time_limit_hit_ = true;
+    ahead_ticks_ = static_cast<int64_t>(room);
+    return;
+  }
+  ahead_ticks_ = static_cast<int64_t>(ahead);
 }
 
 void HostRuntime::Sync() {

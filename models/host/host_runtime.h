@@ -66,6 +66,8 @@ class HostRuntime : public sc_core::sc_module {
   void Thread();
   Status RunSteps(const std::vector<scenario::Step>& steps);
   Status RunStep(const scenario::Step& step);
+  // The error for a step that would take simulated time past scenario::kMaxSimulatedNs.
+  Status TimeLimitError(const scenario::Step& step) const;
 
   // Host time passes: a cost. The host runs ahead of the kernel (temporal decoupling,
   // simulation-notes §2.2) and only synchronises where it meets the device, so a launch costs one
@@ -87,6 +89,7 @@ class HostRuntime : public sc_core::sc_module {
   bool profiler_enabled_;
   rebel100::Device* device_;
   int64_t ahead_ticks_ = 0;
+  bool time_limit_hit_ = false;  // Spend() stopped the local clock at the simulated-time limit
   ShapesMemo shapes_memo_;  // follows timeline_
   std::unordered_map<std::string, uint32_t> name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel resolution ticks
   HostCosts costs_;

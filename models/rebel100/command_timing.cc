@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "models/rebel100/matmul_timing.h"
+#include "sim/scenario/limits.h"
 
 namespace rblnsim::rebel100 {
 
@@ -40,7 +41,10 @@ double CommandDurationNs(const compiler::Command& command,
   } else if (const auto* sync = std::get_if<compiler::SyncWork>(&command.work)) {
     end_ns = begin_ns + device.d2d_latency_ns * std::max(1, sync->participants - 1);
   }
-  return end_ns - now_ns;
+  // Past the simulated-time limit every command has long timed out (command_timeout is at most
+  // 1000 s); saturating there keeps the result finite even when a rate underflows to infinity.
+  const double duration_ns = end_ns - now_ns;
+  return duration_ns < scenario::kMaxSimulatedNs ? duration_ns : scenario::kMaxSimulatedNs;
 }
 
 }  // namespace rblnsim::rebel100

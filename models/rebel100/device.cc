@@ -1,5 +1,7 @@
 #include "models/rebel100/device.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "models/rebel100/sim_time.h"
@@ -27,6 +29,23 @@ Device::~Device() = default;
 
 double Device::NowNs() const { return SimNowNs(); }
 
+void Device::WaitNs(double ns) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t limit = MaxSimulatedTicks();
+  const uint64_t room = now < limit ? limit - now : 0;
+  uint64_t ticks = DelayTicks(ns);
+  if (ticks > room) {
+    ticks = room;
+    if (!time_limit_reported_) {
+      time_limit_reported_ = true;
+      stats_.errors.push_back(fmt::format(
+          "device time would pass the simulated-time limit of {:g} ns; shorten the workload or "
+          "its device timings", scenario::kMaxSimulatedNs));
+    }
+  }
+  wait(sc_time::from_value(ticks));
+}
+
 void Device::Submit(RunRequest* run) {
   run->truth.ring_wait_start_ns = NowNs();
   while (in_ring_ >= config_.queue_depth) wait(slot_freed_);
@@ -52,7 +71,7 @@ void Device::CommandProcessorThread() {
     while (pending_.empty()) wait(doorbell_);
     // The doorbell is a posted write: the processor knows of a descriptor only once it arrives.
     const double arrive_ns = pending_.front().doorbell_ns;
-    if (arrive_ns > NowNs()) wait(sc_time(arrive_ns - NowNs(), SC_NS));
+    if (arrive_ns > NowNs()) WaitNs(arrive_ns - NowNs());
     std::vector<RunRequest*> batch;
     while (!pending_.empty() && static_cast<int>(batch.size()) < config_.fetch_batch &&
            pending_.front().doorbell_ns <= NowNs()) {
@@ -60,10 +79,10 @@ void Device::CommandProcessorThread() {
       pending_.pop_front();
     }
     // One PCIe read round trip fetches the whole batch of descriptors.
-    wait(sc_time(2 * config_.pcie_latency_ns, SC_NS));
+    WaitNs(2 * config_.pcie_latency_ns);
     for (RunRequest* run : batch) {
       run->truth.fetched_ns = NowNs();
-      wait(sc_time(config_.decode_ns, SC_NS));
+      WaitNs(config_.decode_ns);
       run->truth.decoded_ns = NowNs();
       decoded_.push_back(run);
       decoded_event_.notify(SC_ZERO_TIME);
@@ -80,7 +99,7 @@ void Device::SchedulerThread() {
     // Nothing else uses the engines until this run has resolved (stream order), so its schedule
     // is computed ahead and the kernel sees one wait for the whole run.
     const double resolved_ns = executor_.Execute(run, NowNs());
-    if (resolved_ns > NowNs()) wait(sc_time(resolved_ns - NowNs(), SC_NS));
+    if (resolved_ns > NowNs()) WaitNs(resolved_ns - NowNs());
     if (run->truth.last_end_ns < 0) run->truth.last_end_ns = NowNs();
     completing_.emplace_back(run, NowNs() + config_.completion_ns);
     completing_event_.notify(SC_ZERO_TIME);
@@ -91,7 +110,7 @@ void Device::CompleterThread() {
   while (true) {
     while (completing_.empty()) wait(completing_event_);
     auto [run, at_ns] = completing_.front();
-    if (at_ns > NowNs()) wait(sc_time(at_ns - NowNs(), SC_NS));
+    if (at_ns > NowNs()) WaitNs(at_ns - NowNs());
     completing_.pop_front();
     run->truth.completed_ns = NowNs();
     run->completed = true;

@@ -57,12 +57,16 @@ class Device : public sc_core::sc_module {
   void SchedulerThread();
   void CompleterThread();
   double NowNs() const;
+  // wait(sc_time(ns, SC_NS)), but the kernel clock stops at the simulated-time limit: the first
+  // wait that would pass it is cut short and reported once in stats_.errors.
+  void WaitNs(double ns);
 
   scenario::DeviceConfig config_;
   ProfilerUnit profiler_;
   DeviceStats stats_;
   RunExecutor executor_;
 
+  bool time_limit_reported_ = false;
   int in_ring_ = 0;
   std::deque<PendingRun> pending_;   // written into the ring, not yet fetched
   std::deque<RunRequest*> decoded_;  // fetched and decoded, waiting for stream order

@@ -10,6 +10,16 @@ using scenario::DType;
 
 namespace {
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Cycle counts are computed in double and rounded up; a count past kMaxCycles (2^62) saturates
+// there instead of wrapping through the int64 conversion, so a slower engine never reads as a
+// faster one. Such a command runs far past any command timeout and is reported as timed out.
+constexpr double kMaxCycles = 4611686018427387904.0;
+int64_t SaturatingCycles(double cycles) {
+  const double rounded = std::ceil(cycles);
+  if (!(rounded < kMaxCycles)) return static_cast<int64_t>(kMaxCycles);  // also NaN
+  return rounded > 0 ? static_cast<int64_t>(rounded) : 0;
+}
 }  // namespace
 
 double PrecisionRate(DType dtype) {
@@ -54,8 +64,8 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   // WS/IS preload the stationary operand (R cycles) before R + C + T - 2 cycles of skewed
   // streaming and drain; OS has no preload (its outputs drain through the same skew).
   t.fold_cycles = (preload ? rows : 0) + rows + cols + t.temporal * passes - 2;
-  t.compute_cycles = static_cast<int64_t>(
-      std::ceil(static_cast<double>(t.folds_per_engine * t.fold_cycles) / device.matmul_efficiency));
+  t.compute_cycles = SaturatingCycles(static_cast<double>(t.folds_per_engine) *
+                                      static_cast<double>(t.fold_cycles) / device.matmul_efficiency);
 
   const int64_t elem = scenario::DTypeBytes(work.dtype);
   const int64_t a_bytes = work.batch * work.m * work.k * elem;
@@ -74,7 +84,7 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
 
   const double bytes_per_cycle = device.hbm_bandwidth_bytes_per_s / (device.clock_ghz * 1e9);
   const double first_tiles = static_cast<double>((rows * cols + rows * rows) * elem);
-  t.fill_cycles = static_cast<int64_t>(std::ceil(first_tiles / bytes_per_cycle));
+  t.fill_cycles = SaturatingCycles(first_tiles / bytes_per_cycle);
 
   const double flops = 2.0 * work.batch * work.m * work.k * work.n;
   t.ideal_cycles = flops / (2.0 * device.engines_per_chiplet * rows * device.array_cols *
@@ -84,7 +94,7 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
 
 int64_t VectorComputeCycles(const compiler::VectorWork& work, const scenario::DeviceConfig& device) {
   const double per_cycle = static_cast<double>(device.gce_elements_per_cycle) * device.gce_efficiency;
-  return static_cast<int64_t>(std::ceil(work.elements * work.ops_per_element / per_cycle));
+  return SaturatingCycles(static_cast<double>(work.elements) * work.ops_per_element / per_cycle);
 }
 
 }  // namespace rblnsim::rebel100

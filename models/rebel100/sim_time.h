@@ -6,6 +6,10 @@
 
 #include <systemc>
 
+#include <cstdint>
+
+#include "sim/scenario/limits.h"
+
 namespace rblnsim::rebel100 {
 
 inline double NsPerTick() {
@@ -15,12 +19,24 @@ inline double NsPerTick() {
 
 inline double SimNowNs() { return static_cast<double>(sc_core::sc_time_stamp().value()) * NsPerTick(); }
 
-// Kernel ticks in |delay_ns| rounded as sc_time(delay_ns, SC_NS) rounds them (v * scale + 0.5,
-// truncated), without the constructor's per-call lookup of the time parameters.
-inline uint64_t DelayTicks(double delay_ns) {
+inline double TicksPerNs() {
   static const double kTicksPerNs = static_cast<double>(sc_core::sc_time(1, sc_core::SC_NS).value());
-  if (delay_ns <= 0) return 0;
-  volatile double ticks = delay_ns * kTicksPerNs + 0.5;  // no excess precision, as in sc_time
+  return kTicksPerNs;
+}
+
+// The kernel ticks of the simulated-time limit: no single delay, and no host clock, goes past it.
+inline uint64_t MaxSimulatedTicks() {
+  static const uint64_t kMax = static_cast<uint64_t>(scenario::kMaxSimulatedNs * TicksPerNs());
+  return kMax;
+}
+
+// Kernel ticks in |delay_ns| rounded as sc_time(delay_ns, SC_NS) rounds them (v * scale + 0.5,
+// truncated), without the constructor's per-call lookup of the time parameters. Saturates at
+// MaxSimulatedTicks() (NaN too) rather than wrapping through the integer conversion.
+inline uint64_t DelayTicks(double delay_ns) {
+  if (!(delay_ns > 0)) return 0;
+  if (!(delay_ns < scenario::kMaxSimulatedNs)) return MaxSimulatedTicks();
+  volatile double ticks = delay_ns * TicksPerNs() + 0.5;  // no excess precision, as in sc_time
   return static_cast<uint64_t>(ticks);
 }
 

@@ -220,26 +220,108 @@ void ExpectAndSweep(Writer* w, const Expect& e, const Sweep& sweep) {
   }
 }
 
+void WriteHeader(Writer* w, const Scenario& s) {
+  w->Line(0, "scenario", Q(s.name));
+  w->Line(0, "description", Q(s.description));
+  w->Line(0, "seed", std::to_string(s.seed));
+}
+
+void WriteEnv(Writer* w, const EnvConfig& env) {
+  w->Line(0, "env");
+  w->Line(1, "RBLN_PROFILER", env.rbln_profiler ? "\"1\"" : "\"0\"");
+  w->Line(1, "RBLN_PROFILER_DIR", Q(env.rbln_profiler_dir));
+  w->Line(1, "TORCH_RBLN_DEPLOY", env.torch_rbln_deploy ? "\"ON\"" : "\"OFF\"");
+  w->Line(1, "RBLN_RUNTIME_FORCE_SYNC", env.runtime_force_sync ? "\"1\"" : "\"0\"");
+}
+
+void WriteNaming(Writer* w, const Naming& naming) {
+  w->Line(0, "naming");
+  w->Line(1, "command_template", Q(naming.command_template));
+  w->Line(1, "instance_base", std::to_string(naming.instance_base));
+}
+
 }  // namespace
 
-std::string CanonicalYaml(const Scenario& s) {
+std::string CanonicalPart(const Scenario& s, ScenarioPart part) {
   Writer w;
-  w.Line(0, "scenario", Q(s.name));
-  w.Line(0, "description", Q(s.description));
-  w.Line(0, "seed", std::to_string(s.seed));
-  WriteDevice(&w, s.device);
-  WriteHost(&w, s.host);
-  w.Line(0, "env");
-  w.Line(1, "RBLN_PROFILER", s.env.rbln_profiler ? "\"1\"" : "\"0\"");
-  w.Line(1, "RBLN_PROFILER_DIR", Q(s.env.rbln_profiler_dir));
-  w.Line(1, "TORCH_RBLN_DEPLOY", s.env.torch_rbln_deploy ? "\"ON\"" : "\"OFF\"");
-  w.Line(1, "RBLN_RUNTIME_FORCE_SYNC", s.env.runtime_force_sync ? "\"1\"" : "\"0\"");
-  WriteWorkload(&w, s.workload);
-  w.Line(0, "naming");
-  w.Line(1, "command_template", Q(s.naming.command_template));
-  w.Line(1, "instance_base", std::to_string(s.naming.instance_base));
-  ExpectAndSweep(&w, s.expect, s.sweep);
+  switch (part) {
+    case ScenarioPart::kHeader:
+      WriteHeader(&w, s);
+      break;
+    case ScenarioPart::kDevice:
+      WriteDevice(&w, s.device);
+      break;
+    case ScenarioPart::kHost:
+      WriteHost(&w, s.host);
+      break;
+    case ScenarioPart::kEnv:
+      WriteEnv(&w, s.env);
+      break;
+    case ScenarioPart::kWorkload:
+      WriteWorkload(&w, s.workload);
+      break;
+    case ScenarioPart::kNaming:
+      WriteNaming(&w, s.naming);
+      break;
+    case ScenarioPart::kExpectAndSweep:
+      ExpectAndSweep(&w, s.expect, s.sweep);
+      break;
+  }
   return w.Take();
+}
+
+std::string CanonicalYaml(const Scenario& s) {
+  std::string text;
+  for (ScenarioPart part : kScenarioParts) {
+    text += CanonicalPart(s, part);
+  }
+  return text;
+}
+
+std::optional<ScenarioPart> PartOfKey(std::string_view top_level_key) {
+  const std::string_view key = top_level_key.substr(0, top_level_key.find('.'));
+  if (key == "scenario" || key == "description" || key == "seed") {
+    return ScenarioPart::kHeader;
+  }
+  static constexpr std::pair<std::string_view, ScenarioPart> kKeys[] = {
+      {"device", ScenarioPart::kDevice},
+      {"host", ScenarioPart::kHost},
+      {"env", ScenarioPart::kEnv},
+      {"workload", ScenarioPart::kWorkload},
+      {"naming", ScenarioPart::kNaming},
+      {"expect", ScenarioPart::kExpectAndSweep},
+      {"sweep", ScenarioPart::kExpectAndSweep},
+  };
+  for (const auto& [name, part] : kKeys) {
+    if (key == name) {
+      return part;
+    }
+  }
+  return std::nullopt;
+}
+
+ScenarioDigest DigestScenario(const Scenario& scenario) {
+  ScenarioDigest digest;
+  for (ScenarioPart part : kScenarioParts) {
+    UpdateDigest(scenario, part, &digest);
+  }
+  return digest;
+}
+
+void UpdateDigest(const Scenario& scenario, ScenarioPart part, ScenarioDigest* digest) {
+  digest->parts[static_cast<size_t>(part)] = Fnv1a64(CanonicalPart(scenario, part));
+}
+
+std::string DigestHash(const ScenarioDigest& digest) {
+  // A hash of the part hashes: a sweep point that changes one part re-hashes only that part.
+  std::string text = "rblnsim-scenario/2";
+  char buffer[18];
+  for (uint64_t part : digest.parts) {
+    std::snprintf(buffer, sizeof(buffer), ":%016llx", static_cast<unsigned long long>(part));
+    text += buffer;
+  }
+  std::snprintf(buffer, sizeof(buffer), "%016llx", static_cast<unsigned long long>(Fnv1a64(text)));
+  return std::string(buffer, 16);
 }
 
 uint64_t Fnv1a64(std::string_view bytes) {
@@ -252,10 +334,7 @@ uint64_t Fnv1a64(std::string_view bytes) {
 }
 
 std::string ScenarioHash(const Scenario& scenario) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof(buffer), "%016llx",
-                static_cast<unsigned long long>(Fnv1a64(CanonicalYaml(scenario))));
-  return buffer;
+  return DigestHash(DigestScenario(scenario));
 }
 
 }  // namespace rblnsim::scenario

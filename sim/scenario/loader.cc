@@ -8,13 +8,14 @@
 
 #include "sim/scenario/parse_sections.h"
 #include "sim/scenario/suggest.h"
+#include "sim/scenario/utf8.h"
 #include "sim/scenario/yaml_tree.h"
 
 namespace rblnsim::scenario {
 namespace {
 
-// Per-value sweep validation re-checks the whole document (~0.1 us per node); cap the total work
-// near 0.2 s.
+// Per-value sweep validation re-checks the section the value lands in (~0.1 us per node); cap
+// the total work near 0.2 s.
 constexpr int64_t kMaxSweepValidationNodes = 2'000'000;
 
 std::string Position(const std::string& name, int line, int column) {
@@ -36,25 +37,8 @@ StatusOr<std::string> ReadFile(const std::string& path) {
   return text;
 }
 
-// Length of the UTF-8 sequence starting with `lead`, or 0 when `lead` cannot start one.
-size_t Utf8Length(unsigned char lead) {
-  if (lead < 0x80) {
-    return 1;
-  }
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    return 2;
-  }
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    return 3;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    return 4;
-  }
-  return 0;
-}
-
-// Scenario files are UTF-8 text. Binary junk is rejected here, at its exact position, instead of
-// whatever yaml-cpp would make of it.
+// Scenario files are UTF-8 text. Binary junk and ill-formed UTF-8 are rejected here, at their
+// exact position, instead of whatever yaml-cpp would make of them.
 Status CheckText(const std::string& text, const std::string& name) {
   if (text.size() > kMaxScenarioFileBytes) {
     return Status::Error(Position(name, 1, 1) + ": file is larger than " +
@@ -64,25 +48,27 @@ Status CheckText(const std::string& text, const std::string& name) {
   size_t line_start = 0;
   for (size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    const size_t length = Utf8Length(c);
-    bool valid = length != 0 && i + length <= text.size();
-    for (size_t k = 1; valid && k < length; ++k) {
-      valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-    }
+    const Utf8Sequence sequence = NextUtf8(text, i);
     const bool control =
-        length == 1 && ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f);
-    if (!valid || control) {
+        sequence.length == 1 && ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f);
+    if (sequence.length == 0 || control) {
       char byte[8];
       std::snprintf(byte, sizeof(byte), "0x%02x", c);
-      return Status::Error(Position(name, line, static_cast<int>(i - line_start) + 1) +
-                           ": binary data (byte " + byte + "); a scenario must be UTF-8 " +
-                           "YAML text");
+      // Stray bytes read as binary data; a sequence that is well-shaped but names no character
+      // (overlong, surrogate, beyond U+10FFFF) is worth its own words.
+      const bool shaped = sequence.problem != nullptr && c >= 0xC0 &&
+                          std::string_view(sequence.problem) != "a truncated sequence";
+      const std::string what = shaped ? "ill-formed UTF-8 (byte " + std::string(byte) + " starts " +
+                                            sequence.problem + ")"
+                                      : "binary data (byte " + std::string(byte) + ")";
+      return Status::Error(Position(name, line, static_cast<int>(i - line_start) + 1) + ": " +
+                           what + "; a scenario must be UTF-8 YAML text");
     }
     if (c == '\n') {
       ++line;
       line_start = i + 1;
     }
-    i += length;
+    i += sequence.length;
   }
   return Status::Ok();
 }
@@ -109,7 +95,8 @@ Status CheckTopLevel(const YamlNodePtr& root, const std::string& name, const cha
 // instead of at its sweep point.
 Status CheckSweepValues(const YamlNodePtr& document,
                         const std::vector<SweepAxisNodes>& axes,
-                        const std::string& source_path) {
+                        const std::string& source_path,
+                        const Scenario& validated) {
   if (axes.empty()) {
     return Status::Ok();
   }
@@ -123,22 +110,32 @@ Status CheckSweepValues(const YamlNodePtr& document,
       break;
     }
   }
-  int64_t values = 0;
+  // Sections are independent, so a value is validated with the one part its path reaches; the
+  // work is values x that part, not values x document.
+  int64_t work = 0;
   for (const SweepAxisNodes& axis : axes) {
-    values += static_cast<int64_t>(axis.values.size());
+    const std::string top = axis.path.substr(0, axis.path.find('.'));
+    const YamlNode* section = PartOfKey(top) ? root->Find(top) : root.get();
+    const int64_t size = section != nullptr ? section->expanded_size : 1;
+    work += static_cast<int64_t>(axis.values.size()) * size;
   }
-  if (values * root->expanded_size > kMaxSweepValidationNodes) {
+  if (work > kMaxSweepValidationNodes) {
     return NodeError(*axes.front().key, "the sweep is too large to validate (" +
-                                            std::to_string(values) + " values over a document of " +
-                                            std::to_string(root->expanded_size) + " nodes)");
+                                            std::to_string(work) + " value x section nodes, " +
+                                            "more than " +
+                                            std::to_string(kMaxSweepValidationNodes) + ")");
   }
+  Scenario scratch = validated;  // ValidateParts rewrites only the part it reads
   for (const SweepAxisNodes& axis : axes) {
     for (const YamlNodePtr& value : axis.values) {
       const std::string shown =
           "sweep value " + Printable(ToFlowYaml(*value)) + " for " + Printable(axis.path);
       StatusOr<YamlNodePtr> applied = SetAtPath(YamlNodePtr(root), axis.path, value, axis.key);
       Status status = applied.status();
-      if (applied.ok()) {
+      const std::optional<ScenarioPart> part = PartOfKey(axis.path);
+      if (applied.ok() && part) {
+        status = ValidateParts(*applied, {*part}, &scratch, nullptr);
+      } else if (applied.ok()) {
         status = ValidateDocument(*applied, source_path, nullptr).status();
       }
       if (status.ok()) {
@@ -161,10 +158,10 @@ Status CheckSweepValues(const YamlNodePtr& document,
 
 }  // namespace
 
-StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
-                                          const std::string& virtual_path,
-                                          const std::vector<std::string>& overlay_paths,
-                                          const std::vector<std::string>& set_overrides) {
+StatusOr<YamlNodePtr> MergeDocument(const std::string& text,
+                                    const std::string& virtual_path,
+                                    const std::vector<std::string>& overlay_paths,
+                                    const std::vector<std::string>& set_overrides) {
   RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr root, ParseFileText(text, virtual_path));
   RBLNSIM_RETURN_IF_ERROR(CheckTopLevel(root, virtual_path, "scenario file"));
   int64_t merge_budget = kMaxExpandedNodes;
@@ -177,6 +174,11 @@ StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
     RBLNSIM_RETURN_IF_ERROR(CheckTopLevel(overlay, overlay_path, "overlay file"));
     RBLNSIM_ASSIGN_OR_RETURN(root, MergeYaml(root, overlay, &merge_budget));
   }
+  return ApplySetOverrides(root, set_overrides);
+}
+
+StatusOr<YamlNodePtr> ApplySetOverrides(YamlNodePtr root,
+                                        const std::vector<std::string>& set_overrides) {
   for (const std::string& set_text : set_overrides) {
     RBLNSIM_ASSIGN_OR_RETURN(root, ApplySetOverride(root, set_text));
   }
@@ -185,9 +187,22 @@ StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
     return NodeError(*root, "more than " + std::to_string(kMaxExpandedNodes) +
                                 " nodes after merging overlays (YAML alias bomb?)");
   }
+  return root;
+}
+
+StatusOr<std::string> ReadScenarioFile(const std::string& path) {
+  return ReadFile(path);
+}
+
+StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
+                                          const std::string& virtual_path,
+                                          const std::vector<std::string>& overlay_paths,
+                                          const std::vector<std::string>& set_overrides) {
+  RBLNSIM_ASSIGN_OR_RETURN(YamlNodePtr root,
+                           MergeDocument(text, virtual_path, overlay_paths, set_overrides));
   std::vector<SweepAxisNodes> sweep_axes;
   RBLNSIM_ASSIGN_OR_RETURN(Scenario scenario, ValidateDocument(root, virtual_path, &sweep_axes));
-  RBLNSIM_RETURN_IF_ERROR(CheckSweepValues(root, sweep_axes, virtual_path));
+  RBLNSIM_RETURN_IF_ERROR(CheckSweepValues(root, sweep_axes, virtual_path, scenario));
   return scenario;
 }
 

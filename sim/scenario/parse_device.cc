@@ -4,19 +4,25 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "sim/scenario/limits.h"
 #include "sim/scenario/parse_sections.h"
 #include "sim/scenario/section.h"
 
 namespace rblnsim::scenario {
 namespace {
 
-// Upper bound for any duration: far inside SystemC's 64-bit picosecond range.
-constexpr double kMaxTimeNs = 1e15;
+// Ranges from limits.h: every duration the models derive from them stays representable.
 Range TimeAtLeastZero() {
-  return Between(0, kMaxTimeNs);
+  return Range{0, kMaxDurationNs, false, false, "ns"};
 }
 Range TimePositive() {
-  return Range{0, kMaxTimeNs, true, false};
+  return Range{0, kMaxDurationNs, true, false, "ns"};
+}
+Range EfficiencyRange() {
+  return Between(kMinEfficiency, 1);
+}
+Range BandwidthRange() {
+  return Range{kMinBandwidthBytesPerS, kMaxBandwidthBytesPerS, false, false, "B/s"};
 }
 
 // ATOM peak FP16 is 32 TFLOPS (press); engines × rows × cols × 2 FLOP × clock must give that.
@@ -101,7 +107,8 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
   RBLNSIM_RETURN_IF_ERROR(s.String("card_name", &d->card_name));
   RBLNSIM_RETURN_IF_ERROR(CheckCardName(s, *d));
   RBLNSIM_RETURN_IF_ERROR(s.Int("chiplets", Between(1, 16), &d->chiplets));
-  RBLNSIM_RETURN_IF_ERROR(s.Frequency("clock", Range{0, 10, true, false}, &d->clock_ghz));
+  RBLNSIM_RETURN_IF_ERROR(
+      s.Frequency("clock", Range{kMinClockGhz, kMaxClockGhz, false, false, "GHz"}, &d->clock_ghz));
 
   RBLNSIM_ASSIGN_OR_RETURN(
       Section mm, Section::Open(s.Get("matmul"), s.Path("matmul"),
@@ -118,7 +125,7 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
                                              {"os", Dataflow::kOutputStationary},
                                              {"is", Dataflow::kInputStationary}},
                                             &d->dataflow));
-  RBLNSIM_RETURN_IF_ERROR(mm.Double("efficiency", Fraction(), &d->matmul_efficiency));
+  RBLNSIM_RETURN_IF_ERROR(mm.Double("efficiency", EfficiencyRange(), &d->matmul_efficiency));
   RBLNSIM_RETURN_IF_ERROR(mm.Size("sram", Positive(), &d->sram_bytes_per_chiplet));
   RBLNSIM_RETURN_IF_ERROR(mm.Int("split_min_flops", AtLeast(0), &d->chiplet_split_min_flops));
 
@@ -126,26 +133,30 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
                                                       {"elements_per_cycle", "efficiency"}));
   RBLNSIM_RETURN_IF_ERROR(
       gce.Int("elements_per_cycle", Between(1, 1 << 20), &d->gce_elements_per_cycle));
-  RBLNSIM_RETURN_IF_ERROR(gce.Double("efficiency", Fraction(), &d->gce_efficiency));
+  RBLNSIM_RETURN_IF_ERROR(gce.Double("efficiency", EfficiencyRange(), &d->gce_efficiency));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section hbm,
                            Section::Open(s.Get("hbm"), s.Path("hbm"), {"capacity", "bandwidth"}));
   RBLNSIM_RETURN_IF_ERROR(hbm.Size("capacity", Positive(), &d->hbm_bytes_per_chiplet));
-  RBLNSIM_RETURN_IF_ERROR(hbm.Bandwidth("bandwidth", Positive(), &d->hbm_bandwidth_bytes_per_s));
+  RBLNSIM_RETURN_IF_ERROR(
+      hbm.Bandwidth("bandwidth", BandwidthRange(), &d->hbm_bandwidth_bytes_per_s));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section d2d,
                            Section::Open(s.Get("d2d"), s.Path("d2d"), {"latency", "bandwidth"}));
   RBLNSIM_RETURN_IF_ERROR(d2d.Time("latency", TimeAtLeastZero(), &d->d2d_latency_ns));
-  RBLNSIM_RETURN_IF_ERROR(d2d.Bandwidth("bandwidth", Positive(), &d->d2d_bandwidth_bytes_per_s));
+  RBLNSIM_RETURN_IF_ERROR(
+      d2d.Bandwidth("bandwidth", BandwidthRange(), &d->d2d_bandwidth_bytes_per_s));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section dma,
                            Section::Open(s.Get("dma"), s.Path("dma"), {"bandwidth", "efficiency"}));
-  RBLNSIM_RETURN_IF_ERROR(dma.Bandwidth("bandwidth", Positive(), &d->dma_bandwidth_bytes_per_s));
-  RBLNSIM_RETURN_IF_ERROR(dma.Double("efficiency", Fraction(), &d->dma_efficiency));
+  RBLNSIM_RETURN_IF_ERROR(
+      dma.Bandwidth("bandwidth", BandwidthRange(), &d->dma_bandwidth_bytes_per_s));
+  RBLNSIM_RETURN_IF_ERROR(dma.Double("efficiency", EfficiencyRange(), &d->dma_efficiency));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section pcie, Section::Open(s.Get("pcie"), s.Path("pcie"),
                                                        {"bandwidth", "links", "latency"}));
-  RBLNSIM_RETURN_IF_ERROR(pcie.Bandwidth("bandwidth", Positive(), &d->pcie_bandwidth_bytes_per_s));
+  RBLNSIM_RETURN_IF_ERROR(
+      pcie.Bandwidth("bandwidth", BandwidthRange(), &d->pcie_bandwidth_bytes_per_s));
   RBLNSIM_RETURN_IF_ERROR(pcie.Int("links", Between(1, 16), &d->pcie_links));
   RBLNSIM_RETURN_IF_ERROR(pcie.Time("latency", TimeAtLeastZero(), &d->pcie_latency_ns));
 
@@ -171,8 +182,8 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
   RBLNSIM_RETURN_IF_ERROR(q.Time("decode", TimeAtLeastZero(), &d->decode_ns));
   RBLNSIM_RETURN_IF_ERROR(q.Time("dispatch", TimeAtLeastZero(), &d->dispatch_ns));
   RBLNSIM_RETURN_IF_ERROR(q.Time("completion", TimeAtLeastZero(), &d->completion_ns));
-  RBLNSIM_RETURN_IF_ERROR(
-      q.Double("command_overhead", Between(0, 1e12), &d->command_overhead_cycles));
+  RBLNSIM_RETURN_IF_ERROR(q.Double("command_overhead", Between(0, kMaxCommandOverheadCycles),
+                                   &d->command_overhead_cycles));
   RBLNSIM_RETURN_IF_ERROR(q.Time("command_timeout", TimePositive(), &d->command_timeout_ns));
 
   RBLNSIM_ASSIGN_OR_RETURN(Section prof,
@@ -180,8 +191,9 @@ Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
                                          {"record_buffer", "clock_offset", "clock_drift_ppm"}));
   RBLNSIM_RETURN_IF_ERROR(
       prof.Int("record_buffer", Between(1, 1 << 30), &d->record_buffer_capacity));
-  RBLNSIM_RETURN_IF_ERROR(
-      prof.Time("clock_offset", Between(-kMaxTimeNs, kMaxTimeNs), &d->clock_offset_ns));
+  RBLNSIM_RETURN_IF_ERROR(prof.Time("clock_offset",
+                                    Range{-kMaxSimulatedNs, kMaxSimulatedNs, false, false, "ns"},
+                                    &d->clock_offset_ns));
   RBLNSIM_RETURN_IF_ERROR(
       prof.Double("clock_drift_ppm", Between(-1000, 1000), &d->clock_drift_ppm));
 

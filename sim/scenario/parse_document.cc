@@ -130,9 +130,40 @@ Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes
   return Status::Ok();
 }
 
-StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
-                                    const std::string& source_path,
-                                    std::vector<SweepAxisNodes>* sweep_axes) {
+namespace {
+
+// scenario, description and seed.
+Status ParseHeader(const Section& s, const YamlNode& root, Scenario* scenario) {
+  scenario->name.clear();
+  scenario->description.clear();
+  scenario->seed = Scenario().seed;
+  const YamlNode* name = s.Get("scenario");
+  if (name == nullptr) {
+    return NodeError(root, "missing required key 'scenario' (the scenario's name)");
+  }
+  RBLNSIM_RETURN_IF_ERROR(s.String("scenario", &scenario->name));
+  if (!IsScenarioName(scenario->name)) {
+    return NodeError(*name, "scenario name " + Quoted(scenario->name) +
+                                " must be 1-128 characters of letters, digits, '_', '-' or '.'");
+  }
+  RBLNSIM_RETURN_IF_ERROR(s.String("description", &scenario->description));
+  if (const YamlNode* seed = s.Get("seed"); seed != nullptr) {
+    RBLNSIM_ASSIGN_OR_RETURN(std::string_view text, ScalarText(*seed, "seed", "an integer"));
+    StatusOr<uint64_t> value = ParseUint64(text);
+    if (!value.ok() || seed->quoted) {
+      return NodeError(*seed, "seed: expected an integer in [0, 2^64), got " + Quoted(text));
+    }
+    scenario->seed = *value;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateParts(const YamlNodePtr& root,
+                     const std::vector<ScenarioPart>& parts,
+                     Scenario* scenario,
+                     std::vector<SweepAxisNodes>* sweep_axes) {
   if (root->kind != YamlNode::Kind::kMap) {
     return NodeError(*root, std::string("the top level must be a mapping of scenario keys ") +
                                 "(scenario, device, host, env, workload, ...), got a " +
@@ -142,41 +173,60 @@ StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
       Section s, Section::Open(root.get(), "",
                                {"scenario", "description", "seed", "device", "host", "env",
                                 "workload", "naming", "expect", "sweep"}));
+  // Sections are independent of each other, so each part is read alone, into fresh defaults.
+  for (ScenarioPart part : parts) {
+    switch (part) {
+      case ScenarioPart::kHeader:
+        RBLNSIM_RETURN_IF_ERROR(ParseHeader(s, *root, scenario));
+        break;
+      case ScenarioPart::kDevice:
+        scenario->device = DeviceConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseDevice(s.Get("device"), &scenario->device));
+        break;
+      case ScenarioPart::kHost:
+        scenario->host = HostConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseHost(s.Get("host"), &scenario->host));
+        break;
+      case ScenarioPart::kEnv:
+        scenario->env = EnvConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseEnv(s.Get("env"), &scenario->env));
+        break;
+      case ScenarioPart::kWorkload: {
+        const YamlNode* workload = s.Get("workload");
+        if (workload == nullptr || workload->kind != YamlNode::Kind::kMap) {
+          const YamlNode& where = workload != nullptr ? *workload : *root;
+          return NodeError(where, workload == nullptr
+                                      ? "missing required key 'workload'"
+                                      : std::string("workload: expected a mapping, got a ") +
+                                            workload->KindName());
+        }
+        scenario->workload = Workload();
+        RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, &scenario->workload));
+        break;
+      }
+      case ScenarioPart::kNaming:
+        scenario->naming = Naming();
+        RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), &scenario->naming));
+        break;
+      case ScenarioPart::kExpectAndSweep:
+        scenario->expect = Expect();
+        scenario->sweep = Sweep();
+        RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), &scenario->expect));
+        RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), &scenario->sweep, sweep_axes));
+        break;
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
+                                    const std::string& source_path,
+                                    std::vector<SweepAxisNodes>* sweep_axes) {
   Scenario scenario;
   scenario.source_path = source_path;
-  const YamlNode* name = s.Get("scenario");
-  if (name == nullptr) {
-    return NodeError(*root, "missing required key 'scenario' (the scenario's name)");
-  }
-  RBLNSIM_RETURN_IF_ERROR(s.String("scenario", &scenario.name));
-  if (!IsScenarioName(scenario.name)) {
-    return NodeError(*name, "scenario name " + Quoted(scenario.name) +
-                                " must be 1-128 characters of letters, digits, '_', '-' or '.'");
-  }
-  RBLNSIM_RETURN_IF_ERROR(s.String("description", &scenario.description));
-  if (const YamlNode* seed = s.Get("seed"); seed != nullptr) {
-    RBLNSIM_ASSIGN_OR_RETURN(std::string_view text, ScalarText(*seed, "seed", "an integer"));
-    StatusOr<uint64_t> value = ParseUint64(text);
-    if (!value.ok() || seed->quoted) {
-      return NodeError(*seed, "seed: expected an integer in [0, 2^64), got " + Quoted(text));
-    }
-    scenario.seed = *value;
-  }
-  RBLNSIM_RETURN_IF_ERROR(ParseDevice(s.Get("device"), &scenario.device));
-  RBLNSIM_RETURN_IF_ERROR(ParseHost(s.Get("host"), &scenario.host));
-  RBLNSIM_RETURN_IF_ERROR(ParseEnv(s.Get("env"), &scenario.env));
-  const YamlNode* workload = s.Get("workload");
-  if (workload == nullptr || workload->kind != YamlNode::Kind::kMap) {
-    const YamlNode& where = workload != nullptr ? *workload : *root;
-    return NodeError(
-        where, workload == nullptr
-                   ? "missing required key 'workload'"
-                   : std::string("workload: expected a mapping, got a ") + workload->KindName());
-  }
-  RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, &scenario.workload));
-  RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), &scenario.naming));
-  RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), &scenario.expect));
-  RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), &scenario.sweep, sweep_axes));
+  RBLNSIM_RETURN_IF_ERROR(ValidateParts(
+      root, std::vector<ScenarioPart>(std::begin(kScenarioParts), std::end(kScenarioParts)),
+      &scenario, sweep_axes));
   return scenario;
 }
 

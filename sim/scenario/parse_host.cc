@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "sim/scenario/env.h"
+#include "sim/scenario/limits.h"
 #include "sim/scenario/op_catalog.h"
 #include "sim/scenario/parse_sections.h"
 #include "sim/scenario/section.h"
@@ -9,8 +10,6 @@
 
 namespace rblnsim::scenario {
 namespace {
-
-constexpr double kMaxTimeNs = 1e15;
 
 // Placeholders the command-name template may use; see Naming in scenario.h.
 const std::vector<std::string_view> kTemplateFields = {"instance", "sequence", "workload", "layer",
@@ -84,18 +83,25 @@ Status ParseHost(const YamlNode* node, HostConfig* h) {
     RBLNSIM_ASSIGN_OR_RETURN(Section cost_section, Section::Open(costs, "host.op_costs", keys));
     for (std::string_view key : keys) {
       HostOpCost cost;
-      RBLNSIM_RETURN_IF_ERROR(cost_section.Time(key, Between(0, kMaxTimeNs), &cost.self_ns));
+      RBLNSIM_RETURN_IF_ERROR(
+          cost_section.Time(key, Range{0, kMaxDurationNs, false, false, "ns"}, &cost.self_ns));
       h->op_costs[std::string(key)] = cost;
     }
   }
-  RBLNSIM_RETURN_IF_ERROR(s.Time("default_op_cost", Between(0, kMaxTimeNs), &h->default_op_ns));
+  RBLNSIM_RETURN_IF_ERROR(
+      s.Time("default_op_cost", Range{0, kMaxDurationNs, false, false, "ns"}, &h->default_op_ns));
   RBLNSIM_RETURN_IF_ERROR(s.Double("jitter", HalfOpenUnit(), &h->jitter));
-  RBLNSIM_RETURN_IF_ERROR(s.Time("runtime_submit", Between(0, kMaxTimeNs), &h->runtime_submit_ns));
-  RBLNSIM_RETURN_IF_ERROR(s.Time("compile", Between(0, kMaxTimeNs), &h->compile_ns));
-  RBLNSIM_RETURN_IF_ERROR(s.Bandwidth("copy_bandwidth", Positive(), &h->host_copy_bytes_per_s));
+  RBLNSIM_RETURN_IF_ERROR(s.Time("runtime_submit", Range{0, kMaxDurationNs, false, false, "ns"},
+                                 &h->runtime_submit_ns));
+  RBLNSIM_RETURN_IF_ERROR(
+      s.Time("compile", Range{0, kMaxDurationNs, false, false, "ns"}, &h->compile_ns));
+  RBLNSIM_RETURN_IF_ERROR(s.Bandwidth(
+      "copy_bandwidth", Range{kMinBandwidthBytesPerS, kMaxBandwidthBytesPerS, false, false, "B/s"},
+      &h->host_copy_bytes_per_s));
   // Epochs are absolute clock readings, so they are kept as exact integers of ns.
-  RBLNSIM_RETURN_IF_ERROR(s.TimeExact("steady_epoch", AtLeast(0), &h->steady_epoch_ns));
-  return s.TimeExact("system_epoch", AtLeast(0), &h->system_epoch_ns);
+  const Range epoch{0, kMaxEpochNs, false, false, "ns"};
+  RBLNSIM_RETURN_IF_ERROR(s.TimeExact("steady_epoch", epoch, &h->steady_epoch_ns));
+  return s.TimeExact("system_epoch", epoch, &h->system_epoch_ns);
 }
 
 Status ParseEnv(const YamlNode* node, EnvConfig* env) {

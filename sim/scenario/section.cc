@@ -65,19 +65,20 @@ bool Range::Contains(double value) const {
 std::string Range::Describe() const {
   const bool has_min = std::isfinite(min);
   const bool has_max = std::isfinite(max);
+  const auto bound = [&](double value) { return FormatNumber(value) + unit; };
   if (has_min && !has_max) {
     if (min == 0 && min_open) {
       return "positive";
     }
-    return (min_open ? "greater than " : "at least ") + FormatNumber(min);
+    return (min_open ? "greater than " : "at least ") + bound(min);
   }
   if (!has_min && has_max) {
-    return (max_open ? "less than " : "at most ") + FormatNumber(max);
+    return (max_open ? "less than " : "at most ") + bound(max);
   }
   if (!has_min && !has_max) {
     return "a number";
   }
-  return std::string(min_open ? "in (" : "in [") + FormatNumber(min) + ", " + FormatNumber(max) +
+  return std::string(min_open ? "in (" : "in [") + bound(min) + ", " + bound(max) +
          (max_open ? ")" : "]");
 }
 

@@ -22,6 +22,7 @@ struct Range {
   double max = std::numeric_limits<double>::infinity();
   bool min_open = false;
   bool max_open = false;
+  const char* unit = "";  // the base unit the bounds are in, for messages ("ns", "B/s")
 
   bool Contains(double value) const;
   std::string Describe() const;  // "at least 1", "positive", "in (0, 1]"

@@ -313,16 +313,21 @@ StatusOr<int64_t> ParseInteger(std::string_view raw) {
     }
     return value;
   }
+  // An integer is written as one: a fraction ("4.0", "4.") or a negative exponent makes it a real
+  // number, even when its value happens to be whole. Only digits scaled by a power of ten
+  // ("2e9") remain, for counts too long to write out.
+  const size_t exponent = text.find_first_of("eE");
+  if (text.find('.') != std::string_view::npos || exponent == std::string_view::npos ||
+      text.substr(exponent + 1).find('-') != std::string_view::npos) {
+    return Status::Error("expected an integer, got the real number '" + Printable(raw) + "'");
+  }
   double real = 0;
   if (!ToDouble(text, &real)) {
-    return Status::Error("expected an integer, got '" + Printable(raw) + "'");
+    return Status::Error("'" + Printable(raw) + "' is too large");
   }
   // Beyond 2^53 a double no longer pins down one integer; ask for digits instead.
   if (std::fabs(real) > 9007199254740992.0) {
     return Status::Error("'" + Printable(raw) + "' is too large to be exact; write the digits");
-  }
-  if (real != std::nearbyint(real)) {
-    return Status::Error("expected an integer, got '" + Printable(raw) + "'");
   }
   return static_cast<int64_t>(real);
 }

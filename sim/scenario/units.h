@@ -31,8 +31,9 @@ StatusOr<double> ParseBandwidthBytesPerS(std::string_view text);
 
 // A plain number with no unit: [+-]digits[.digits][e[+-]digits]. No inf/nan, no hex.
 StatusOr<double> ParseNumber(std::string_view text);
-// An integer: decimal digits, or a number in float syntax whose value is integral and exact
-// ("2e9"). Out-of-range values are errors, never wrapped.
+// An integer: decimal digits, optionally scaled by a non-negative power of ten ("2e9"), exact.
+// A fraction ("4.0") or a negative exponent is a real number and an error, whatever its value.
+// Out-of-range values are errors, never wrapped. Every integer key is read through this.
 StatusOr<int64_t> ParseInteger(std::string_view text);
 // An unsigned 64-bit integer, decimal digits only (seeds).
 StatusOr<uint64_t> ParseUint64(std::string_view text);

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "sim/scenario/suggest.h"
+#include "sim/scenario/utf8.h"
 
 namespace rblnsim::scenario {
 namespace {
@@ -68,6 +69,13 @@ class TreeBuilder : public YAML::EventHandler {
                 const std::string& value) override {
     if (!status_.ok()) {
       return;
+    }
+    // A file's bytes were checked before parsing; --set arguments were not, and this is the one
+    // place every scalar passes (yaml-cpp refuses surrogate and out-of-range escapes itself).
+    Utf8Sequence why;
+    if (FindInvalidUtf8(value, &why) != std::string::npos) {
+      return Fail(mark, std::string("ill-formed UTF-8 in a scalar (") + why.problem +
+                            "); scenario text must be UTF-8");
     }
     auto node = NewNode(Kind::kScalar, mark);
     node->scalar = value;

@@ -1,10 +1,13 @@
 #include "tools/rblnsim/sweep_plan.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "sim/scenario/canonical.h"
 #include "sim/scenario/env.h"
 #include "sim/scenario/loader.h"
+#include "sim/scenario/sweep_points.h"
 #include "tools/rblnsim/sweep_workload.h"
 
 namespace rblnsim::cli {
@@ -82,33 +85,15 @@ Status CheckNothingOverridesAnAxis(const scenario::Sweep& sweep,
   return Status::Ok();
 }
 
-// The point's scenario as `rblnsim run` resolves it, without the sweep block: its identity must
-// not depend on the other points. "sweep=null" deletes the block before validation, which spares
-// re-checking every sweep value per point; if the loader refuses that, load and clear instead.
-StatusOr<scenario::Scenario> LoadPoint(const SweepInputs& inputs,
-                                       const std::vector<std::string>& sets,
-                                       const GetEnv& getenv) {
-  std::vector<std::string> without_sweep = sets;
-  without_sweep.push_back("sweep=null");
-  StatusOr<scenario::Scenario> loaded =
-      scenario::LoadScenario(inputs.scenario_path, inputs.overlays, without_sweep);
-  if (!loaded.ok() || !loaded->sweep.axes.empty())
-    loaded = scenario::LoadScenario(inputs.scenario_path, inputs.overlays, sets);
-  if (!loaded.ok())
-    return loaded.status();
-  loaded->sweep = scenario::Sweep();
-  if (inputs.seed)
-    loaded->seed = *inputs.seed;
-  RBLNSIM_RETURN_IF_ERROR(scenario::ApplyProcessEnvironment(&*loaded, getenv));
-  return loaded;
-}
-
 }  // namespace
 
 StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
+  // The document is read and validated once; each point re-validates, re-hashes and re-counts
+  // only the parts its axes reach, so planning costs points + document, not their product.
   RBLNSIM_ASSIGN_OR_RETURN(
-      scenario::Scenario base,
-      scenario::LoadScenario(inputs.scenario_path, inputs.overlays, inputs.sets));
+      scenario::SweepPoints loader,
+      scenario::SweepPoints::Load(inputs.scenario_path, inputs.overlays, inputs.sets));
+  scenario::Scenario base = loader.base();
   if (base.sweep.axes.empty()) {
     return Status::Error(inputs.scenario_path +
                          ": the scenario has no sweep: block, so there is nothing to sweep "
@@ -124,6 +109,13 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
   plan.sweep_id = scenario::ScenarioHash(base);
   for (const scenario::SweepAxis& axis : base.sweep.axes)
     plan.axes.push_back(axis.path);
+
+  // The point as `rblnsim run` resolves it, without the sweep block: its identity must not depend
+  // on the other points. The seed override and the process environment are applied after each
+  // load, as `run` applies them; parts a point did not rewrite keep their digest from before.
+  scenario::Scenario resolved = loader.PointTemplate();
+  scenario::ScenarioDigest digest;
+  std::optional<WorkloadFlops> workload_flops;  // of the workload the last point resolved
   std::map<std::string, size_t> index_of_key;
   for (std::vector<std::string>& point_sets : scenario::ExpandSweep(base.sweep)) {
     SweepPoint point;
@@ -132,20 +124,36 @@ StatusOr<SweepPlan> PlanSweep(const SweepInputs& inputs, const GetEnv& getenv) {
       auto [path, value] = SplitSet(set);
       point.params.emplace_back(std::move(path), DisplayValue(value));
     }
-    std::vector<std::string> sets = inputs.sets;
-    sets.insert(sets.end(), point_sets.begin(), point_sets.end());
     point.sets = std::move(point_sets);
-    StatusOr<scenario::Scenario> loaded = LoadPoint(inputs, sets, getenv);
+    StatusOr<std::vector<scenario::ScenarioPart>> changed = loader.LoadPoint(point.sets, &resolved);
+    Status loaded = changed.status();
+    if (loaded.ok()) {
+      if (inputs.seed)
+        resolved.seed = *inputs.seed;
+      loaded = scenario::ApplyProcessEnvironment(&resolved, getenv);
+    }
     if (!loaded.ok())
-      return loaded.status().WithPrefix(Describe(point) + ": ");
-    point.key = scenario::ScenarioHash(*loaded);
+      return loaded.WithPrefix(Describe(point) + ": ");
+    const auto was_changed = [&](scenario::ScenarioPart part) {
+      return std::find(changed->begin(), changed->end(), part) != changed->end();
+    };
+    if (point.index == 0) {
+      digest = scenario::DigestScenario(resolved);
+    } else {
+      for (scenario::ScenarioPart part : *changed)
+        scenario::UpdateDigest(resolved, part, &digest);
+    }
+    point.key = scenario::DigestHash(digest);
     const auto [it, inserted] = index_of_key.emplace(point.key, point.index);
     if (!inserted) {
       return Status::Error(Describe(plan.points[it->second]) + " and " + Describe(point) +
                            " resolve to the same scenario (key " + point.key + ")");
     }
-    point.seed = DeriveSeed(loaded->seed, point.key);
-    const WorkloadFlops flops = CountWorkloadFlops(*loaded);
+    point.seed = DeriveSeed(resolved.seed, point.key);
+    // The workload's FLOPs are walked again only when this point rewrote the workload.
+    if (!workload_flops || was_changed(scenario::ScenarioPart::kWorkload))
+      workload_flops = CountWorkloadFlops(resolved);
+    const WorkloadFlops flops = WithPeakOf(*workload_flops, resolved.device);
     point.matmul_flops = flops.matmul_flops;
     point.peak_flops_per_s = flops.peak_flops_per_s;
     plan.points.push_back(std::move(point));

@@ -40,9 +40,8 @@ class FlopCounter {
   WorkloadFlops Result() const {
     WorkloadFlops result;
     result.matmul_flops = flops_;
-    if (largest_dtype_)
-      result.peak_flops_per_s = rebel100::PeakFlopsPerSecond(scenario_.device, *largest_dtype_);
-    return result;
+    result.largest_dtype = largest_dtype_;
+    return WithPeakOf(result, scenario_.device);
   }
 
  private:
@@ -109,6 +108,13 @@ WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario) {
   counter.Walk(scenario.workload.warmup, 1, /*count=*/false);
   counter.Walk(scenario.workload.profile, 1, /*count=*/true);
   return counter.Result();
+}
+
+WorkloadFlops WithPeakOf(const WorkloadFlops& flops, const scenario::DeviceConfig& device) {
+  WorkloadFlops result = flops;
+  result.peak_flops_per_s =
+      flops.largest_dtype ? rebel100::PeakFlopsPerSecond(device, *flops.largest_dtype) : 0;
+  return result;
 }
 
 StatusOr<double> DeviceActiveNsFromTruth(const std::string& truth_path) {

@@ -4,6 +4,7 @@
 #ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
 #define RBLNSIM_TOOLS_RBLNSIM_SWEEP_WORKLOAD_H_
 
+#include <optional>
 #include <string>
 
 #include "profiler/base/status.h"
@@ -18,11 +19,17 @@ struct WorkloadFlops {
   // Peak dense FLOP/s of the configured device for the dtype of the largest product; 0 without
   // any product.
   double peak_flops_per_s = 0;
+  // The dtype of the largest product, which picks the peak; none without any product.
+  std::optional<scenario::DType> largest_dtype;
 };
 
 // Walks workload.profile (repeats multiplied out, graph calls expanded), inferring each step's
 // output type as the loader does. Steps whose types cannot be inferred are skipped.
 WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario);
+
+// |flops| with its peak recomputed for |device|: sweep points that change only the device share
+// one walk of the workload.
+WorkloadFlops WithPeakOf(const WorkloadFlops& flops, const scenario::DeviceConfig& device);
 
 // The time the device was working on some launch of the window: the union of each launch's span
 // from its first command's start to its last command's end, read from the ground-truth file of
