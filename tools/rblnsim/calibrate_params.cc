@@ -1,5 +1,7 @@
 #include "tools/rblnsim/calibrate_params.h"
 
+#include "sim/scenario/limits.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,9 +17,10 @@ std::string Ns(double ns) {
   return fmt::format("{:.1f}ns", std::max(0.0, ns));
 }
 
-// Efficiencies are validated as (0, 1]; six decimals keep a fitted 0.85 readable.
+// The loader accepts efficiencies in [kMinEfficiency, 1], so a fitted overlay always loads back;
+// six decimals keep a fitted 0.85 readable.
 std::string Efficiency(double value) {
-  return fmt::format("{:.6f}", std::clamp(value, 1e-6, 1.0));
+  return fmt::format("{:.6f}", std::clamp(value, scenario::kMinEfficiency, 1.0));
 }
 
 }  // namespace

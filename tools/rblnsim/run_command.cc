@@ -1,12 +1,15 @@
 #include "tools/rblnsim/run_command.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <rbln/runtime/activity.h>
+#include <rbln/runtime/flags.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 
 #include "profiler/abi/rbln_kineto_api.h"
+#include "profiler/bridge/activity_bridge.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
@@ -14,15 +17,16 @@
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/dialect.h"
 #include "sim/runtime/simulated_runtime.h"
 #include "sim/scenario/env.h"
 #include "sim/scenario/loader.h"
 #include "tools/rblnsim/analyze_command.h"
+#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/expectations.h"
 #include "tools/rblnsim/host_trace.h"
-#include "tools/rblnsim/run_outputs.h"
-#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/output_guard.h"
+#include "tools/rblnsim/run_outputs.h"
 
 namespace rblnsim::cli {
 
@@ -39,18 +43,22 @@ class SimulatedClock final : public bridge::BridgeClock {
   sim::SimulatedRuntime* runtime_;
 };
 
-
 void PrintRuntimeStatus(const scenario::Scenario& scenario,
+                        trace::Dialect dialect,
                         bool active,
                         const sim::SessionData& session,
                         const bridge::BridgeStats* stats) {
   const scenario::DeviceConfig& d = scenario.device;
   const bool atom = d.variant == scenario::DeviceVariant::kAtom;
   std::printf("RBLN runtime: rbln0 %s (%s, %d chiplet%s) | device profiler: %s\n",
-              d.card_name.c_str(), atom ? "atom" : "rebel100", d.chiplets, d.chiplets == 1 ? "" : "s",
+              d.card_name.c_str(), atom ? "atom" : "rebel100", d.chiplets,
+              d.chiplets == 1 ? "" : "s",
               active ? "active (RBLN_PROFILER=1)"
                      : (atom ? "inactive (ATOM: no active profiler bridge, host activity only)"
-                             : "inactive (RBLN_PROFILER not set when the runtime started)"));
+                             : (dialect == trace::Dialect::kCAbi
+                                    ? "inactive (RBLN_PROFILER not set when the runtime started)"
+                                    : "inactive (RBLN_PROFILER not set when the profiling session "
+                                      "was configured)")));
   if (active && stats != nullptr) {
     std::printf(
         "RBLN profiler: %llu device records captured, %llu dropped (record buffer full), %llu "
@@ -67,16 +75,81 @@ void PrintRuntimeStatus(const scenario::Scenario& scenario,
   std::printf("\n");
 }
 
+// What one profiled window gave, whichever seam it went through.
+struct Capture {
+  bool active = false;  // a profiling session existed and the producer recorded device work
+  int64_t capture_start_ns = 0;
+  int64_t capture_end_ns = 0;
+  Status window;  // the simulated run's own outcome (a timed-out command fails it)
+  std::optional<bridge::BridgeResult> device_side;
+  sim::SessionData session;
+};
+
+// The session shape both bridges share: Configure when the profiler is configured, Start at the
+// capture start, run the window, Stop with the capture window. |producer_began| says whether the
+// producer opened a session (the activity seam opens none on ATOM even with the flag set).
+template <typename Bridge>
+StatusOr<Capture> DriveSession(sim::SimulatedRuntime* runtime, Bridge* bridge) {
+  Capture capture;
+  RBLNSIM_ASSIGN_OR_RETURN(const bool has_session, bridge->Configure());
+  capture.capture_start_ns = runtime->SystemNowNs();
+  RBLNSIM_RETURN_IF_ERROR(bridge->Start());
+  const bool producer_began = has_session && runtime->in_session();
+  sim::Simulation* simulation = runtime->simulation();
+  if (!producer_began)
+    simulation->BeginSession();
+  capture.window = runtime->RunWindow();
+  capture.capture_end_ns = runtime->SystemNowNs();
+  if (has_session) {
+    RBLNSIM_ASSIGN_OR_RETURN(bridge::BridgeResult result,
+                             bridge->Stop(capture.capture_start_ns, capture.capture_end_ns));
+    capture.device_side = std::move(result);
+  }
+  if (producer_began) {
+    auto taken = runtime->TakeLastSession();
+    if (taken)
+      capture.session = std::move(*taken);
+  } else {
+    capture.session = simulation->EndSession();
+  }
+  capture.active = producer_began;
+  return capture;
+}
+
+StatusOr<Capture> CaptureThroughCAbi(sim::SimulatedRuntime* runtime, bridge::BridgeClock* clock) {
+  RBLNSIM_ASSIGN_OR_RETURN(
+      bridge::KinetoApi api,
+      bridge::KinetoApi::FromFunctions(&rbln_kineto_is_active, &rbln_kineto_begin_session,
+                                       &rbln_kineto_end_session_and_export,
+                                       &rblnsim_kineto_last_session_stats));
+  bridge::RblnBridge bridge(api, clock);
+  return DriveSession(runtime, &bridge);
+}
+
+StatusOr<Capture> CaptureThroughActivities(sim::SimulatedRuntime* runtime,
+                                           bridge::BridgeClock* clock) {
+  RBLNSIM_ASSIGN_OR_RETURN(
+      bridge::ActivityApi api,
+      bridge::ActivityApi::FromFunctions(
+          [] { return rbln::runtime::flags::kProfiler.value(); }, &rbln::runtime::beginActivities,
+          &rbln::runtime::endActivities, &rblnsim_kineto_last_session_stats));
+  bridge::ActivityBridge bridge(api, clock);
+  return DriveSession(runtime, &bridge);
+}
+
 }  // namespace
 
 void AddRunCommand(CLI::App* app, RunOptions* options) {
   CLI::App* run = app->add_subcommand(
       "run", "Simulate a scenario and print the key_averages table, the device events and a trace");
   run->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")->check(NonEmptyPath());
+  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")
+      ->check(NonEmptyPath());
   run->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
-  run->add_option("--overlay", options->overlays, "Layer a YAML overlay over the scenario (repeatable)");
-  run->add_option("--seed", options->seed, "Override the scenario's seed")->check(ExactInteger(IntegerRange::kUint64));
+  run->add_option("--overlay", options->overlays,
+                  "Layer a YAML overlay over the scenario (repeatable)");
+  run->add_option("--seed", options->seed, "Override the scenario's seed")
+      ->check(ExactInteger(IntegerRange::kUint64));
   run->add_option("--sort-by", options->sort_by, "key_averages sort key (default cpu_time_total)");
   run->add_option("--row-limit", options->row_limit, "Rows of the table (default 10)")
       ->check(CLI::NonNegativeNumber);
@@ -84,99 +157,103 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
                   "released: device time on its own rows (the released bridge); attributed: rolled "
                   "up to the launching op")
       ->check(CLI::IsMember({"released", "attributed"}));
-  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object")->check(NonEmptyPath());
+  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object")
+      ->check(NonEmptyPath());
   run->add_option("--truth", options->truth_path,
                   "Write the simulator's ground truth (launch latency decomposition, fallbacks, "
-                  "recompiles, round trips) as JSON")->check(NonEmptyPath());
+                  "recompiles, round trips) as JSON")
+      ->check(NonEmptyPath());
+  run->add_option("--bridge", options->bridge,
+                  "current: today's torch-rbln seam and trace dialect (NPU rows, 'rbln launch'); "
+                  "c-abi: the older rbln_kineto C-ABI (chiplet/engine rows, rbln_run)")
+      ->check(CLI::IsMember({"current", "c-abi"}));
   run->add_flag("--no-expect", options->no_expect,
                 "Do not check the scenario's expect: block (for what-if variants of a scenario)");
 }
 
 int RunCommand(const RunOptions& options) {
   auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);
-  if (!loaded.ok()) return BadInput(loaded.status());
+  if (!loaded.ok())
+    return BadInput(loaded.status());
   scenario::Scenario scenario = std::move(*loaded);
-  if (options.seed) scenario.seed = *options.seed;
-  Status env = scenario::ApplyProcessEnvironment(&scenario, [](const char* name) { return std::getenv(name); });
-  if (!env.ok()) return BadInput(env);
+  if (options.seed)
+    scenario.seed = *options.seed;
+  Status env = scenario::ApplyProcessEnvironment(
+      &scenario, [](const char* name) { return std::getenv(name); });
+  if (!env.ok())
+    return BadInput(env);
   std::vector<report::KeyAverage> probe;
   Status sort_ok = report::SortKeyAverages(options.sort_by, &probe);
-  if (!sort_ok.ok()) return BadInput(sort_ok.WithPrefix("--sort-by: "));
+  if (!sort_ok.ok())
+    return BadInput(sort_ok.WithPrefix("--sort-by: "));
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
   inputs.push_back({"scenario", options.scenario_path});
   Status guarded = GuardOutputs(inputs, {{"--trace", options.trace_path},
                                          {"--metrics", options.metrics_path},
                                          {"--truth", options.truth_path}});
-  if (!guarded.ok()) return BadInput(guarded);
-  for (const std::string* path : {&options.trace_path, &options.metrics_path, &options.truth_path}) {
-    if (path->empty()) continue;
+  if (!guarded.ok())
+    return BadInput(guarded);
+  for (const std::string* path :
+       {&options.trace_path, &options.metrics_path, &options.truth_path}) {
+    if (path->empty())
+      continue;
     Status writable = trace::CheckWritable(*path);
-    if (!writable.ok()) return BadInput(writable);
+    if (!writable.ok())
+      return BadInput(writable);
   }
 
   sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
   Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
-  if (!configured.ok()) return BadInput(configured);
+  if (!configured.ok())
+    return BadInput(configured);
   Status warm = runtime.RunWarmup();
   if (!warm.ok()) {
     std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", warm.message().c_str());
     return 1;
   }
 
-  // The consumer side sees the producer only through the C-ABI, exactly as torch-rbln does.
-  auto api = bridge::KinetoApi::FromFunctions(&rbln_kineto_is_active, &rbln_kineto_begin_session,
-                                              &rbln_kineto_end_session_and_export,
-                                              &rblnsim_kineto_last_session_stats);
-  if (!api.ok()) return BadInput(api.status());
+  // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
+  // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
   SimulatedClock clock(&runtime);
-  bridge::RblnBridge bridge(*api, &clock);
-  auto has_session = bridge.Configure();
-  if (!has_session.ok()) return BadInput(has_session.status());
-
-  const int64_t capture_start = runtime.SystemNowNs();
-  Status started = bridge.Start();
-  if (!started.ok()) return BadInput(started);
-  sim::Simulation* simulation = runtime.simulation();
-  if (!*has_session) simulation->BeginSession();
-  Status window = runtime.RunWindow();
-  const int64_t capture_end = runtime.SystemNowNs();
-
-  std::optional<bridge::BridgeResult> device_side;
-  sim::SessionData session;
-  if (*has_session) {
-    auto result = bridge.Stop(capture_start, capture_end);
-    if (!result.ok()) return BadInput(result.status());
-    device_side = std::move(*result);
-    auto taken = runtime.TakeLastSession();
-    if (taken) session = std::move(*taken);
-  } else {
-    session = simulation->EndSession();
-  }
+  const trace::Dialect dialect =
+      options.bridge == "c-abi" ? trace::Dialect::kCAbi : trace::Dialect::kCurrent;
+  auto captured = dialect == trace::Dialect::kCAbi ? CaptureThroughCAbi(&runtime, &clock)
+                                                   : CaptureThroughActivities(&runtime, &clock);
+  if (!captured.ok())
+    return BadInput(captured.status());
+  const bool active = captured->active;
+  const int64_t capture_start = captured->capture_start_ns;
+  const int64_t capture_end = captured->capture_end_ns;
+  Status window = captured->window;
+  std::optional<bridge::BridgeResult> device_side = std::move(captured->device_side);
+  sim::SessionData session = std::move(captured->session);
 
   trace::Trace trace;
   trace.capture_start_ns = capture_start;
   trace.capture_end_ns = capture_end;
   trace.base_time_ns = trace::KinetoBaseTimeNs(capture_start);
   trace.device_properties.push_back(DeviceProperties(scenario));
-  AppendHostTrace(scenario, session.timeline,
-                  scenario.host.system_epoch_ns, &trace);
+  AppendHostTrace(scenario, session.timeline, scenario.host.system_epoch_ns, &trace);
   session.timeline = sim::HostTimeline();  // now in |trace|; nothing below reads it
   if (device_side) {
     std::move(*device_side).AppendTo(&trace);
-    for (auto& entry : device_side->StatsAsMetadata()) trace.metadata.push_back(std::move(entry));
+    for (auto& entry : device_side->StatsAsMetadata())
+      trace.metadata.push_back(std::move(entry));
   }
 
-  PrintRuntimeStatus(scenario, *has_session, session, device_side ? &device_side->stats : nullptr);
+  PrintRuntimeStatus(scenario, dialect, active, session,
+                     device_side ? &device_side->stats : nullptr);
   report::TableOptions table_options;
   table_options.sort_by = options.sort_by;
   table_options.row_limit = options.row_limit;
   table_options.attribution = options.attribution == "attributed" ? report::Attribution::kAttributed
                                                                   : report::Attribution::kReleased;
   auto table = report::FormatKeyAveragesTable(trace, table_options);
-  if (!table.ok()) return BadInput(table.status());
+  if (!table.ok())
+    return BadInput(table.status());
   std::fputs(table->c_str(), stdout);
   std::printf("\n%s\n", report::FormatDeviceEventsLine(report::DeviceEvents(trace), 4).c_str());
-  if (!*has_session && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
+  if (!active && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
     std::printf(
         "hint: the table has no Self RBLN columns and there are 0 device events because "
         "RBLN_PROFILER=1 was not set when the runtime started; set it on the command line: "
@@ -185,19 +262,24 @@ int RunCommand(const RunOptions& options) {
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
   auto reports = FormatTraceReports(trace);
-  if (!reports.ok()) return BadInput(reports.status());
+  if (!reports.ok())
+    return BadInput(reports.status());
   std::printf("\n%s", reports->c_str());
 
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
-  if (!written.ok()) return BadInput(written);
-  std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(), trace.events.size());
+  if (!written.ok())
+    return BadInput(written);
+  std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
+              trace.events.size());
   if (!options.metrics_path.empty()) {
     Status metrics = WriteMetrics(options.metrics_path, scenario, trace, session);
-    if (!metrics.ok()) return BadInput(metrics);
+    if (!metrics.ok())
+      return BadInput(metrics);
   }
   if (!options.truth_path.empty()) {
     Status truth = WriteTruth(options.truth_path, scenario, session, scenario.host.system_epoch_ns);
-    if (!truth.ok()) return BadInput(truth);
+    if (!truth.ok())
+      return BadInput(truth);
   }
 
   int exit_code = 0;
@@ -205,7 +287,8 @@ int RunCommand(const RunOptions& options) {
     std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n", window.message().c_str());
     exit_code = 1;
   }
-  if (!options.no_expect && !CheckExpectations(scenario, trace, session, stdout)) exit_code = 1;
+  if (!options.no_expect && !CheckExpectations(scenario, trace, session, stdout))
+    exit_code = 1;
   return exit_code;
 }
 
