@@ -388,5 +388,27 @@ TEST(CAbiContractTest, TwoProcessNamesForOnePidFail) {
   EXPECT_EQ(Failed(report), Rules{"one-process-name"});
 }
 
+TEST(CAbiContractTest, VacuousRulesAreNotApplicable) {
+  auto imported =
+      trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "c-abi.json");
+  ASSERT_TRUE(imported.ok()) << imported.status().message();
+  Trace t = imported->trace;
+  for (Event& e : t.events) {
+    e.flow_role = FlowRole::kNone;
+    e.flow_id = 0;
+  }
+  CheckOptions options;
+  options.window_from_events = true;
+  const CheckReport report = CheckContract(t, options);
+  EXPECT_EQ(report.Find("flow-finish")->not_applicable, "0 flows");
+  EXPECT_EQ(report.Find("flow-unique")->not_applicable, "0 flow starts");
+  EXPECT_EQ(report.Find("inside-capture-window")->not_applicable,
+            "the trace records no capture window");
+  // The marker still needs its start: that rule checked something and fails.
+  EXPECT_EQ(Failed(report), Rules{"flow-start"});
+  EXPECT_EQ(Lines(FormatCheckReportText(report)).back(),
+            "overall: FAIL (1 of 8 rules failed, 3 n/a, 1 skipped)");
+}
+
 }  // namespace
 }  // namespace rblnsim::analysis
