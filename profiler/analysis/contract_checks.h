@@ -31,6 +31,9 @@ struct CheckOptions {
   // current: at least this many launches, and this many running a kernel (the alignment test's
   // min_launches: 2 for its graph-mode cases, 1 for eager).
   int64_t min_launches = 1;
+  // current: when set, only host slices whose name contains this enclose a marker (the test's
+  // graph-mode cases ask for "Torch-Compiled Region"); empty: any host slice (eager mode).
+  std::string launcher_contains;
   // The importer found no capture window and stood in the span of the events
   // (!ImportResult::capture_window_from_trace): the window rules have nothing to check.
   bool window_from_events = false;

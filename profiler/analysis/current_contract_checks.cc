@@ -90,8 +90,12 @@ class CurrentChecker {
                             "every launch has exactly one \"rbln launch\" marker, and every "
                             "marker an integer launch_id"));
     MarkerInsideHostOp(Rule("marker-inside-host-op",
-                            "every marker lies inside a host slice (dur > 0) on its own "
-                            "pid/tid"));
+                            options_.launcher_contains.empty()
+                                ? "every marker lies inside a host slice (dur > 0) on its own "
+                                  "pid/tid"
+                                : "every marker lies inside a slice named *" +
+                                      options_.launcher_contains +
+                                      "* (dur > 0) on its own pid/tid"));
     ActivityBesidesMarker(Rule("activity-besides-marker",
                                "every launch with a marker has at least one other activity"));
     ActivityOnMatchingLane(
@@ -213,6 +217,10 @@ class CurrentChecker {
       const Event& e = events_[i];
       if (e.phase != trace::Phase::kComplete || e.dur_ns <= 0 || e.name == kCurrentMarkerName)
         continue;
+      if (!options_.launcher_contains.empty() &&
+          e.name.find(options_.launcher_contains) == std::string::npos) {
+        continue;
+      }
       auto row = spans.find({e.pid, e.tid});
       if (row != spans.end())
         row->second.emplace_back(e.ts_ns, e.end_ns());
@@ -241,7 +249,10 @@ class CurrentChecker {
         any = true;
       }
       if (!any || furthest_end < m.ts_ns)
-        sink.Violation(m, "no host slice with dur > 0 on its pid/tid encloses it");
+        sink.Violation(m, options_.launcher_contains.empty()
+                              ? "no host slice with dur > 0 on its pid/tid encloses it"
+                              : "no slice named *" + options_.launcher_contains +
+                                    "* with dur > 0 on its pid/tid encloses it");
     }
     if (markers_.empty())
       sink.NotApplicable("0 markers");

@@ -213,6 +213,10 @@ def main():
     expect("--min-launches 3 on 2 launches", rc == 1 and "FAIL min-launches:" in out
            and "FAIL kernel-launches:" in out, out)
 
+    rc, out = run(build, ["check", valid, "--launcher-contains", "Torch-Compiled Region"])
+    expect("graph mode wants a compiled region around each marker",
+           rc == 1 and "FAIL marker-inside-host-op:" in out, out)
+
     rc, out = run(build, ["check", valid, "--contract", "c-abi"])
     expect("--contract c-abi on a current trace", rc == 1 and "contract: c-abi (forced" in out
            and "FAIL marker-per-launch:" in out, out)

@@ -28,6 +28,9 @@ void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
                    "current: launches (and launches running a kernel) the trace must hold "
                    "(default 1)")
       ->check(CLI::NonNegativeNumber);
+  check->add_option("--launcher-contains", options->launcher_contains,
+                    "current: a marker must lie inside a host slice whose name contains this, "
+                    "e.g. \"Torch-Compiled Region\" for graph mode (default: any host slice)");
 }
 
 int CheckCommand(const CheckCommandOptions& options) {
@@ -50,6 +53,7 @@ int CheckCommand(const CheckCommandOptions& options) {
   check_options.sync = options.sync;
   check_options.contract = analysis::DialectFromName(options.contract);
   check_options.min_launches = options.min_launches;
+  check_options.launcher_contains = options.launcher_contains;
   check_options.window_from_events = !imported->capture_window_from_trace;
   for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
     check_options.unanchored_flows.push_back(orphan.flow);

@@ -19,6 +19,7 @@ struct CheckCommandOptions {
   std::string json_path;
   std::string contract;  // "", "current" or "c-abi"
   int64_t min_launches = 1;
+  std::string launcher_contains;
 };
 
 void AddCheckCommand(CLI::App* app, CheckCommandOptions* options);

@@ -178,6 +178,23 @@ TEST(CurrentContractTest, MarkerOutsideEveryHostOp) {
   EXPECT_EQ(Failed(t), Rules{"marker-inside-host-op"});
 }
 
+TEST(CurrentContractTest, GraphModeWantsTheCompiledRegion) {
+  Trace t = ValidCurrentTrace(2);
+  CheckOptions options;
+  options.launcher_contains = "Torch-Compiled Region";
+  // The eager ops enclose the markers, but no compiled region does.
+  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{"marker-inside-host-op"});
+  for (int i = 0; i < 2; ++i) {
+    Event region = FindEvent(t, CurrentTrace::Op(i));
+    region.category = trace::Category::kUserAnnotation;
+    region.name = "Torch-Compiled Region: 0/0";
+    region.ts_ns -= 100;
+    region.dur_ns += 200;
+    t.events.push_back(region);
+  }
+  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{});
+}
+
 TEST(CurrentContractTest, MarkerAtTheEdgeOfItsOpIsInside) {
   Trace t = ValidCurrentTrace(1);
   Event& op = FindEvent(t, CurrentTrace::Op(0));
