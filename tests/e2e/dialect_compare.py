@@ -8,6 +8,7 @@ contract, and compare/analyze see the same launches, commands, device times and 
     dialect_compare.py BUILD_DIR"""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -78,7 +79,7 @@ def main():
     env["RBLN_PROFILER"] = "1"
     run = ["run", SEED, "--trace", c_abi]
     _, help_text = rblnsim(build, ["run", "--help"], env)
-    if "--bridge" in help_text:
+    if re.search(r"^\s*--bridge\b", help_text, re.M):
         run += ["--bridge", "c-abi"]
     rc, out = rblnsim(build, run, env)
     assert rc == 0, out
