@@ -19,7 +19,7 @@ from reference_trace import (ARGS, CAT, DEVICE_RULE_CATS, DUR, FINISH, HOST_CATS
 
 RULES = ("device-category", "marker-per-launch", "marker-inside-op", "device-after-marker",
          "sync-end-inside-op", "flow-start", "flow-finish", "flow-unique", "device-rows-named",
-         "no-negative-durations", "inside-capture-window")
+         "no-negative-durations", "inside-capture-window", "one-process-name")
 
 
 def is_marker(e):
@@ -171,6 +171,7 @@ def check(t, sync=False):
         n["inside-capture-window"] = 0
     else:
         n["inside-capture-window"] = sum(1 for e in ev if e[TS] < begin or end(e) > stop)
+    n["one-process-name"] = sum(1 for names in t.process_name_sets.values() if len(names) > 1)
     return n, ix
 
 

@@ -79,6 +79,7 @@ class Trace:
         self.flow = {}  # event index -> (flow id, START/FINISH)
         self.orphans = []  # (role, flow id, pid, tid, ts) of flows anchored nowhere
         self.process_names = {}
+        self.process_name_sets = {}  # pid -> every process_name value seen
         self.thread_names = {}
         span_begin = span_end = window_end = first = last = None
         last_complete = None
@@ -112,6 +113,7 @@ class Trace:
                 args = raw.get("args") or {}
                 if name == "process_name":
                     self.process_names.setdefault(pid, str(args.get("name", "")))
+                    self.process_name_sets.setdefault(pid, set()).add(str(args.get("name", "")))
                 elif name == "thread_name" and tid_int:
                     self.thread_names.setdefault((pid, tid), str(args.get("name", "")))
             elif ph == "s" or ph == "f":

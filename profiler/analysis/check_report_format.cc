@@ -21,6 +21,8 @@ std::string Printable(const std::string& text) {
 }
 
 std::string OffenderLine(const Offender& o, int64_t base_time_ns) {
+  if (!o.has_event)
+    return Printable(o.detail);
   std::string line = Printable(o.cat) + " \"" + Printable(o.name) + "\" pid " +
                      std::to_string(o.pid) + " tid " + std::to_string(o.tid) + " ts " +
                      trace::FormatNsAsUs(o.ts_ns - base_time_ns) + "us";
@@ -30,7 +32,11 @@ std::string OffenderLine(const Offender& o, int64_t base_time_ns) {
 }
 
 const char* Status(const RuleResult& rule) {
-  return rule.skipped ? "skip" : rule.passed ? "pass" : "fail";
+  if (rule.skipped)
+    return "skip";
+  if (!rule.passed)
+    return "fail";
+  return rule.not_applicable.empty() ? "pass" : "n/a";
 }
 
 }  // namespace
@@ -39,10 +45,17 @@ std::string FormatCheckReportText(const CheckReport& report) {
   std::string out;
   size_t failed = 0;
   size_t skipped = 0;
+  size_t vacuous = 0;
   for (const RuleResult& rule : report.rules) {
     if (rule.skipped) {
       ++skipped;
       out += "SKIP " + rule.id + ": " + rule.description + " (checked only with sync)\n";
+      continue;
+    }
+    if (rule.passed && !rule.not_applicable.empty()) {
+      ++vacuous;
+      out += "N/A " + rule.id + ": " + rule.description +
+             " (n/a: " + Printable(rule.not_applicable) + ")\n";
       continue;
     }
     if (rule.passed) {
@@ -61,13 +74,15 @@ std::string FormatCheckReportText(const CheckReport& report) {
       out += "    ... and " + std::to_string(rule.violation_count - shown) + " more\n";
     }
   }
-  const size_t checked = report.rules.size() - skipped;
+  const size_t checked = report.rules.size() - skipped - vacuous;
   if (report.passed) {
     out += "overall: PASS (" + std::to_string(checked) + " rules checked";
   } else {
     out += "overall: FAIL (" + std::to_string(failed) + " of " + std::to_string(checked) +
            " rules failed";
   }
+  if (vacuous > 0)
+    out += ", " + std::to_string(vacuous) + " n/a";
   return out + (skipped > 0 ? ", " + std::to_string(skipped) + " skipped)\n" : ")\n");
 }
 
@@ -77,16 +92,24 @@ std::string FormatCheckReportJson(const CheckReport& report) {
   json.BeginObject();
   json.Key("passed").Bool(report.passed);
   json.Key("sync").Bool(report.sync);
+  json.Key("contract").String(DialectName(report.contract));
   json.Key("rules").BeginArray();
   for (const RuleResult& rule : report.rules) {
     json.BeginObject();
     json.Key("id").String(rule.id);
     json.Key("description").String(rule.description);
     json.Key("status").String(Status(rule));
+    if (rule.passed && !rule.not_applicable.empty())
+      json.Key("reason").String(rule.not_applicable);
     json.Key("violation_count").Int(rule.violation_count);
     json.Key("examples").BeginArray();
     for (const Offender& o : rule.examples) {
       json.BeginObject();
+      if (!o.has_event) {
+        json.Key("detail").String(o.detail);
+        json.EndObject();
+        continue;
+      }
       json.Key("name").String(o.name).Key("cat").String(o.cat);
       json.Key("pid").Int(o.pid).Key("tid").Int(o.tid).Key("ts_ns").Int(o.ts_ns);
       json.Key("launch_id");

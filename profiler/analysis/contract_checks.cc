@@ -6,7 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "profiler/analysis/contract_rules.h"
 #include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/window_overrun.h"
 
 namespace rblnsim::analysis {
 
@@ -16,50 +18,14 @@ using trace::Category;
 using trace::Event;
 using trace::FlowRole;
 
-// Collects one rule's violations, keeping the first few as examples.
-class RuleSink {
- public:
-  RuleSink(CheckReport* report, size_t max_examples, std::string id, std::string description)
-      : report_(*report), index_(report->rules.size()), max_examples_(max_examples) {
-    RuleResult rule;
-    rule.id = std::move(id);
-    rule.description = std::move(description);
-    report_.rules.push_back(std::move(rule));
-  }
-
-  void Violation(const Event& e, std::string detail) {
-    RuleResult& rule = report_.rules[index_];
-    ++rule.violation_count;
-    rule.passed = false;
-    if (rule.examples.size() >= max_examples_)
-      return;
-    Offender o;
-    o.name = e.name;
-    o.cat = std::string(e.cat());
-    o.pid = e.pid;
-    o.tid = e.tid;
-    o.ts_ns = e.ts_ns;
-    o.launch_id = e.IntArg(kLaunchIdArg);
-    o.detail = std::move(detail);
-    rule.examples.push_back(std::move(o));
-  }
-
-  void Skip() { report_.rules[index_].skipped = true; }
-
- private:
-  CheckReport& report_;
-  size_t index_;
-  size_t max_examples_;
-};
-
-std::string Ns(int64_t ns) {
-  return std::to_string(ns) + " ns";
-}
-
 class ContractChecker {
  public:
   ContractChecker(const trace::Trace& trace, const CheckOptions& options, CheckReport* report)
-      : trace_(trace), events_(trace.events), options_(options), report_(*report), index_(trace) {
+      : trace_(trace),
+        events_(trace.events),
+        options_(options),
+        report_(*report),
+        index_(trace, Dialect::kCAbi) {
     // Three rules look at flow ends only; on a large trace each pass over every event costs
     // as much as the rule itself, so the few flow-carrying events are listed once, in order.
     for (size_t i = 0; i < events_.size(); ++i) {
@@ -94,8 +60,7 @@ class ContractChecker {
     RuleSink durations = Rule("no-negative-durations", "no event has a negative duration");
     RuleSink window = Rule("inside-capture-window", "events lie inside the capture window");
     DurationsAndWindow(durations, window);
-    for (const RuleResult& r : report_.rules)
-      report_.passed = report_.passed && r.passed;
+    CheckOneProcessName(trace_, Rule("one-process-name", "every pid has exactly one process_name"));
   }
 
  private:
@@ -112,6 +77,8 @@ class ContractChecker {
       }
       sink.Violation(e, "device slice has cat \"" + std::string(e.cat()) + "\"");
     }
+    if (index_.device_slices.empty())
+      sink.NotApplicable("0 device slices");
   }
 
   void MarkerPerLaunch(RuleSink sink) {
@@ -135,6 +102,8 @@ class ContractChecker {
         sink.Violation(e, "launch_id is not an integer");
       }
     }
+    if (index_.markers.empty() && index_.slices_by_launch.empty())
+      sink.NotApplicable("0 rbln_run markers, 0 launch_ids on device slices");
   }
 
   void MarkerInsideOp(RuleSink sink) {
@@ -143,21 +112,27 @@ class ContractChecker {
         sink.Violation(events_[m], "no cpu_op or user_annotation on its thread encloses it");
       }
     }
+    if (index_.markers.empty())
+      sink.NotApplicable("0 rbln_run markers");
   }
 
   void DeviceAfterMarker(RuleSink sink) {
+    size_t checked = 0;
     for (const auto& [id, slices] : index_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
       if (!marker)
         continue;  // marker-per-launch reports it
+      checked += slices.size();
       const int64_t marker_ts = events_[*marker].ts_ns;
       for (size_t i : slices) {
         if (events_[i].ts_ns < marker_ts) {
           sink.Violation(events_[i],
-                         "starts " + Ns(marker_ts - events_[i].ts_ns) + " before its marker");
+                         "starts " + NsText(marker_ts - events_[i].ts_ns) + " before its marker");
         }
       }
     }
+    if (checked == 0)
+      sink.NotApplicable("0 device slices of a launch with a marker");
   }
 
   void SyncEndInsideOp(RuleSink sink) {
@@ -165,19 +140,23 @@ class ContractChecker {
       sink.Skip();
       return;
     }
+    size_t checked = 0;
     for (const auto& [id, slices] : index_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
       const auto op = marker ? index_.LauncherOf(*marker) : std::nullopt;
       if (!op)
         continue;  // marker-per-launch / marker-inside-op report it
+      checked += slices.size();
       const Event& launcher = events_[*op];
       for (size_t i : slices) {
         if (events_[i].end_ns() > launcher.end_ns()) {
-          sink.Violation(events_[i], "ends " + Ns(events_[i].end_ns() - launcher.end_ns()) +
+          sink.Violation(events_[i], "ends " + NsText(events_[i].end_ns() - launcher.end_ns()) +
                                          " after its launching op " + launcher.name);
         }
       }
     }
+    if (checked == 0)
+      sink.NotApplicable("0 device slices of a launch with a launching op");
   }
 
   void FlowStart(RuleSink sink) {
@@ -200,6 +179,8 @@ class ContractChecker {
         sink.Violation(f, "flow start " + std::to_string(f.flow_id) + " is anchored on no event");
       }
     }
+    if (index_.markers.empty() && flow_events_.empty() && options_.unanchored_flows.empty())
+      sink.NotApplicable("0 rbln_run markers, 0 flows");
   }
 
   void FlowFinish(RuleSink sink) {
@@ -250,6 +231,8 @@ class ContractChecker {
                        "finish of flow " + std::to_string(f.flow_id) + " is anchored on no event");
       }
     }
+    if (flow_events_.empty() && options_.unanchored_flows.empty())
+      sink.NotApplicable("0 flows");
   }
 
   void FlowUnique(RuleSink sink) {
@@ -273,6 +256,8 @@ class ContractChecker {
                                          std::to_string(list.size()) + " starts");
       }
     }
+    if (starts.empty())
+      sink.NotApplicable("0 flow starts");
   }
 
   void DeviceRowsNamed(RuleSink sink) {
@@ -294,22 +279,31 @@ class ContractChecker {
         }
       }
     }
+    if (index_.device_slices.empty())
+      sink.NotApplicable("0 device slices");
   }
 
   void DurationsAndWindow(RuleSink durations, RuleSink window) {
     const int64_t begin = trace_.capture_start_ns;
     const int64_t end = trace_.capture_end_ns;
-    const bool has_window = begin != 0 || end != 0;  // else no window was recorded
+    const bool has_window = HasCaptureWindow(trace_, options_.window_from_events);
     for (const Event& e : events_) {
       if (e.dur_ns < 0)
-        durations.Violation(e, "dur is " + Ns(e.dur_ns));
+        durations.Violation(e, "dur is " + NsText(e.dur_ns));
       if (!has_window)
         continue;
       if (e.ts_ns < begin) {
-        window.Violation(e, "starts " + Ns(begin - e.ts_ns) + " before the capture window");
+        window.Violation(e, "starts " + NsText(begin - e.ts_ns) + " before the capture window");
       } else if (e.end_ns() > end) {
-        window.Violation(e, "ends " + Ns(e.end_ns() - end) + " after the capture window");
+        window.Violation(e, "ends " + NsText(e.end_ns() - end) + " after the capture window");
       }
+    }
+    if (events_.empty())
+      durations.NotApplicable("0 events");
+    if (!has_window) {
+      window.NotApplicable("the trace records no capture window");
+    } else if (events_.empty()) {
+      window.NotApplicable("0 events");
     }
   }
 
@@ -335,11 +329,58 @@ std::vector<std::string> ContractArgKeys() {
   return {kLaunchIdArg};
 }
 
+std::string NsText(int64_t ns) {
+  return std::to_string(ns) + " ns";
+}
+
+void CheckOneProcessName(const trace::Trace& trace, RuleSink sink) {
+  for (const trace::ProcessRow& row : trace.processes) {
+    if (row.other_names.empty())
+      continue;
+    std::string names = "\"" + row.name + "\"";
+    for (const std::string& other : row.other_names)
+      names += ", \"" + other + "\"";
+    sink.Violation("pid " + std::to_string(row.pid) + " has " +
+                   std::to_string(row.other_names.size() + 1) +
+                   " different process_name rows: " + names + " (a viewer shows only one)");
+  }
+  if (trace.processes.empty())
+    sink.NotApplicable("0 process rows");
+}
+
+void CheckDeviceInsideWindow(const trace::Trace& trace, bool window_known, RuleSink sink) {
+  const WindowOverrun overrun = FindWindowOverrun(trace, window_known);
+  for (size_t i : overrun.late) {
+    const Event& e = trace.events[i];
+    sink.Violation(
+        e, "ends " + NsText(e.end_ns() - overrun.window_end_ns) + " after the capture window");
+  }
+  if (!window_known) {
+    sink.NotApplicable("the trace records no capture window");
+  } else if (overrun.device_work == 0) {
+    sink.NotApplicable("0 device activities");
+  }
+}
+
+void CheckCAbiContract(const trace::Trace& trace,
+                       const CheckOptions& options,
+                       CheckReport* report) {
+  ContractChecker(trace, options, report).Run();
+}
+
 CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options) {
   CheckReport report;
   report.sync = options.sync;
   report.base_time_ns = trace.base_time_ns;
-  ContractChecker(trace, options, &report).Run();
+  report.contract_forced = options.contract.has_value();
+  report.contract = options.contract.value_or(DetectDialect(trace));
+  if (report.contract == Dialect::kCurrent) {
+    CheckCurrentContract(trace, options, &report);
+  } else {
+    CheckCAbiContract(trace, options, &report);
+  }
+  for (const RuleResult& r : report.rules)
+    report.passed = report.passed && r.passed;
   return report;
 }
 

@@ -58,7 +58,7 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
       kind = HostKind::kOp;
     } else if (e.category == Category::kUserAnnotation) {
       kind = HostKind::kAnnotation;
-    } else if (IsMarker(e)) {
+    } else if (IsLaunchMarker(e)) {
       kind = HostKind::kMarker;
     } else {
       continue;

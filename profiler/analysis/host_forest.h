@@ -1,4 +1,5 @@
-// The host side of a trace as a forest: cpu_op / user_annotation spans and rbln_run markers,
+// The host side of a trace as a forest: cpu_op / user_annotation spans and launch markers
+// (rbln_run or "rbln launch", IsLaunchMarker),
 // nested per (pid, tid) row by time enclosure, in pre-order. Launch attribution and the
 // fallback / scan / round-trip detectors all walk this one structure.
 //
@@ -45,7 +46,7 @@ struct HostForest {
   uint32_t Launcher(uint32_t marker) const { return parent[marker]; }
 };
 
-// Takes every complete cpu_op and user_annotation and every rbln_run marker (host-side by
+// Takes every complete cpu_op and user_annotation and every launch marker (host-side by
 // definition: privateuse1_runtime maps to the CPU). python_function spans are left out: they only
 // wrap ops and would hide the ATen nesting the detectors read. Markers are leaves, so an op that
 // happens to start inside a long sync-mode marker still nests under its real parent. A

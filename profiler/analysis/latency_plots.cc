@@ -16,7 +16,7 @@ double MsFrom(int64_t ns, int64_t origin_ns) {
 
 report::Histogram LatencyHistogram(const LatencyReport& report) {
   report::Histogram histogram;
-  histogram.title = "Submission latency (rbln_run start to first device slice)";
+  histogram.title = "Submission latency (" + report.marker_name + " start to first device slice)";
   histogram.x_label = "latency (us)";
   for (const LaunchLatency& l : report.launches) {
     if (l.has_device()) {
@@ -28,7 +28,7 @@ report::Histogram LatencyHistogram(const LatencyReport& report) {
 
 report::LinePlot QueueLengthPlot(const LatencyReport& report) {
   report::LinePlot plot;
-  plot.title = "Queue length (+1 at rbln_run start, -1 at first device slice)";
+  plot.title = "Queue length (+1 at " + report.marker_name + " start, -1 at first device slice)";
   plot.x_label = "time since window start (ms)";
   plot.y_label = "launches in flight";
   report::Series series;

@@ -54,9 +54,10 @@ std::string FormatLatencyReportText(const LatencyReport& r) {
       "RBLN launch latency (trace only): {} launch{}, {} with device work, {} launching op{}\n",
       r.launches.size(), r.launches.size() == 1 ? "" : "es", with_device, r.per_op.size(),
       r.per_op.size() == 1 ? "" : "s");
-  out +=
-      "  submission = first device slice - rbln_run start; delay = first device slice - rbln_run "
-      "end\n  (HTA's launch_delay, clipped at 0); percentiles are nearest-rank\n";
+  out += fmt::format(
+      "  submission = first device slice - {0} start; delay = first device slice - {0} "
+      "end\n  (HTA's launch_delay, clipped at 0); percentiles are nearest-rank\n",
+      r.marker_name);
   size_t width = std::string("launch delay (all)").size();
   for (const OpLatency& op : r.per_op)
     width = std::max(width, Clip(op.op).size());
@@ -87,9 +88,9 @@ std::string FormatLatencyReportText(const LatencyReport& r) {
     }
   }
   out += fmt::format(
-      "  queue length (+1 at rbln_run start, -1 at first device slice): max {} at +{}, mean "
+      "  queue length (+1 at {} start, -1 at first device slice): max {} at +{}, mean "
       "{:.2f}\n",
-      r.queue_max, UsText(r.queue_max_at_ns - r.window_start_ns), r.queue_mean);
+      r.marker_name, r.queue_max, UsText(r.queue_max_at_ns - r.window_start_ns), r.queue_mean);
   const IdleBreakdown& idle = r.idle;
   out += fmt::format("  device idle between device work: {} of {} span, {} gaps; busy {}\n",
                      UsText(idle.idle_ns()), UsText(idle.span_ns), idle.gaps, UsText(idle.busy_ns));

@@ -44,19 +44,34 @@ RowKey RowOf(const Event& e) {
 }  // namespace
 
 bool IsMarker(const Event& event) {
-  return event.category == Category::kPrivateUse1Runtime && event.name == kMarkerName;
+  return event.category == Category::kPrivateUse1Runtime && event.name == kCAbiMarkerName;
 }
 
-LaunchIndex::LaunchIndex(const trace::Trace& t)
-    : trace(t), is_marker(t.events.size(), false), is_device(t.events.size(), false) {
+LaunchIndex::LaunchIndex(const trace::Trace& t) : LaunchIndex(t, DetectDialect(t)) {}
+
+LaunchIndex::LaunchIndex(const trace::Trace& t, Dialect d)
+    : trace(t), dialect(d), is_marker(t.events.size(), false), is_device(t.events.size(), false) {
   std::unordered_set<RowKey, RowKeyHash> host_rows;
   for (const Event& e : t.events) {
     if (IsHostCategory(e.category))
       host_rows.insert(RowOf(e));
   }
+  std::unordered_set<int64_t> npu_pids;
+  if (dialect == Dialect::kCurrent) {
+    for (const trace::ProcessRow& row : t.processes) {
+      if (IsNpuProcess(row))
+        npu_pids.insert(row.pid);
+    }
+    for (const trace::ThreadRow& row : t.threads) {
+      const std::optional<LaneKind> lane = LaneFromName(row.name);
+      if (lane && npu_pids.count(row.pid) > 0)
+        npu_lanes[{row.pid, row.tid}] = *lane;
+    }
+  }
+  const char* marker_name = MarkerNameOf(dialect);
   for (size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
-    if (IsMarker(e)) {
+    if (IsLaunchMarker(e) && e.name == marker_name) {
       is_marker[i] = true;
       markers.push_back(i);
       if (auto id = e.IntArg(kLaunchIdArg))
@@ -65,9 +80,10 @@ LaunchIndex::LaunchIndex(const trace::Trace& t)
     }
     if (e.phase != trace::Phase::kComplete)
       continue;
-    // A launch_id marks device work wherever it sits; otherwise the row decides.
+    // A launch_id marks device work wherever it sits, and so does an NPU row; otherwise the row
+    // decides.
     const bool carries_launch = e.FindArg(kLaunchIdArg) != nullptr;
-    if (!carries_launch && host_rows.count(RowOf(e)) > 0)
+    if (!carries_launch && npu_pids.count(e.pid) == 0 && host_rows.count(RowOf(e)) > 0)
       continue;
     is_device[i] = true;
     device_slices.push_back(i);
@@ -137,6 +153,13 @@ std::optional<size_t> LaunchIndex::MarkerOf(int64_t launch_id) const {
   if (it == markers_by_launch.end() || it->second.empty())
     return std::nullopt;
   return it->second.front();
+}
+
+std::optional<LaneKind> LaunchIndex::LaneOf(const Event& event) const {
+  auto it = npu_lanes.find({event.pid, event.tid});
+  if (it == npu_lanes.end())
+    return std::nullopt;
+  return it->second;
 }
 
 std::optional<size_t> LaunchIndex::LauncherOf(size_t marker_event) const {

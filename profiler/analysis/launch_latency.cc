@@ -195,6 +195,7 @@ LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
   LatencyReport report;
   report.window_start_ns = trace.capture_start_ns;
   report.window_end_ns = trace.capture_end_ns;
+  report.marker_name = MarkerNameOf(DetectDialect(trace));
   CollectLaunches(trace, forest, &report);
   JoinDeviceSlices(trace, &report);
   std::sort(report.launches.begin(), report.launches.end(),

@@ -1,8 +1,9 @@
 // Submission latency of every launch, from a trace alone (simulated or captured on a card).
 //
 // HTA's "kernel launch statistics" and "queue length" (kineto-and-trace-format.md §4) keyed on
-// our runtime's names: the launch event is the rbln_run marker (cat privateuse1_runtime), and its
-// device slices are the events carrying the same integer "launch_id" arg. Per launch:
+// our runtime's names: the launch event is the launch marker (cat privateuse1_runtime: "rbln_run"
+// in the c-abi dialect, the zero-length "rbln launch" in the current one), and its device slices
+// are the events carrying the same integer "launch_id" arg. Per launch:
 //   submission latency = first device start - marker start   (what the ground truth calls
 //                                                              latency_ns)
 //   launch delay       = first device start - marker end, clipped at 0   (HTA's launch_delay)
@@ -114,6 +115,8 @@ struct LatencyReport {
   int64_t slices_without_marker = 0;  // device slices whose launch_id has no marker
   int64_t window_start_ns = 0;
   int64_t window_end_ns = 0;
+  // The launch marker of the trace's dialect, for the report's wording.
+  std::string marker_name = "rbln_run";
 };
 
 // Every event arg AnalyzeLaunchLatency, its building blocks and the latency plots read: an

@@ -83,6 +83,10 @@ struct ProcessRow {
   std::string name;
   std::string labels;
   int64_t sort_index = 0;
+  // Further, different process_name values a file gave this pid, in file order (|name| is the
+  // first). Kineto's default "GPU n" rows name pids 0-15 after the host process, so a device on
+  // those pids ends up with two; the contract checks report it.
+  std::vector<std::string> other_names = {};
 };
 
 struct ThreadRow {

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""`rblnsim check` on a simulated trace and on mutated copies of it: the untouched trace passes,
-and every mutation fails with the rule that names what was broken (exit 1).
+"""`rblnsim check` on a simulated c-abi trace and on mutated copies of it: the untouched trace
+passes, and every mutation fails with the rule that names what was broken (exit 1). The
+current dialect has its own mutations in check_current_mutations.py.
 
     check_mutations.py BUILD_DIR"""
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -83,8 +85,12 @@ def main():
     trace = os.path.join(tmp, "trace.json")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RBLN", "TORCH_RBLN"))}
     env["RBLN_PROFILER"] = "1"
-    subprocess.run([rblnsim, "run", os.path.join(SOURCE, "scenarios", "profile_matmul.yaml"),
-                    "--trace", trace], env=env, check=True, capture_output=True, timeout=120)
+    run = [rblnsim, "run", os.path.join(SOURCE, "scenarios", "profile_matmul.yaml"), "--trace", trace]
+    # These mutations are of the c-abi dialect; where run speaks both, ask for that one.
+    usage = subprocess.run([rblnsim, "run", "--help"], capture_output=True, text=True).stdout
+    if re.search(r"^\s*--bridge\b", usage, re.M):
+        run += ["--bridge", "c-abi"]
+    subprocess.run(run, env=env, check=True, capture_output=True, timeout=120)
     rc, out = check(rblnsim, trace)
     assert rc == 0, out
     with open(trace, encoding="utf-8") as f:

@@ -12,6 +12,7 @@
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/truth_score.h"
+#include "profiler/analysis/window_overrun.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tools/rblnsim/bad_input.h"
@@ -53,6 +54,10 @@ StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
       analysis::AnalyzeLaunchLatency(trace, forest, analysis::LatencyOptions());
   if (!latency.launches.empty())
     out += "\n" + analysis::FormatLatencyReportText(latency);
+  const std::string overrun = analysis::FormatWindowOverrunText(analysis::FindWindowOverrun(
+      trace, analysis::HasCaptureWindow(trace, /*window_from_events=*/false)));
+  if (!overrun.empty())
+    out += "\n" + overrun;
   return out;
 }
 
@@ -101,10 +106,16 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
   std::fputs(analysis::FormatExplainText(overhead).c_str(), stdout);
   std::fputs("\n", stdout);
   if (latency.launches.empty()) {
-    std::fputs("RBLN launch latency: no rbln_run markers in the trace\n", stdout);
+    std::printf("RBLN launch latency: no %s markers in the trace\n", latency.marker_name.c_str());
   } else {
     std::fputs(analysis::FormatLatencyReportText(latency).c_str(), stdout);
   }
+  // Device work the trace's own window does not hold (n/a when the file records no window).
+  const analysis::WindowOverrun overrun = analysis::FindWindowOverrun(
+      trace, analysis::HasCaptureWindow(trace, !imported->capture_window_from_trace));
+  const std::string overrun_text = analysis::FormatWindowOverrunText(overrun);
+  if (!overrun_text.empty())
+    std::fputs(("\n" + overrun_text).c_str(), stdout);
   std::optional<analysis::TruthScore> score;
   if (truth) {
     score = analysis::ScoreAgainstTruth(*truth, latency, overhead);
@@ -130,6 +141,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
       analysis::WriteExplainJson(overhead, &json);
       json.Key("latency");
       analysis::WriteLatencyReportJson(latency, &json);
+      json.Key("capture_window");
+      analysis::WriteWindowOverrunJson(overrun, &json);
       if (score) {
         json.Key("truth");
         analysis::WriteTruthScoreJson(*score, &json);

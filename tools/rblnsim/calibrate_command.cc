@@ -134,9 +134,10 @@ int CalibrateCommand(const CalibrateOptions& options) {
   for (const DigestLaunch& launch : captured.launches)
     device_work |= launch.has_device();
   if (!device_work) {
-    return BadInput(Status::Error(options.trace_path +
-                                  ": no rbln_run launch with device slices: nothing to calibrate "
-                                  "against (was RBLN_PROFILER=1 set when the capture started?)"));
+    return BadInput(Status::Error(
+        options.trace_path +
+        ": no rbln_run launch (or \"rbln launch\") with device slices: nothing to calibrate "
+        "against (was RBLN_PROFILER=1 set when the capture started?)"));
   }
   auto work_dir = WorkDir::Create(options.work_dir);
   if (!work_dir.ok())

@@ -15,12 +15,24 @@ void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
   CLI::App* check = app->add_subcommand(
       "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
   check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  check->add_flag(
-      "--sync", options->sync,
-      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
-      "inside the launching op");
+  check->add_flag("--sync", options->sync,
+                  "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
+                  "inside the launching op");
   check->add_option("--json", options->json_path, "Also write the report as JSON")
       ->check(NonEmptyPath());
+  check
+      ->add_option("--contract", options->contract,
+                   "Apply this version of the contract instead of the one the trace's dialect "
+                   "shows: current (NPU rows, rbln launch) or c-abi (rbln_run)")
+      ->check(CLI::IsMember({"current", "c-abi"}));
+  check
+      ->add_option("--min-launches", options->min_launches,
+                   "current: launches (and launches running a kernel) the trace must hold "
+                   "(default 1)")
+      ->check(CLI::NonNegativeNumber);
+  check->add_option("--launcher-contains", options->launcher_contains,
+                    "current: a marker must lie inside a host slice whose name contains this, "
+                    "e.g. \"Torch-Compiled Region\" for graph mode (default: any host slice)");
 }
 
 int CheckCommand(const CheckCommandOptions& options) {
@@ -42,10 +54,16 @@ int CheckCommand(const CheckCommandOptions& options) {
   }
   analysis::CheckOptions check_options;
   check_options.sync = options.sync;
+  check_options.contract = analysis::DialectFromName(options.contract);
+  check_options.min_launches = options.min_launches;
+  check_options.launcher_contains = options.launcher_contains;
+  check_options.window_from_events = !imported->capture_window_from_trace;
   for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
     check_options.unanchored_flows.push_back(orphan.flow);
   }
   const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
+  std::printf("contract: %s (%s)\n", analysis::DialectName(report.contract),
+              report.contract_forced ? "forced by --contract" : "detected from the trace");
   std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
   if (imported->skipped_events > 0 || imported->orphan_flow_events > 0) {
     std::printf(

@@ -87,8 +87,8 @@ int CompareCommand(const CompareOptions& options) {
   std::fputs(FormatComparison(header, comparison).c_str(), stdout);
   if (captured.launches.empty()) {
     std::printf(
-        "note: the captured trace has no rbln_run launches: RBLN_PROFILER=1 was not set when the "
-        "process started, or the card is an ATOM (host activity only)\n");
+        "note: the captured trace has no rbln_run (or \"rbln launch\") launches: RBLN_PROFILER=1 "
+        "was not set when profiling started, or the card is an ATOM (host activity only)\n");
   }
   if (!options.json_path.empty()) {
     Status written = WriteComparisonJson(options.json_path, header, comparison);

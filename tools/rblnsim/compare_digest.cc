@@ -132,7 +132,7 @@ EngineKind EngineKindOfClass(std::string_view engine_class, trace::Category cate
     return EngineKind::kGce;
   if (Contains(engine_class, "DMA"))
     return EngineKind::kDma;
-  if (Contains(engine_class, "Sync"))
+  if (Contains(engine_class, "Sync") || engine_class == "collective")
     return EngineKind::kSync;
   if (category == trace::Category::kGpuMemcpy || category == trace::Category::kGpuMemset) {
     return EngineKind::kDma;
@@ -181,6 +181,10 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
     if (slices != index.slices_by_launch.end()) {
       for (size_t s : slices->second) {
         const trace::Event& e = trace.events[s];
+        if (index.LaneOf(e) == analysis::LaneKind::kHost) {
+          ++digest.host_steps;
+          continue;
+        }
         DigestSlice slice{
             e.name,  CommandKey(e.name), EngineClass(trace, e), EngineKind::kOther, e.ts_ns,
             e.dur_ns};

@@ -1,5 +1,6 @@
-// What `compare` and `calibrate` read from a trace, simulated or captured on a card: every launch
-// (its rbln_run marker, the op that launched it, its device slices with their engine class), the
+// What `compare` and `calibrate` read from a trace, simulated or captured on a card, in either
+// dialect: every launch (its rbln_run / "rbln launch" marker, the op that launched it, its device
+// slices with their engine class), the
 // host self time per op and per host-model cost key, event counts, and the fallbacks and
 // recompiles the trace-only detectors find. Both sides of a comparison are digested the same way,
 // so nothing here may depend on simulator-only args.
@@ -24,6 +25,8 @@ inline constexpr int kEngineKindCount = 5;
 const char* EngineKindName(EngineKind kind);  // "matmul", "gce", "dma", "sync", "other"
 
 // "Neural Engine Clusters" -> matmul, "General Compute Engine" -> gce, "... DMA" / "HDMA" -> dma.
+// The current dialect's lanes name only the kind: "copy" -> dma, "collective" -> sync, and
+// "compute" stays other (matmul and general compute share that lane).
 EngineKind EngineKindOfClass(std::string_view engine_class, trace::Category category);
 
 // The command's name without the per-run "i{instance}_{sequence}_W{workload}_" prefix of the
@@ -72,6 +75,10 @@ struct TraceDigest {
   std::map<std::string, int64_t> recompiles;   // detected recompiles by op
   int64_t device_events = 0;                   // kernel / gpu_memcpy / gpu_memset events
   int64_t slices_without_marker = 0;
+  // current dialect: activities on an NPU row's host lane (privateuse1_runtime: runtime steps on
+  // the host). Like privateuse1_runtime in analyze's latency, they are kept out of the launches'
+  // device slices, device time and latency, and only counted here.
+  int64_t host_steps = 0;
   int64_t window_ns = 0;
 };
 

@@ -188,6 +188,10 @@ void TraceAssembler::AddMetadata(RawEvent& raw) {
       row.name = std::move(value);
     } else if (row.name != value) {
       ++result_.conflicting_rows;
+      if (std::find(row.other_names.begin(), row.other_names.end(), value) ==
+          row.other_names.end()) {
+        row.other_names.push_back(std::move(value));
+      }
     }
   } else if (name == "process_labels") {
     Process(raw.pid.value).labels = StringArg(raw.args, "labels");

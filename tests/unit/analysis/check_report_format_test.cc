@@ -30,12 +30,13 @@ std::vector<std::string> Lines(const std::string& text) {
 TEST(CheckReportFormatTest, TextForAPassingTrace) {
   const std::vector<std::string> lines =
       Lines(FormatCheckReportText(CheckContract(ValidTrace(), {})));
-  ASSERT_EQ(lines.size(), 12u);
+  ASSERT_EQ(lines.size(), 13u);
   EXPECT_EQ(lines[0],
             "PASS device-category: device slices use cat kernel, gpu_memcpy or "
             "privateuse1_driver");
   EXPECT_EQ(lines[4].rfind("SKIP sync-end-inside-op: ", 0), 0u);
-  EXPECT_EQ(lines[11], "overall: PASS (10 rules checked, 1 skipped)");
+  EXPECT_EQ(lines[11], "PASS one-process-name: every pid has exactly one process_name");
+  EXPECT_EQ(lines[12], "overall: PASS (11 rules checked, 1 skipped)");
 }
 
 TEST(CheckReportFormatTest, TextShowsFiveExamplesAndTheRest) {
@@ -73,7 +74,7 @@ TEST(CheckReportFormatTest, JsonIsValidAndComplete) {
   EXPECT_EQ(bool(doc["passed"]), false);
   EXPECT_EQ(bool(doc["sync"]), false);
   simdjson::dom::array rules = doc["rules"];
-  ASSERT_EQ(rules.size(), 11u);
+  ASSERT_EQ(rules.size(), 12u);
   bool found = false;
   for (simdjson::dom::element rule : rules) {
     if (std::string_view(rule["id"]) != "no-negative-durations")

@@ -72,7 +72,7 @@ TEST(ContractChecksTest, ValidLaunchPassesEveryRule) {
   CheckOptions sync;
   sync.sync = true;
   const CheckReport report = CheckContract(trace, sync);
-  ASSERT_EQ(report.rules.size(), 11u);
+  ASSERT_EQ(report.rules.size(), 12u);
   for (const RuleResult& rule : report.rules)
     EXPECT_FALSE(rule.skipped) << rule.id;
 }

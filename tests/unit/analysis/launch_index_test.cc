@@ -1,0 +1,145 @@
+// The launch indexing and the analyses built on it read the current dialect: "rbln launch"
+// markers as launches, NPU-row activities as device slices by launch_id, lanes by kind; and the
+// device work that outlives the capture window.
+#include "profiler/analysis/launch_index.h"
+
+#include <gtest/gtest.h>
+
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/latency_report.h"
+#include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/window_overrun.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "tests/unit/analysis/current_trace.h"
+#include "tests/unit/import/kineto_json_builder.h"
+
+namespace rblnsim::analysis {
+namespace {
+
+using testing::CurrentMarker;
+using testing::CurrentTrace;
+using testing::FindEvent;
+using testing::ValidCurrentTrace;
+using trace::Trace;
+
+TEST(DialectTest, DetectsEachDialect) {
+  EXPECT_EQ(DetectDialect(ValidCurrentTrace(1)), Dialect::kCurrent);
+  Trace markers_only = ValidCurrentTrace(1);
+  markers_only.processes.clear();
+  EXPECT_EQ(DetectDialect(markers_only), Dialect::kCurrent);
+  Trace rows_only = ValidCurrentTrace(0);
+  EXPECT_EQ(DetectDialect(rows_only), Dialect::kCurrent);
+
+  auto c_abi = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
+  ASSERT_TRUE(c_abi.ok());
+  EXPECT_EQ(DetectDialect(c_abi->trace), Dialect::kCAbi);
+  EXPECT_EQ(DetectDialect(Trace()), Dialect::kCAbi);
+}
+
+TEST(DialectTest, LanesAndMarkers) {
+  EXPECT_EQ(LaneOfCategory(trace::Category::kKernel), LaneKind::kCompute);
+  EXPECT_EQ(LaneOfCategory(trace::Category::kGpuMemcpy), LaneKind::kCopy);
+  EXPECT_EQ(LaneOfCategory(trace::Category::kPrivateUse1Runtime), LaneKind::kHost);
+  EXPECT_EQ(LaneOfCategory(trace::Category::kPrivateUse1Driver), LaneKind::kCollective);
+  EXPECT_EQ(LaneOfCategory(trace::Category::kCpuOp), std::nullopt);
+  EXPECT_EQ(LaneName(LaneKind::kCollective), "collective");
+  EXPECT_EQ(LaneFromName("copy"), LaneKind::kCopy);
+  EXPECT_EQ(LaneFromName("lane 7"), std::nullopt);
+  EXPECT_TRUE(InFlowBlock(0xF0000000u));
+  EXPECT_TRUE(InFlowBlock(0xF0FFFFFFu));
+  EXPECT_FALSE(InFlowBlock(0xF1000000u));
+  EXPECT_FALSE(InFlowBlock(0xEFFFFFFFu));
+  Trace t = ValidCurrentTrace(1);
+  EXPECT_TRUE(IsLaunchMarker(CurrentMarker(t, 0)));
+  EXPECT_FALSE(IsLaunchMarker(FindEvent(t, CurrentTrace::HostStep(0))));
+}
+
+TEST(LaunchIndexTest, ReadsCurrentLaunches) {
+  const Trace t = ValidCurrentTrace(3);
+  const LaunchIndex index(t);
+  EXPECT_EQ(index.dialect, Dialect::kCurrent);
+  ASSERT_EQ(index.markers.size(), 3u);
+  ASSERT_EQ(index.markers_by_launch.size(), 3u);
+  ASSERT_EQ(index.slices_by_launch.size(), 3u);
+  for (const auto& [id, slices] : index.slices_by_launch) {
+    EXPECT_EQ(slices.size(), 3u) << id;  // copy, host step and kernel, all on the NPU row
+    for (size_t s : slices) {
+      EXPECT_TRUE(index.is_device[s]);
+      EXPECT_EQ(t.events[s].pid, CurrentTrace::kNpuPid);
+    }
+  }
+  for (size_t m : index.markers) {
+    const auto op = index.LauncherOf(m);
+    ASSERT_TRUE(op.has_value());
+    EXPECT_EQ(t.events[*op].name.rfind("aten::linear#", 0), 0u);
+  }
+  Trace copy = t;
+  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Kernel(0))), LaneKind::kCompute);
+  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Copy(0))), LaneKind::kCopy);
+  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::HostStep(0))), LaneKind::kHost);
+  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Op(0))), std::nullopt);
+}
+
+TEST(LaunchIndexTest, ForcedCAbiReadingSeesNoMarkers) {
+  const Trace t = ValidCurrentTrace(2);
+  const LaunchIndex index(t, Dialect::kCAbi);
+  EXPECT_TRUE(index.markers.empty());
+  EXPECT_TRUE(index.npu_lanes.empty());
+  EXPECT_EQ(index.slices_by_launch.size(), 2u);
+}
+
+TEST(LaunchIndexTest, CAbiTraceIsReadAsBefore) {
+  auto imported = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
+  ASSERT_TRUE(imported.ok());
+  const LaunchIndex index(imported->trace);
+  EXPECT_EQ(index.dialect, Dialect::kCAbi);
+  ASSERT_EQ(index.markers.size(), 1u);
+  EXPECT_EQ(imported->trace.events[index.markers[0]].name, "rbln_run");
+  EXPECT_EQ(index.slices_by_launch.at(1).size(), 2u);
+  EXPECT_TRUE(index.npu_lanes.empty());
+}
+
+TEST(LaunchLatencyTest, CurrentMarkersAreLaunches) {
+  const Trace t = ValidCurrentTrace(2);
+  auto forest = BuildHostForest(t);
+  ASSERT_TRUE(forest.ok());
+  EXPECT_EQ(forest->markers, 2u);
+  const LatencyReport report = AnalyzeLaunchLatency(t, *forest, LatencyOptions());
+  EXPECT_EQ(report.marker_name, "rbln launch");
+  ASSERT_EQ(report.launches.size(), 2u);
+  for (const LaunchLatency& l : report.launches) {
+    // The copy starts 1 µs after the zero-length marker; the host step (privateuse1_runtime) is
+    // host work and, as in the c-abi dialect, no device slice.
+    EXPECT_EQ(l.device_slices, 2u);
+    EXPECT_EQ(l.submission_latency_ns(), 1'000);
+    EXPECT_EQ(l.launch_delay_ns(), 1'000);
+    EXPECT_EQ(report.op_names[l.op].rfind("aten::linear#", 0), 0u);
+  }
+  EXPECT_EQ(report.slices_without_marker, 0);
+  const std::string text = FormatLatencyReportText(report);
+  EXPECT_NE(text.find("submission = first device slice - rbln launch start"), std::string::npos)
+      << text;
+}
+
+TEST(WindowOverrunTest, CountsDeviceWorkAfterTheWindow) {
+  Trace t = ValidCurrentTrace(2);
+  const int64_t kernel_end = FindEvent(t, CurrentTrace::Kernel(1)).end_ns();
+  EXPECT_EQ(FindWindowOverrun(t, true).after_window, 0);
+  EXPECT_EQ(FormatWindowOverrunText(FindWindowOverrun(t, true)), "");
+
+  t.capture_end_ns = kernel_end - 1'500;
+  const WindowOverrun overrun = FindWindowOverrun(t, HasCaptureWindow(t, false));
+  EXPECT_TRUE(overrun.window_known);
+  EXPECT_EQ(overrun.device_work, 6);  // 3 activities per launch, host steps included
+  EXPECT_EQ(overrun.after_window, 1);
+  EXPECT_EQ(overrun.worst_overrun_ns, 1'500);
+  EXPECT_EQ(FormatWindowOverrunText(overrun),
+            "device work after the capture window: 1 of 6 device slices end after it, the worst "
+            "by 1.500us (Kineto drops records outside its window)\n");
+
+  EXPECT_FALSE(HasCaptureWindow(t, /*window_from_events=*/true));
+  EXPECT_EQ(FindWindowOverrun(t, false).after_window, 0);
+}
+
+}  // namespace
+}  // namespace rblnsim::analysis
