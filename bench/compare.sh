@@ -42,7 +42,8 @@ timed() {
 }
 
 simulate() {  # simulate NAME LAUNCHES TRACE
-  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$2" --trace "$3"
+  # The c-abi dialect: the Python reference (bench/reference_*.py) implements that contract.
+  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$2" --trace "$3" --bridge c-abi
   [[ -s $3 ]] || { echo "compare.sh: $1 wrote no trace" >&2; exit 1; }
 }
 

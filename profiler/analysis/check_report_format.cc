@@ -92,7 +92,7 @@ std::string FormatCheckReportJson(const CheckReport& report) {
   json.BeginObject();
   json.Key("passed").Bool(report.passed);
   json.Key("sync").Bool(report.sync);
-  json.Key("contract").String(DialectName(report.contract));
+  json.Key("contract").String(trace::DialectName(report.contract));
   json.Key("rules").BeginArray();
   for (const RuleResult& rule : report.rules) {
     json.BeginObject();

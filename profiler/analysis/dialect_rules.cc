@@ -8,52 +8,19 @@ namespace {
 
 using trace::Category;
 
-constexpr std::string_view kLaneNames[] = {"compute", "copy", "host", "collective"};
-
-bool StartsWithNpu(const std::string& name) {
-  return name.compare(0, kNpuRowPrefix.size(), kNpuRowPrefix) == 0;
-}
+using trace::kLaneNames;
 
 }  // namespace
 
-Dialect DetectDialect(const trace::Trace& trace) {
-  for (const trace::ProcessRow& row : trace.processes) {
-    if (IsNpuProcess(row))
-      return Dialect::kCurrent;
-  }
-  for (const trace::Event& e : trace.events) {
-    if (e.name == kCurrentMarkerName && IsLaunchMarker(e))
-      return Dialect::kCurrent;
-  }
-  return Dialect::kCAbi;
-}
-
-bool IsLaunchMarker(const trace::Event& event) {
-  return event.category == Category::kPrivateUse1Runtime &&
-         (event.name == kCAbiMarkerName || event.name == kCurrentMarkerName);
-}
-
-const char* DialectName(Dialect dialect) {
-  return dialect == Dialect::kCurrent ? "current" : "c-abi";
-}
-
-std::optional<Dialect> DialectFromName(std::string_view name) {
-  if (name == "current")
-    return Dialect::kCurrent;
-  if (name == "c-abi")
-    return Dialect::kCAbi;
-  return std::nullopt;
-}
-
 const char* MarkerNameOf(Dialect dialect) {
-  return dialect == Dialect::kCurrent ? kCurrentMarkerName : kCAbiMarkerName;
+  return trace::LaunchMarkerName(dialect).data();  // the names are string literals
 }
 
 bool IsNpuProcess(const trace::ProcessRow& row) {
-  if (StartsWithNpu(row.name))
+  if (trace::IsNpuRowName(row.name))
     return true;
   for (const std::string& name : row.other_names) {
-    if (StartsWithNpu(name))
+    if (trace::IsNpuRowName(name))
       return true;
   }
   return false;

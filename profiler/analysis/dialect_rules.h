@@ -7,9 +7,8 @@
 //    zero-length "rbln launch" marker on the launching thread carrying the launch_id and an ac2g
 //    flow start with an id in [0xF0000000, 0xF1000000), a flow finish on every activity.
 //
-// Dialect, DetectDialect and IsLaunchMarker stand in for the shared profiler/trace/dialect.h
-// (same names and meaning); once that header exists, this block becomes `using` declarations of
-// the trace:: ones and nothing else changes.
+// The dialect vocabulary itself lives in profiler/trace/dialect.h (shared with the bridge and the
+// reports); this header adds what only the checks and analyses need.
 #ifndef RBLNSIM_PROFILER_ANALYSIS_DIALECT_RULES_H_
 #define RBLNSIM_PROFILER_ANALYSIS_DIALECT_RULES_H_
 
@@ -17,37 +16,28 @@
 #include <optional>
 #include <string_view>
 
+#include "profiler/trace/dialect.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {
 
-// ---- stand-in for profiler/trace/dialect.h ----
-enum class Dialect : uint8_t { kCAbi = 0, kCurrent = 1 };
+using trace::DetectDialect;  // also current when a pid's second process_name is "NPU <id>"
+using trace::Dialect;
+using trace::DialectFromName;
+using trace::IsLaunchMarker;  // either dialect's marker
+using trace::kCAbiMarkerName;
+using trace::kCurrentMarkerName;
+using trace::kNpuRowPrefix;
 
-// Current when the trace holds an "rbln launch" marker or a process row named "NPU <id>"
-// (a second, conflicting process_name counts too); c-abi otherwise, also for an empty trace.
-Dialect DetectDialect(const trace::Trace& trace);
-
-// A launch marker of either dialect: a privateuse1_runtime event named "rbln_run" or
-// "rbln launch". A trace holds only one of the two, so readers need not know which.
-bool IsLaunchMarker(const trace::Event& event);
-// ---- end of stand-in ----
-
-inline constexpr char kCAbiMarkerName[] = "rbln_run";
-inline constexpr char kCurrentMarkerName[] = "rbln launch";
-inline constexpr std::string_view kNpuRowPrefix = "NPU ";
 // The flow ids the current bridge owns; ids outside belong to other producers.
-inline constexpr uint64_t kFlowBlockBegin = 0xF0000000u;
-inline constexpr uint64_t kFlowBlockEnd = 0xF1000000u;
+inline constexpr uint64_t kFlowBlockBegin = trace::kFlowIdBlockBegin;
+inline constexpr uint64_t kFlowBlockEnd = trace::kFlowIdBlockEnd;
+inline bool InFlowBlock(uint64_t id) {
+  return trace::InFlowIdBlock(id);
+}
 
-const char* DialectName(Dialect dialect);  // "c-abi", "current"
-std::optional<Dialect> DialectFromName(std::string_view name);
 // The marker name of |dialect|.
 const char* MarkerNameOf(Dialect dialect);
-
-inline bool InFlowBlock(uint64_t id) {
-  return id >= kFlowBlockBegin && id < kFlowBlockEnd;
-}
 
 // A device row of the current dialect: any of its process_name values starts with "NPU ".
 bool IsNpuProcess(const trace::ProcessRow& row);

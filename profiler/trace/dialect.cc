@@ -58,6 +58,11 @@ Dialect DetectDialect(const Trace& trace) {
   for (const ProcessRow& row : trace.processes) {
     if (IsNpuRowName(row.name))
       return Dialect::kCurrent;
+    // Kineto's default "GPU <n>" row can win the pid's name; the NPU name is then a second one.
+    for (const std::string& name : row.other_names) {
+      if (IsNpuRowName(name))
+        return Dialect::kCurrent;
+    }
   }
   for (const Event& event : trace.events) {
     if (IsLaunchMarker(event, Dialect::kCurrent))

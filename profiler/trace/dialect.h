@@ -63,7 +63,8 @@ std::string_view LaneName(int64_t tid);
 // privateuse1_runtime → host, privateuse1_driver → collective; nullopt for any other category.
 std::optional<int64_t> LaneForCategory(Category category);
 
-// Current when the trace has an "rbln launch" marker or a process row named "NPU ..."; c-abi
+// Current when the trace has an "rbln launch" marker or a process row named "NPU ..." (as its
+// first or a later, conflicting process_name); c-abi
 // otherwise (also for a trace with no device activity at all, where the two cannot differ).
 Dialect DetectDialect(const Trace& trace);
 

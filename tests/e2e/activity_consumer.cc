@@ -11,6 +11,9 @@
 //   activity_consumer flag        RBLN_PROFILER read at begin: off -> empty, on -> recorded
 //   activity_consumer misuse      end without begin, begin twice: empty results, no crash
 //   activity_consumer clock_sim   (RBLNSIM_CLOCK=sim) nothing recorded
+//   activity_consumer trace OUT OP  one session inside this thread's own host op OP, written as
+//                                 torch.profiler + the current plugin would write it (for
+//                                 `rblnsim check`); the JSON goes through rblnsim's writer
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -25,6 +28,9 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/trace.h"
 
 #ifdef RBLNSIM_REBEL_V2
 #include <rebel/v2/runtime/activity.h>
@@ -243,11 +249,122 @@ void ClockSim() {
   std::printf("clock_sim: activities=%zu\n", w.result.activities.size());
 }
 
+int64_t SystemNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+using rblnsim::trace::Category;
+
+Category CategoryOf(rt::Activity::Kind kind) {
+  switch (kind) {
+    case rt::Activity::Kind::kDevice:
+      return Category::kKernel;
+    case rt::Activity::Kind::kCopy:
+      return Category::kGpuMemcpy;
+    case rt::Activity::Kind::kCollective:
+      return Category::kPrivateUse1Driver;
+    case rt::Activity::Kind::kHost:
+    default:
+      return Category::kPrivateUse1Runtime;
+  }
+}
+
+// One profiled region as torch.profiler records it with the current plugin: this thread's own
+// host op around the session (the "Torch-Compiled Region" of graph mode, or an eager op), one
+// "NPU <id>" row per device with a lane per kind, the activities with their launch_id, and per
+// launch that ran something a zero-length "rbln launch" marker with an arrow to each activity.
+void WriteTrace(const std::string& path, const std::string& host_op) {
+  namespace tr = rblnsim::trace;
+  const int64_t pid = getpid();
+  const auto tid = static_cast<int64_t>(syscall(SYS_gettid));
+  const int64_t anchor_steady = SteadyNs();
+  const int64_t offset = SystemNs() - anchor_steady;  // the adapter's (system - steady) anchor
+  Check(rt::flags::kProfiler.value(), "flags::kProfiler.value() is off");
+  rt::beginActivities();
+  const rt::Activities got = rt::endActivities();
+  const int64_t op_end = SteadyNs();
+
+  tr::Trace trace;
+  trace.capture_start_ns = anchor_steady + offset;
+  trace.capture_end_ns = op_end + offset;
+  trace.base_time_ns = tr::KinetoBaseTimeNs(trace.capture_start_ns);
+  trace.processes.push_back({pid, "python3", "", pid});
+  trace.threads.push_back({pid, tid, "thread " + std::to_string(tid) + " (python3)", tid});
+  tr::Event op;
+  op.category = Category::kCpuOp;
+  op.name = host_op;
+  op.pid = pid;
+  op.tid = tid;
+  op.ts_ns = trace.capture_start_ns;
+  op.dur_ns = op_end - anchor_steady;
+  trace.events.push_back(op);
+
+  std::set<uint32_t> devices;
+  std::set<std::pair<uint32_t, int64_t>> lanes;
+  for (const rt::Activity& a : got.activities) {
+    devices.insert(a.device);
+    lanes.insert({a.device, static_cast<int64_t>(a.kind)});
+  }
+  for (uint32_t device : devices)
+    trace.processes.push_back({device, "NPU " + std::to_string(device), "", 5000000 + device});
+  for (const auto& [device, lane] : lanes)
+    trace.threads.push_back({device, lane, kLaneNames[lane], lane});
+
+  std::map<uint64_t, uint64_t> flow_of;  // launch id -> flow id
+  for (size_t i = 0; i < got.launches.size() && i < 0x01000000u; ++i)
+    flow_of.emplace(got.launches[i].id, 0xF0000000ull + i);
+  std::set<uint64_t> ran;
+  for (const rt::Activity& a : got.activities) {
+    tr::Event e;
+    e.category = CategoryOf(a.kind);
+    e.name = a.name;
+    e.pid = a.device;
+    e.tid = static_cast<int64_t>(a.kind);
+    e.ts_ns = a.start_ns + offset;
+    e.dur_ns = a.end_ns - a.start_ns;
+    if (a.launch != 0)
+      e.args.push_back({"launch_id", static_cast<int64_t>(a.launch)});
+    auto flow = flow_of.find(a.launch);
+    if (flow != flow_of.end()) {
+      e.flow_id = flow->second;
+      e.flow_role = tr::FlowRole::kFinish;
+      ran.insert(a.launch);
+    }
+    trace.events.push_back(std::move(e));
+  }
+  for (const rt::Launch& launch : got.launches) {
+    if (ran.count(launch.id) == 0)
+      continue;  // no marker for a launch that ran nothing: no arrow dangles
+    tr::Event marker;
+    marker.category = Category::kPrivateUse1Runtime;
+    marker.name = "rbln launch";
+    marker.pid = launch.pid;
+    marker.tid = launch.tid;
+    marker.ts_ns = launch.ns + offset;
+    marker.args.push_back({"launch_id", static_cast<int64_t>(launch.id)});
+    marker.flow_id = flow_of.at(launch.id);
+    marker.flow_role = tr::FlowRole::kStart;
+    trace.events.push_back(std::move(marker));
+  }
+  const rblnsim::Status written = tr::WriteChromeTrace(trace, path);
+  Check(written.ok(), "write " + path + ": " + written.message());
+  std::printf("trace: %zu launches, %zu activities, host op '%s' -> %s\n", got.launches.size(),
+              got.activities.size(), host_op.c_str(), path.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "trace") {
+    WriteTrace(argv[2], argv[3]);
+    std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: activity_consumer emitter|sessions|flag|misuse|clock_sim\n");
+    std::fprintf(stderr,
+                 "usage: activity_consumer emitter|sessions|flag|misuse|clock_sim|trace OUT OP\n");
     return 2;
   }
   const std::string mode = argv[1];

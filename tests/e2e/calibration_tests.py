@@ -47,7 +47,12 @@ def rblnsim(args, env=None, check=True):
 
 
 def simulate(scenario, trace, extra=()):
-    rblnsim(["run", scenario, "--trace", trace, "--no-expect"] + list(extra), env={"RBLN_PROFILER": "1"})
+    # The stand-in "card" traces are written in the c-abi dialect, whose engine lanes carry the
+    # per-engine detail these tests look for (the current dialect has one compute lane per NPU);
+    # compare and calibrate then simulate through the same seam. Both dialects side by side:
+    # check.both_dialects_read_alike.
+    rblnsim(["run", scenario, "--trace", trace, "--no-expect", "--bridge", "c-abi"] + list(extra),
+            env={"RBLN_PROFILER": "1"})
 
 
 def hidden_overlay(path):

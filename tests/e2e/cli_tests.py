@@ -70,7 +70,30 @@ def run_seed(extra=None, env=None, trace_name="t.json"):
 
 
 def test_seed_table():
-    proc, _ = run_seed(env={"RBLN_PROFILER": "1"})
+    """The seed reproduction is the same through both seams: table rows, calls, the Self RBLN
+    total and the device-events line; each trace is in its own dialect."""
+    outputs = {}
+    for bridge in ("current", "c-abi"):
+        proc, trace = run_seed(["--bridge", bridge], env={"RBLN_PROFILER": "1"})
+        seed_table_holds(proc)
+        events = strict_json(trace)["traceEvents"]
+        markers = {e["name"] for e in events if e.get("cat") == "privateuse1_runtime"}
+        rows = {e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+        if bridge == "current":
+            assert markers == {"rbln launch"} and "NPU 0" in rows, (markers, rows)
+        else:
+            assert markers == {"rbln_run"} and not any(r.startswith("NPU ") for r in rows), (markers, rows)
+        # Status, table and device events; the reports after them name each dialect's marker.
+        head = proc.stdout[:proc.stdout.index("device events, for example")]
+        outputs[bridge] = head.splitlines()
+    assert outputs["current"] == outputs["c-abi"], "\n".join(
+        a + "  !=  " + b for a, b in zip(outputs["current"], outputs["c-abi"]) if a != b)
+    # The default is today's dialect.
+    proc, trace = run_seed(env={"RBLN_PROFILER": "1"})
+    assert any(e.get("name") == "rbln launch" for e in strict_json(trace)["traceEvents"])
+
+
+def seed_table_holds(proc):
     header, rows, footers = parse_table(proc.stdout)
     assert "Self RBLN" in header and "RBLN total" in header, header
     assert list(rows) == list(SEED_CALLS), list(rows)
@@ -88,9 +111,11 @@ def test_without_profiler():
     assert not any("RBLN" in h for h in header), header
     assert "Self RBLN time total" not in footers
     assert "0 device events, for example: []" in proc.stdout
-    assert "RBLN_PROFILER=1 was not set when the runtime started" in proc.stdout
+    assert "RBLN_PROFILER=1 was not set when the profiling session was configured" in proc.stdout
     events = strict_json(trace)["traceEvents"]
-    assert not any(e.get("name") == "rbln_run" for e in events)
+    assert not any(e.get("name") in ("rbln_run", "rbln launch") for e in events)
+    proc, _ = run_seed(["--no-expect", "--bridge", "c-abi"])
+    assert "RBLN_PROFILER=1 was not set when the runtime started" in proc.stdout
 
 
 def test_atom_is_host_only():
@@ -151,7 +176,9 @@ def contract_violations(doc, sync=False):
 
 
 def test_trace_contract_and_structure():
-    _, trace = run_seed(env={"RBLN_PROFILER": "1"})
+    # The c-abi dialect, checked independently of rblnsim's own checker (which the scenario
+    # suite runs on the default, current dialect).
+    _, trace = run_seed(["--bridge", "c-abi"], env={"RBLN_PROFILER": "1"})
     doc = strict_json(trace)
     keys = list(doc)
     assert keys[0] == "schemaVersion" and keys[-1] == "traceName", keys
@@ -174,7 +201,7 @@ def test_trace_contract_and_structure():
 
 
 def test_trace_contract_sync_dispatch():
-    _, trace = run_seed(env={"RBLN_PROFILER": "1", "RBLN_RUNTIME_FORCE_SYNC": "1"})
+    _, trace = run_seed(["--bridge", "c-abi"], env={"RBLN_PROFILER": "1", "RBLN_RUNTIME_FORCE_SYNC": "1"})
     doc = strict_json(trace)
     assert not contract_violations(doc)
     # With sync dispatch the device work ends inside the launching op.

@@ -11,18 +11,17 @@
 
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/temp_cleanup.h"
+#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/calibrate_fit.h"
 #include "tools/rblnsim/calibrate_report.h"
 #include "tools/rblnsim/calibrate_runner.h"
 #include "tools/rblnsim/capture_context.h"
 #include "tools/rblnsim/compare_digest.h"
-#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
 namespace {
-
 
 // The children read the four variables from the process environment, which wins over the
 // scenario (as in `run`): pin them to what the capture ran with, whatever this shell has.
@@ -101,7 +100,9 @@ void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
       ->add_option("trace", options->trace_path,
                    "Captured Chrome trace (metadata.json beside it is read)")
       ->required();
-  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")->required()->check(NonEmptyPath());
+  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")
+      ->required()
+      ->check(NonEmptyPath());
   calibrate->add_option("--set", options->sets,
                         "Override a scenario key: path=value (repeatable; pinned)");
   calibrate->add_option("--overlay", options->overlays,
@@ -125,7 +126,8 @@ int CalibrateCommand(const CalibrateOptions& options) {
   Status writable = trace::CheckWritable(options.out_path);
   if (!writable.ok())
     return BadInput(writable);
-  auto loaded = LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
+  auto loaded =
+      LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
   if (!loaded.ok())
     return BadInput(loaded.status());
   const CaptureContext& context = loaded->context;
@@ -153,7 +155,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
   std::fputs(report.Header().c_str(), stdout);
 
   CandidateSimulator simulator(options.scenario_path, options.overlays, options.sets, &captured,
-                               work_dir->path());
+                               work_dir->path(), loaded->dialect);
   const CalibrationParams start = ParamsFromScenario(scenario, keys);
   CalibrationParams probe = start;
   for (EngineKind kind : {EngineKind::kMatmul, EngineKind::kGce, EngineKind::kDma})

@@ -25,12 +25,14 @@ CandidateSimulator::CandidateSimulator(std::string scenario_path,
                                        std::vector<std::string> overlays,
                                        std::vector<std::string> sets,
                                        const TraceDigest* captured,
-                                       std::string work_dir)
+                                       std::string work_dir,
+                                       trace::Dialect dialect)
     : scenario_path_(std::move(scenario_path)),
       overlays_(std::move(overlays)),
       sets_(std::move(sets)),
       captured_(captured),
-      work_dir_(std::move(work_dir)) {}
+      work_dir_(std::move(work_dir)),
+      dialect_(dialect) {}
 
 StatusOr<std::vector<CandidateRun>> CandidateSimulator::Run(
     const std::vector<CandidateSpec>& candidates) {
@@ -50,7 +52,8 @@ StatusOr<std::vector<CandidateRun>> CandidateSimulator::Run(
     for (const std::string& set : sets_)
       child.argv.insert(child.argv.end(), {"--set", set});
     child.argv.insert(child.argv.end(),
-                      {"--trace", stem + ".json", "--no-expect", "--row-limit", "0"});
+                      {"--trace", stem + ".json", "--no-expect", "--row-limit", "0", "--bridge",
+                       std::string(trace::DialectName(dialect_))});
     child.log_path = stem + ".log";
     children.push_back(std::move(child));
     traces.push_back(stem + ".json");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profiler/base/status.h"
+#include "profiler/trace/dialect.h"
 #include "tools/rblnsim/calibrate_fit.h"
 
 namespace rblnsim::cli {
@@ -26,7 +27,8 @@ class CandidateSimulator {
                      std::vector<std::string> overlays,
                      std::vector<std::string> sets,
                      const TraceDigest* captured,
-                     std::string work_dir);
+                     std::string work_dir,
+                     trace::Dialect dialect);
 
   // Runs the candidates (two at a time: the machine's cores are shared) and returns them in the
   // order given. A child that fails is an error naming its log.
@@ -39,6 +41,7 @@ class CandidateSimulator {
   std::vector<std::string> sets_;
   const TraceDigest* captured_;
   std::string work_dir_;
+  trace::Dialect dialect_;  // the capture's: candidates are simulated through the same seam
   int simulations_ = 0;
 };
 

@@ -62,7 +62,7 @@ int CheckCommand(const CheckCommandOptions& options) {
     check_options.unanchored_flows.push_back(orphan.flow);
   }
   const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
-  std::printf("contract: %s (%s)\n", analysis::DialectName(report.contract),
+  std::printf("contract: %s (%s)\n", trace::DialectName(report.contract).data(),
               report.contract_forced ? "forced by --contract" : "detected from the trace");
   std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
   if (imported->skipped_events > 0 || imported->orphan_flow_events > 0) {

@@ -70,7 +70,7 @@ int CompareCommand(const CompareOptions& options) {
   const CaptureContext& context = loaded->context;
   const TraceDigest& captured = loaded->digest;
 
-  auto simulated_run = SimulateTrace(context.scenario);
+  auto simulated_run = SimulateTrace(context.scenario, loaded->dialect);
   if (!simulated_run.ok())
     return BadInput(simulated_run.status());
   auto simulated = DigestTrace(simulated_run->trace);

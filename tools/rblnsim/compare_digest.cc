@@ -226,7 +226,8 @@ StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
   auto digest = DigestTrace(imported->trace);
   if (!digest.ok())
     return digest.status().WithPrefix(trace_path + ": ");
-  return LoadedCapture{std::move(*context), std::move(*digest)};
+  return LoadedCapture{std::move(*context), std::move(*digest),
+                       trace::DetectDialect(imported->trace)};
 }
 
 }  // namespace rblnsim::cli

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "profiler/base/status.h"
+#include "profiler/trace/dialect.h"
 #include "profiler/trace/trace.h"
 #include "tools/rblnsim/capture_context.h"
 
@@ -90,6 +91,7 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace);
 struct LoadedCapture {
   CaptureContext context;
   TraceDigest digest;
+  trace::Dialect dialect = trace::Dialect::kCurrent;  // the capture's, to simulate alike
 };
 StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
                                     const std::vector<std::string>& overlays,

@@ -1,12 +1,12 @@
 // One simulated run of a resolved scenario, in this process, as the Chrome-trace model that
-// `rblnsim run` writes: warm-up, then the profiled window seen through the C-ABI and the bridge
-// with the deterministic simulated clock. This is `run`'s sequence (run_command.cc) without its
-// printing and files, kept separate so `run` itself stays untouched. Once per process: SystemC
-// elaborates once.
+// `rblnsim run` writes: warm-up, then the profiled window through SimulateProfiledWindow (the
+// same session `run` takes) in the dialect of the trace it is compared with, so both sides
+// measure host time the same way. Once per process: SystemC elaborates once.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_COMPARE_SIMULATE_H_
 #define RBLNSIM_TOOLS_RBLNSIM_COMPARE_SIMULATE_H_
 
 #include "profiler/base/status.h"
+#include "profiler/trace/dialect.h"
 #include "profiler/trace/trace.h"
 #include "sim/scenario/scenario.h"
 
@@ -19,7 +19,7 @@ struct SimulatedTrace {
 };
 
 // |scenario| must have its env applied; errors are bad input (the runtime refused the scenario).
-StatusOr<SimulatedTrace> SimulateTrace(const scenario::Scenario& scenario);
+StatusOr<SimulatedTrace> SimulateTrace(const scenario::Scenario& scenario, trace::Dialect dialect);
 
 }  // namespace rblnsim::cli
 

@@ -1,18 +1,12 @@
 #include "tools/rblnsim/run_command.h"
 
 #include <fmt/format.h>
-#include <rbln/runtime/activity.h>
-#include <rbln/runtime/flags.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 
-#include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/bridge/activity_bridge.h"
-#include "profiler/bridge/clock.h"
-#include "profiler/bridge/kineto_api.h"
-#include "profiler/bridge/rbln_bridge.h"
+#include "profiler/bridge/bridge_result.h"
 #include "profiler/report/device_events.h"
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/atomic_file.h"
@@ -27,21 +21,11 @@
 #include "tools/rblnsim/host_trace.h"
 #include "tools/rblnsim/output_guard.h"
 #include "tools/rblnsim/run_outputs.h"
+#include "tools/rblnsim/simulated_session.h"
 
 namespace rblnsim::cli {
 
 namespace {
-
-// The bridge's clocks, read from the simulation so every run of a scenario gives the same trace.
-class SimulatedClock final : public bridge::BridgeClock {
- public:
-  explicit SimulatedClock(sim::SimulatedRuntime* runtime) : runtime_(runtime) {}
-  int64_t SteadyNowNs() override { return runtime_->SteadyNowNs(); }
-  int64_t SystemNowNs() override { return runtime_->SystemNowNs(); }
-
- private:
-  sim::SimulatedRuntime* runtime_;
-};
 
 void PrintRuntimeStatus(const scenario::Scenario& scenario,
                         trace::Dialect dialect,
@@ -73,68 +57,6 @@ void PrintRuntimeStatus(const scenario::Scenario& scenario,
                 static_cast<long long>(session.commands_timed_out));
   }
   std::printf("\n");
-}
-
-// What one profiled window gave, whichever seam it went through.
-struct Capture {
-  bool active = false;  // a profiling session existed and the producer recorded device work
-  int64_t capture_start_ns = 0;
-  int64_t capture_end_ns = 0;
-  Status window;  // the simulated run's own outcome (a timed-out command fails it)
-  std::optional<bridge::BridgeResult> device_side;
-  sim::SessionData session;
-};
-
-// The session shape both bridges share: Configure when the profiler is configured, Start at the
-// capture start, run the window, Stop with the capture window. |producer_began| says whether the
-// producer opened a session (the activity seam opens none on ATOM even with the flag set).
-template <typename Bridge>
-StatusOr<Capture> DriveSession(sim::SimulatedRuntime* runtime, Bridge* bridge) {
-  Capture capture;
-  RBLNSIM_ASSIGN_OR_RETURN(const bool has_session, bridge->Configure());
-  capture.capture_start_ns = runtime->SystemNowNs();
-  RBLNSIM_RETURN_IF_ERROR(bridge->Start());
-  const bool producer_began = has_session && runtime->in_session();
-  sim::Simulation* simulation = runtime->simulation();
-  if (!producer_began)
-    simulation->BeginSession();
-  capture.window = runtime->RunWindow();
-  capture.capture_end_ns = runtime->SystemNowNs();
-  if (has_session) {
-    RBLNSIM_ASSIGN_OR_RETURN(bridge::BridgeResult result,
-                             bridge->Stop(capture.capture_start_ns, capture.capture_end_ns));
-    capture.device_side = std::move(result);
-  }
-  if (producer_began) {
-    auto taken = runtime->TakeLastSession();
-    if (taken)
-      capture.session = std::move(*taken);
-  } else {
-    capture.session = simulation->EndSession();
-  }
-  capture.active = producer_began;
-  return capture;
-}
-
-StatusOr<Capture> CaptureThroughCAbi(sim::SimulatedRuntime* runtime, bridge::BridgeClock* clock) {
-  RBLNSIM_ASSIGN_OR_RETURN(
-      bridge::KinetoApi api,
-      bridge::KinetoApi::FromFunctions(&rbln_kineto_is_active, &rbln_kineto_begin_session,
-                                       &rbln_kineto_end_session_and_export,
-                                       &rblnsim_kineto_last_session_stats));
-  bridge::RblnBridge bridge(api, clock);
-  return DriveSession(runtime, &bridge);
-}
-
-StatusOr<Capture> CaptureThroughActivities(sim::SimulatedRuntime* runtime,
-                                           bridge::BridgeClock* clock) {
-  RBLNSIM_ASSIGN_OR_RETURN(
-      bridge::ActivityApi api,
-      bridge::ActivityApi::FromFunctions(
-          [] { return rbln::runtime::flags::kProfiler.value(); }, &rbln::runtime::beginActivities,
-          &rbln::runtime::endActivities, &rblnsim_kineto_last_session_stats));
-  bridge::ActivityBridge bridge(api, clock);
-  return DriveSession(runtime, &bridge);
 }
 
 }  // namespace
@@ -214,11 +136,9 @@ int RunCommand(const RunOptions& options) {
 
   // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
   // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
-  SimulatedClock clock(&runtime);
   const trace::Dialect dialect =
       options.bridge == "c-abi" ? trace::Dialect::kCAbi : trace::Dialect::kCurrent;
-  auto captured = dialect == trace::Dialect::kCAbi ? CaptureThroughCAbi(&runtime, &clock)
-                                                   : CaptureThroughActivities(&runtime, &clock);
+  auto captured = SimulateProfiledWindow(&runtime, dialect);
   if (!captured.ok())
     return BadInput(captured.status());
   const bool active = captured->active;
@@ -256,8 +176,9 @@ int RunCommand(const RunOptions& options) {
   if (!active && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
     std::printf(
         "hint: the table has no Self RBLN columns and there are 0 device events because "
-        "RBLN_PROFILER=1 was not set when the runtime started; set it on the command line: "
+        "RBLN_PROFILER=1 was not set when the %s; set it on the command line: "
         "RBLN_PROFILER=1 rblnsim run %s\n",
+        dialect == trace::Dialect::kCAbi ? "runtime started" : "profiling session was configured",
         options.scenario_path.c_str());
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
