@@ -29,6 +29,30 @@ Status DuplicateName(uint64_t at, std::string_view name, const char* where, uint
                              std::to_string(first) + ")");
 }
 
+// The event members the model reads.
+enum class Field : uint8_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kOther };
+constexpr size_t kKnownFields = static_cast<size_t>(Field::kOther);
+
+Field KnownField(std::string_view key) {
+  switch (key.size()) {
+    case 2:
+      return key == "ph"   ? Field::kPh
+             : key == "ts" ? Field::kTs
+             : key == "id" ? Field::kId
+                           : Field::kOther;
+    case 3:
+      return key == "pid"   ? Field::kPid
+             : key == "tid" ? Field::kTid
+             : key == "dur" ? Field::kDur
+             : key == "cat" ? Field::kCat
+                            : Field::kOther;
+    case 4:
+      return key == "name" ? Field::kName : key == "args" ? Field::kArgs : Field::kOther;
+    default:
+      return Field::kOther;
+  }
+}
+
 template <typename T>
 bool ParseWhole(std::string_view text, T* out) {
   if (text.empty())
@@ -76,7 +100,10 @@ class EventReader::Impl {
     od::object object;
     if (auto error = doc.get_object().get(object))
       return ErrorAtByte(begin, InvalidJson(error));
-    event_names_.Clear();
+    // The fields the model reads are told apart by a bit each; other names are rare.
+    uint32_t seen = 0;
+    uint64_t first_at[kKnownFields];
+    other_names_.Clear();
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
@@ -85,9 +112,17 @@ class EventReader::Impl {
       const uint64_t key_at = KeyOffset(field);
       if (auto error = field.unescaped_key().get(key))
         return Fail(doc, error, end);
-      if (const std::optional<uint64_t> first = event_names_.Add(key, key_at))
+      const Field known = KnownField(key);
+      if (known != Field::kOther) {
+        const auto index = static_cast<size_t>(known);
+        if ((seen >> index) & 1)
+          return DuplicateName(key_at, key, "a trace event", first_at[index]);
+        seen |= uint32_t{1} << index;
+        first_at[index] = key_at;
+      } else if (const std::optional<uint64_t> first = other_names_.Add(key, key_at)) {
         return DuplicateName(key_at, key, "a trace event", *first);
-      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
+      }
+      RBLNSIM_RETURN_IF_ERROR(ReadEventField(known, key, field.value(), event));
     }
     if (whole != nullptr) {
       // Once every token has been read, simdjson has no location left to give.
@@ -191,7 +226,7 @@ class EventReader::Impl {
                                ", found " + std::string(TypeName(t)));
   }
 
-  Status ReadEventField(std::string_view key, od::value& value, RawEvent* event) {
+  Status ReadEventField(Field known, std::string_view key, od::value& value, RawEvent* event) {
     const uint64_t at = offsets_.Where(value);
     od::json_type type;
     if (auto error = value.type().get(type))
@@ -205,32 +240,32 @@ class EventReader::Impl {
       out->assign(s);
       return Status::Ok();
     };
-    if (key == "ph") {
-      event->has_ph = true;
-      return read_string(&event->ph);
+    switch (known) {
+      case Field::kPh:
+        event->has_ph = true;
+        return read_string(&event->ph);
+      case Field::kCat:
+        event->has_cat = true;
+        return read_string(&event->cat);
+      case Field::kName:
+        return read_string(&event->name);
+      case Field::kPid:
+        return ReadRowId(key, value, type, at, &event->pid, &event->quoted_numbers);
+      case Field::kTid:
+        return ReadRowId(key, value, type, at, &event->tid, &event->quoted_numbers);
+      case Field::kTs:
+        event->has_ts = true;
+        return ReadTime(key, value, type, at, &event->ts_ns, &event->quoted_numbers);
+      case Field::kDur:
+        event->has_dur = true;
+        return ReadTime(key, value, type, at, &event->dur_ns, &event->quoted_numbers);
+      case Field::kId:
+        return ReadFlowId(value, type, at, &event->id);
+      case Field::kArgs:
+        return ReadArgs(value, type, at, &event->args);
+      case Field::kOther:
+        break;
     }
-    if (key == "cat") {
-      event->has_cat = true;
-      return read_string(&event->cat);
-    }
-    if (key == "name")
-      return read_string(&event->name);
-    if (key == "pid")
-      return ReadRowId(key, value, type, at, &event->pid, &event->quoted_numbers);
-    if (key == "tid")
-      return ReadRowId(key, value, type, at, &event->tid, &event->quoted_numbers);
-    if (key == "ts") {
-      event->has_ts = true;
-      return ReadTime(key, value, type, at, &event->ts_ns, &event->quoted_numbers);
-    }
-    if (key == "dur") {
-      event->has_dur = true;
-      return ReadTime(key, value, type, at, &event->dur_ns, &event->quoted_numbers);
-    }
-    if (key == "id")
-      return ReadFlowId(value, type, at, &event->id);
-    if (key == "args")
-      return ReadArgs(value, type, at, &event->args);
     // Other keys ("s", "bp", ...) carry nothing the model keeps, but simdjson would skip them
     // unread, so they are validated here: malformed input must not pass silently.
     return copier_.AppendCompact(value, kEventFieldLevel, offsets_, nullptr);
@@ -349,7 +384,7 @@ class EventReader::Impl {
   std::vector<std::string> keep_args_;  // empty: all
   od::parser parser_;
   ValueCopier copier_;
-  MemberNames event_names_;  // of the event being read
+  MemberNames other_names_;  // of the event being read, other than Field's
   MemberNames arg_names_;    // of its "args"
 };
 

@@ -2,36 +2,24 @@
 
 namespace rblnsim::trace::import {
 
-void MemberNames::Clear() {
-  mask_ = 0;
-  listed_.clear();
-  if (!many_.empty())
-    many_.clear();
-}
-
-std::optional<uint64_t> MemberNames::Add(std::string_view name, uint64_t offset) {
-  if (!many_.empty()) {
-    auto [it, inserted] = many_.try_emplace(name, offset);
-    if (!inserted)
-      return it->second;
-    return std::nullopt;
-  }
-  const uint64_t bit = Bit(name);
-  if ((mask_ & bit) != 0) {
-    for (const auto& [seen, at] : listed_) {
-      if (seen == name)
-        return at;
+std::optional<uint64_t> MemberNames::AddSlow(std::string_view name, uint64_t offset, uint64_t bit) {
+  if (listed_count_ < kMaxListed) {
+    for (size_t i = 0; i < listed_count_; ++i) {
+      if (listed_[i].first == name)
+        return listed_[i].second;
     }
-  }
-  mask_ |= bit;
-  if (listed_.size() < kMaxListed) {
-    listed_.emplace_back(name, offset);
+    mask_ |= bit;
+    listed_[listed_count_++] = {name, offset};
     return std::nullopt;
   }
-  many_.reserve(2 * kMaxListed);
-  for (const auto& [seen, at] : listed_)
-    many_.emplace(seen, at);
-  many_.emplace(name, offset);
+  if (many_.empty()) {
+    many_.reserve(4 * kMaxListed);
+    for (const auto& [seen, at] : listed_)
+      many_.emplace(seen, at);
+  }
+  auto [it, inserted] = many_.try_emplace(name, offset);
+  if (!inserted)
+    return it->second;
   return std::nullopt;
 }
 

@@ -5,24 +5,38 @@
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_MEMBER_NAMES_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_MEMBER_NAMES_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
-#include <vector>
 
 namespace rblnsim::trace::import {
 
 class MemberNames {
  public:
   // Forgets every name (keeps the memory, for the next object).
-  void Clear();
+  void Clear() {
+    mask_ = 0;
+    listed_count_ = 0;
+    if (!many_.empty())
+      many_.clear();
+  }
 
   // Adds |name|, found at byte |offset|; the view must stay valid until Clear(). Returns the
-  // offset of an equal name added before, if there is one.
-  std::optional<uint64_t> Add(std::string_view name, uint64_t offset);
+  // offset of an equal name added before, if there is one. Inline: it runs for every member of
+  // every args object.
+  std::optional<uint64_t> Add(std::string_view name, uint64_t offset) {
+    const uint64_t bit = Bit(name);
+    if ((mask_ & bit) == 0 && listed_count_ < kMaxListed) {
+      mask_ |= bit;
+      listed_[listed_count_++] = {name, offset};
+      return std::nullopt;
+    }
+    return AddSlow(name, offset, bit);
+  }
 
  private:
   // Past this many names a lookup would compare too many strings: the map takes over.
@@ -36,8 +50,12 @@ class MemberNames {
     return uint64_t{1} << ((name.size() * 5 + first * 7 + last * 13) & 63);
   }
 
+  // A name whose bit is taken (maybe the same name), or one past kMaxListed.
+  std::optional<uint64_t> AddSlow(std::string_view name, uint64_t offset, uint64_t bit);
+
   uint64_t mask_ = 0;
-  std::vector<std::pair<std::string_view, uint64_t>> listed_;
+  size_t listed_count_ = 0;
+  std::array<std::pair<std::string_view, uint64_t>, kMaxListed> listed_;
   std::unordered_map<std::string_view, uint64_t> many_;
 };
 
