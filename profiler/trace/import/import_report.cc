@@ -43,6 +43,19 @@ void AppendPart(std::string& parts, int64_t count, std::string_view text) {
 
 }  // namespace
 
+std::string FormatImportNotice(const ImportResult& r, std::string_view input_name) {
+  std::string notice = FormatImportNotice(r);
+  if (notice.empty())
+    return notice;
+  std::string name;
+  for (char c : input_name) {
+    const auto u = static_cast<unsigned char>(c);
+    name += (u < 0x20 || u == 0x7f) ? '?' : c;
+  }
+  const std::string_view prefix = "import: ";
+  return notice.insert(prefix.size(), name + ": ");
+}
+
 std::string FormatImportNotice(const ImportResult& r) {
   std::string skipped;
   int64_t listed_phases = 0;

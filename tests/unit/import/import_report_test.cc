@@ -174,6 +174,11 @@ TEST(ImportReportTest, TheIssuesExampleLine) {
                       "{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":2}"));
   EXPECT_EQ(FormatImportNotice(r),
             "import: 3 events skipped (2 ph \"C\" unsupported, 1 non-numeric tid)");
+  // Naming the input, for commands that read several; a path cannot break the line.
+  EXPECT_EQ(FormatImportNotice(r, "run\n1/capture.json"),
+            "import: run?1/capture.json: 3 events skipped (2 ph \"C\" unsupported, 1 non-numeric "
+            "tid)");
+  EXPECT_EQ(FormatImportNotice(MustImport(Wrap("")), "clean.json"), "");
 }
 
 TEST(ImportReportTest, EveryOtherReasonHasItsWords) {
