@@ -29,30 +29,6 @@ Status DuplicateName(uint64_t at, std::string_view name, const char* where, uint
                              std::to_string(first) + ")");
 }
 
-// The event members the model reads.
-enum class Field : uint8_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kOther };
-constexpr size_t kKnownFields = static_cast<size_t>(Field::kOther);
-
-Field KnownField(std::string_view key) {
-  switch (key.size()) {
-    case 2:
-      return key == "ph"   ? Field::kPh
-             : key == "ts" ? Field::kTs
-             : key == "id" ? Field::kId
-                           : Field::kOther;
-    case 3:
-      return key == "pid"   ? Field::kPid
-             : key == "tid" ? Field::kTid
-             : key == "dur" ? Field::kDur
-             : key == "cat" ? Field::kCat
-                            : Field::kOther;
-    case 4:
-      return key == "name" ? Field::kName : key == "args" ? Field::kArgs : Field::kOther;
-    default:
-      return Field::kOther;
-  }
-}
-
 template <typename T>
 bool ParseWhole(std::string_view text, T* out) {
   if (text.empty())
@@ -100,9 +76,7 @@ class EventReader::Impl {
     od::object object;
     if (auto error = doc.get_object().get(object))
       return ErrorAtByte(begin, InvalidJson(error));
-    // The fields the model reads are told apart by a bit each; other names are rare.
-    uint32_t seen = 0;
-    uint64_t first_at[kKnownFields];
+    seen_fields_ = 0;
     other_names_.Clear();
     for (auto field_result : object) {
       od::field field;
@@ -112,17 +86,7 @@ class EventReader::Impl {
       const uint64_t key_at = KeyOffset(field);
       if (auto error = field.unescaped_key().get(key))
         return Fail(doc, error, end);
-      const Field known = KnownField(key);
-      if (known != Field::kOther) {
-        const auto index = static_cast<size_t>(known);
-        if ((seen >> index) & 1)
-          return DuplicateName(key_at, key, "a trace event", first_at[index]);
-        seen |= uint32_t{1} << index;
-        first_at[index] = key_at;
-      } else if (const std::optional<uint64_t> first = other_names_.Add(key, key_at)) {
-        return DuplicateName(key_at, key, "a trace event", *first);
-      }
-      RBLNSIM_RETURN_IF_ERROR(ReadEventField(known, key, field.value(), event));
+      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
     }
     if (whole != nullptr) {
       // Once every token has been read, simdjson has no location left to give.
@@ -226,7 +190,28 @@ class EventReader::Impl {
                                ", found " + std::string(TypeName(t)));
   }
 
-  Status ReadEventField(Field known, std::string_view key, od::value& value, RawEvent* event) {
+  // The members the model reads, one bit each in seen_fields_.
+  enum FieldBit : uint32_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kFieldBits };
+
+  // Refuses a second member |bit| (or, for other names, a second equal name) in the event.
+  Status Once(std::string_view key, uint64_t key_at, std::optional<FieldBit> bit) {
+    std::optional<uint64_t> first;
+    if (bit) {
+      if ((seen_fields_ >> *bit) & 1)
+        first = field_at_[*bit];
+      seen_fields_ |= uint32_t{1} << *bit;
+      field_at_[*bit] = key_at;
+    } else {
+      first = other_names_.Add(key, key_at);
+    }
+    if (first)
+      return DuplicateName(key_at, key, "a trace event", *first);
+    return Status::Ok();
+  }
+
+  // An if-chain on purpose: a switch over the members compiles to an indirect jump that the
+  // branch predictor misses about once per member.
+  Status ReadEventField(std::string_view key, uint64_t key_at, od::value& value, RawEvent* event) {
     const uint64_t at = offsets_.Where(value);
     od::json_type type;
     if (auto error = value.type().get(type))
@@ -240,32 +225,47 @@ class EventReader::Impl {
       out->assign(s);
       return Status::Ok();
     };
-    switch (known) {
-      case Field::kPh:
-        event->has_ph = true;
-        return read_string(&event->ph);
-      case Field::kCat:
-        event->has_cat = true;
-        return read_string(&event->cat);
-      case Field::kName:
-        return read_string(&event->name);
-      case Field::kPid:
-        return ReadRowId(key, value, type, at, &event->pid, &event->quoted_numbers);
-      case Field::kTid:
-        return ReadRowId(key, value, type, at, &event->tid, &event->quoted_numbers);
-      case Field::kTs:
-        event->has_ts = true;
-        return ReadTime(key, value, type, at, &event->ts_ns, &event->quoted_numbers);
-      case Field::kDur:
-        event->has_dur = true;
-        return ReadTime(key, value, type, at, &event->dur_ns, &event->quoted_numbers);
-      case Field::kId:
-        return ReadFlowId(value, type, at, &event->id);
-      case Field::kArgs:
-        return ReadArgs(value, type, at, &event->args);
-      case Field::kOther:
-        break;
+    if (key == "ph") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kPh));
+      event->has_ph = true;
+      return read_string(&event->ph);
     }
+    if (key == "cat") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kCat));
+      event->has_cat = true;
+      return read_string(&event->cat);
+    }
+    if (key == "name") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kName));
+      return read_string(&event->name);
+    }
+    if (key == "pid") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kPid));
+      return ReadRowId(key, value, type, at, &event->pid, &event->quoted_numbers);
+    }
+    if (key == "tid") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kTid));
+      return ReadRowId(key, value, type, at, &event->tid, &event->quoted_numbers);
+    }
+    if (key == "ts") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kTs));
+      event->has_ts = true;
+      return ReadTime(key, value, type, at, &event->ts_ns, &event->quoted_numbers);
+    }
+    if (key == "dur") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kDur));
+      event->has_dur = true;
+      return ReadTime(key, value, type, at, &event->dur_ns, &event->quoted_numbers);
+    }
+    if (key == "id") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kId));
+      return ReadFlowId(value, type, at, &event->id);
+    }
+    if (key == "args") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kArgs));
+      return ReadArgs(value, type, at, &event->args);
+    }
+    RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, std::nullopt));
     // Other keys ("s", "bp", ...) carry nothing the model keeps, but simdjson would skip them
     // unread, so they are validated here: malformed input must not pass silently.
     return copier_.AppendCompact(value, kEventFieldLevel, offsets_, nullptr);
@@ -384,8 +384,10 @@ class EventReader::Impl {
   std::vector<std::string> keep_args_;  // empty: all
   od::parser parser_;
   ValueCopier copier_;
-  MemberNames other_names_;  // of the event being read, other than Field's
-  MemberNames arg_names_;    // of its "args"
+  uint32_t seen_fields_ = 0;            // FieldBits of the event being read
+  uint64_t field_at_[kFieldBits] = {};  // where each was written
+  MemberNames other_names_;             // the event's other member names
+  MemberNames arg_names_;               // of its "args"
 };
 
 EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}
