@@ -5,6 +5,7 @@
 
 #include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
 #include "profiler/trace/json_writer.h"
 #include "tests/fuzz/fuzz_entries.h"
 #include "tests/fuzz/json_check.h"
@@ -42,6 +43,35 @@ std::string FuzzTraceImport(const uint8_t* data, size_t size) {
   }
   if (result.events_read < kept)
     return "more events kept than read";
+  // Nothing vanishes: every event read is kept, Kineto's bookkeeping, or skipped for a reason.
+  const int64_t accounted = result.complete_events + result.begin_end_pairs +
+                            result.instant_events + result.metadata_events + result.flow_events +
+                            result.span_events + result.skipped_events;
+  if (accounted != result.events_read) {
+    return std::to_string(result.events_read) + " events read but " + std::to_string(accounted) +
+           " accounted for:\n" + trace::FormatImportSummary(result);
+  }
+  const int64_t by_reason = result.non_numeric_pid_events + result.non_numeric_tid_events +
+                            result.unknown_phase_events + result.unknown_metadata_events +
+                            result.other_flow_events + result.flow_step_events +
+                            result.orphan_flow_events + result.unmatched_begin_events +
+                            result.unmatched_end_events + result.end_before_begin_events;
+  if (by_reason != result.skipped_events)
+    return "skipped_events is not the sum of its reasons:\n" + trace::FormatImportSummary(result);
+  // What commands print about the import: one line, and valid JSON.
+  const std::string notice = trace::FormatImportNotice(result);
+  if (notice.find('\n') != std::string::npos || notice.find('\x1b') != std::string::npos)
+    return "the import notice is not one printable line: " + notice;
+  if (result.skipped_events > 0 && notice.empty())
+    return "events were skipped but the import notice says nothing";
+  trace::StringSink report;
+  {
+    trace::JsonWriter writer(&report);
+    trace::WriteImportReportJson(result, writer);
+    writer.Finish();
+  }
+  if (const std::string problem = JsonProblem(report.text()); !problem.empty())
+    return "the import report was written as " + problem;
   if (result.orphan_flows.size() > trace::kMaxListedOrphanFlows)
     return "more orphan flows listed than kMaxListedOrphanFlows";
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/member_names.h"
 #include "profiler/trace/import/ondemand_values.h"
 #include "profiler/trace/import/time_text.h"
 #include "profiler/trace/json_writer.h"
@@ -13,6 +14,20 @@
 namespace rblnsim::trace::import {
 
 namespace {
+
+// Levels in the document simdjson parses for one event (json_scan.h counts the same way).
+constexpr size_t kEventFieldLevel = 2;  // a member of the event
+constexpr size_t kArgLevel = 3;         // a member of "args"
+
+// simdjson's development checks (on in unoptimised builds) assert that a container's level
+// stays below the parser's max_depth; every value the readers walk is at most kMaxJsonDepth
+// deep, deeper ones are refused by the walk (ValueCopier) first.
+constexpr size_t kParserMaxDepth = kMaxJsonDepth + 1;
+
+Status DuplicateName(uint64_t at, std::string_view name, const char* where, uint64_t first) {
+  return ErrorAtByte(at, "duplicate key " + Excerpt(name) + " in " + where + " (first at byte " +
+                             std::to_string(first) + ")");
+}
 
 template <typename T>
 bool ParseWhole(std::string_view text, T* out) {
@@ -26,7 +41,7 @@ bool ParseWhole(std::string_view text, T* out) {
 
 void RawEvent::Clear() {
   offset = 0;
-  has_ph = has_cat = has_ts = has_dur = false;
+  has_ph = has_cat = has_ts = has_dur = quoted_numbers = false;
   ph.clear();
   cat.clear();
   name.clear();
@@ -61,14 +76,17 @@ class EventReader::Impl {
     od::object object;
     if (auto error = doc.get_object().get(object))
       return ErrorAtByte(begin, InvalidJson(error));
+    seen_fields_ = 0;
+    other_names_.Clear();
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
       if (auto error = std::move(field_result).get(field))
         return Fail(doc, error, end);
+      const uint64_t key_at = KeyOffset(field);
       if (auto error = field.unescaped_key().get(key))
         return Fail(doc, error, end);
-      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, field.value(), event));
+      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
     }
     if (whole != nullptr) {
       // Once every token has been read, simdjson has no location left to give.
@@ -90,7 +108,7 @@ class EventReader::Impl {
       od::value value;
       if (auto error = doc.get_value().get(value))
         return ErrorAtByte(begin, InvalidJson(error));
-      RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(value, offsets_, &text));
+      RBLNSIM_RETURN_IF_ERROR(copier_.AppendCompact(value, /*level=*/1, offsets_, &text));
       return text;
     }
     // simdjson cannot turn a scalar document into a value, so scalars are checked here.
@@ -144,11 +162,21 @@ class EventReader::Impl {
  private:
   Status Open(const TextPiece& piece, od::document* doc) {
     offsets_ = InputOffsets(piece.data, piece.offset);
+    if (parser_.max_depth() != kParserMaxDepth) {
+      // Small: iterate() grows the capacity as pieces need it, keeping this depth.
+      if (parser_.allocate(kInitialParserBytes, kParserMaxDepth) != simdjson::SUCCESS)
+        return ErrorAtByte(piece.offset, "out of memory while parsing the trace");
+    }
     const simdjson::padded_string_view view(piece.data, piece.size, piece.readable);
     if (auto error = parser_.iterate(view).get(*doc))
       return ErrorAtByte(piece.offset, InvalidJson(error));
     return Status::Ok();
   }
+
+  static constexpr size_t kInitialParserBytes = size_t{1} << 16;
+
+  // The offset of a member name's opening quote; before unescaped_key(), which consumes it.
+  uint64_t KeyOffset(od::field& field) const { return offsets_.Of(field.key().raw()) - 1; }
 
   // Where simdjson stopped, for errors in the middle of an event.
   Status Fail(od::document& doc, simdjson::error_code error, uint64_t fallback) {
@@ -162,7 +190,28 @@ class EventReader::Impl {
                                ", found " + std::string(TypeName(t)));
   }
 
-  Status ReadEventField(std::string_view key, od::value& value, RawEvent* event) {
+  // The members the model reads, one bit each in seen_fields_.
+  enum FieldBit : uint32_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kFieldBits };
+
+  // Refuses a second member |bit| (or, for other names, a second equal name) in the event.
+  Status Once(std::string_view key, uint64_t key_at, std::optional<FieldBit> bit) {
+    std::optional<uint64_t> first;
+    if (bit) {
+      if ((seen_fields_ >> *bit) & 1)
+        first = field_at_[*bit];
+      seen_fields_ |= uint32_t{1} << *bit;
+      field_at_[*bit] = key_at;
+    } else {
+      first = other_names_.Add(key, key_at);
+    }
+    if (first)
+      return DuplicateName(key_at, key, "a trace event", *first);
+    return Status::Ok();
+  }
+
+  // An if-chain on purpose: a switch over the members compiles to an indirect jump that the
+  // branch predictor misses about once per member.
+  Status ReadEventField(std::string_view key, uint64_t key_at, od::value& value, RawEvent* event) {
     const uint64_t at = offsets_.Where(value);
     od::json_type type;
     if (auto error = value.type().get(type))
@@ -177,41 +226,57 @@ class EventReader::Impl {
       return Status::Ok();
     };
     if (key == "ph") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kPh));
       event->has_ph = true;
       return read_string(&event->ph);
     }
     if (key == "cat") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kCat));
       event->has_cat = true;
       return read_string(&event->cat);
     }
-    if (key == "name")
+    if (key == "name") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kName));
       return read_string(&event->name);
-    if (key == "pid")
-      return ReadRowId(key, value, type, at, &event->pid);
-    if (key == "tid")
-      return ReadRowId(key, value, type, at, &event->tid);
+    }
+    if (key == "pid") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kPid));
+      return ReadRowId(key, value, type, at, &event->pid, &event->quoted_numbers);
+    }
+    if (key == "tid") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kTid));
+      return ReadRowId(key, value, type, at, &event->tid, &event->quoted_numbers);
+    }
     if (key == "ts") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kTs));
       event->has_ts = true;
-      return ReadTime(key, value, type, at, &event->ts_ns);
+      return ReadTime(key, value, type, at, &event->ts_ns, &event->quoted_numbers);
     }
     if (key == "dur") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kDur));
       event->has_dur = true;
-      return ReadTime(key, value, type, at, &event->dur_ns);
+      return ReadTime(key, value, type, at, &event->dur_ns, &event->quoted_numbers);
     }
-    if (key == "id")
+    if (key == "id") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kId));
       return ReadFlowId(value, type, at, &event->id);
-    if (key == "args")
+    }
+    if (key == "args") {
+      RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, kArgs));
       return ReadArgs(value, type, at, &event->args);
+    }
+    RBLNSIM_RETURN_IF_ERROR(Once(key, key_at, std::nullopt));
     // Other keys ("s", "bp", ...) carry nothing the model keeps, but simdjson would skip them
     // unread, so they are validated here: malformed input must not pass silently.
-    return AppendCompactJson(value, offsets_, nullptr);
+    return copier_.AppendCompact(value, kEventFieldLevel, offsets_, nullptr);
   }
 
   Status ReadRowId(std::string_view key,
                    od::value& value,
                    od::json_type type,
                    uint64_t at,
-                   RowId* out) {
+                   RowId* out,
+                   bool* quoted) {
     out->present = true;
     std::string_view text;
     if (type == od::json_type::number) {
@@ -227,6 +292,8 @@ class EventReader::Impl {
     out->is_int = ParseWhole(text, &out->value);
     if (!out->is_int)
       out->text.assign(text);
+    else if (type == od::json_type::string)
+      *quoted = true;
     return Status::Ok();
   }
 
@@ -234,7 +301,8 @@ class EventReader::Impl {
                   od::value& value,
                   od::json_type type,
                   uint64_t at,
-                  int64_t* out_ns) {
+                  int64_t* out_ns,
+                  bool* quoted) {
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
@@ -242,6 +310,7 @@ class EventReader::Impl {
       // Some exporters quote times; the text inside follows the same number syntax.
       if (auto error = value.get_string().get(text))
         return ErrorAtByte(at, InvalidJson(error));
+      *quoted = true;
     } else {
       return TypeError(at, key, "a number", type);
     }
@@ -268,7 +337,8 @@ class EventReader::Impl {
       if (auto error = value.get_string().get(text))
         return ErrorAtByte(at, InvalidJson(error));
     } else {
-      return AppendCompactJson(value, offsets_, nullptr);  // not an id, but it must still be JSON
+      // Not an id, but it must still be JSON.
+      return copier_.AppendCompact(value, kEventFieldLevel, offsets_, nullptr);
     }
     uint64_t id = 0;
     if (ParseWhole(text, &id))
@@ -285,20 +355,25 @@ class EventReader::Impl {
     if (auto error = value.get_object().get(object))
       return ErrorAtByte(at, InvalidJson(error));
     args->clear();
+    arg_names_.Clear();
     for (auto field_result : object) {
       od::field field;
       std::string_view key;
       if (auto error = std::move(field_result).get(field))
         return ErrorAtByte(at, InvalidJson(error));
+      const uint64_t key_at = KeyOffset(field);
       if (auto error = field.unescaped_key().get(key))
         return ErrorAtByte(at, InvalidJson(error));
+      // Checked whatever args the caller keeps, so that a trace reads the same in every command.
+      if (const std::optional<uint64_t> first = arg_names_.Add(key, key_at))
+        return DuplicateName(key_at, key, "\"args\"", *first);
       if (!keep_args_.empty() &&
           std::find(keep_args_.begin(), keep_args_.end(), key) == keep_args_.end()) {
-        RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(field.value(), offsets_, nullptr));
+        RBLNSIM_RETURN_IF_ERROR(copier_.AppendCompact(field.value(), kArgLevel, offsets_, nullptr));
         continue;
       }
       Arg arg{std::string(key), int64_t{0}};
-      RBLNSIM_RETURN_IF_ERROR(ReadArgValue(field.value(), offsets_, &arg.value));
+      RBLNSIM_RETURN_IF_ERROR(copier_.ReadArgValue(field.value(), kArgLevel, offsets_, &arg.value));
       args->push_back(std::move(arg));
     }
     return Status::Ok();
@@ -308,6 +383,11 @@ class EventReader::Impl {
   InputOffsets offsets_;
   std::vector<std::string> keep_args_;  // empty: all
   od::parser parser_;
+  ValueCopier copier_;
+  uint32_t seen_fields_ = 0;            // FieldBits of the event being read
+  uint64_t field_at_[kFieldBits] = {};  // where each was written
+  MemberNames other_names_;             // the event's other member names
+  MemberNames arg_names_;               // of its "args"
 };
 
 EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}

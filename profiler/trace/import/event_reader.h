@@ -41,6 +41,8 @@ struct RawEvent {
   bool has_cat = false;
   bool has_ts = false;
   bool has_dur = false;
+  // A pid, tid, ts or dur was written as a string and read as a number.
+  bool quoted_numbers = false;
   std::string ph;
   std::string cat;
   std::string name;
@@ -68,9 +70,11 @@ class EventReader {
   // validated. Empty: every arg is read (the default).
   void KeepOnlyArgs(std::vector<std::string> keys);
 
-  // One traceEvents element. Errors are "byte <offset>: <what>", offsets into the whole input.
-  // With |whole|, also tells whether the event ended exactly at the end of |piece| (nothing but
-  // whitespace after it), for callers that guessed where it ends.
+  // One traceEvents element. Errors are "byte <offset>: <what>", offsets into the whole input:
+  // invalid JSON, a field of the wrong type, a name given twice in the event or its args, or
+  // nesting deeper than kMaxJsonDepth (json_scan.h). With |whole|, also tells whether the event
+  // ended exactly at the end of |piece| (nothing but whitespace after it), for callers that
+  // guessed where it ends.
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
   // A top-level member's value, validated and re-serialised compactly.

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstring>
 
-
 namespace rblnsim::trace::import {
 
 namespace {
@@ -40,10 +39,13 @@ constexpr StructuralTable kStructural;
 StatusOr<size_t> SkipContainer(std::string_view text,
                                size_t pos,
                                uint64_t base,
-                               bool* truncated) {
+                               bool* truncated,
+                               size_t max_depth) {
   // Positions of the unclosed '{' / '['. On the stack: this runs once per trace event, and a
   // heap vector would be one allocation per event.
-  size_t open[kMaxJsonDepth];
+  size_t open[kMaxJsonDepth + 1];
+  if (max_depth > kMaxJsonDepth + 1)
+    max_depth = kMaxJsonDepth + 1;
   size_t depth = 0;
   const char* const data = text.data();
   const size_t n = text.size();
@@ -71,9 +73,8 @@ StatusOr<size_t> SkipContainer(std::string_view text,
       continue;
     }
     if (c == '{' || c == '[') {
-      if (depth >= kMaxJsonDepth) {
-        return ErrorAtByte(base + i, "nesting deeper than " + std::to_string(kMaxJsonDepth));
-      }
+      if (depth >= max_depth)
+        return ErrorAtByte(base + i, NestingTooDeep());
       open[depth++] = i;
     } else {
       const char expected = data[open[depth - 1]] == '{' ? '}' : ']';
@@ -97,6 +98,10 @@ StatusOr<size_t> SkipContainer(std::string_view text,
 
 }  // namespace
 
+std::string NestingTooDeep() {
+  return "JSON nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+}
+
 Status ErrorAtByte(uint64_t offset, const std::string& what) {
   return Status::Error("byte " + std::to_string(offset) + ": " + what);
 }
@@ -108,6 +113,15 @@ std::string DescribeByte(char c) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "byte 0x%02x", u);
   return buf;
+}
+
+std::string Excerpt(std::string_view text) {
+  std::string out = "\"";
+  for (size_t i = 0; i < text.size() && i < 40; ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    out += (u >= 0x20 && u < 0x7f && u != '"') ? text[i] : '?';
+  }
+  return out + (text.size() > 40 ? "...\"" : "\"");
 }
 
 size_t SkipWhitespace(std::string_view text, size_t pos) {
@@ -137,7 +151,11 @@ StatusOr<size_t> SkipString(std::string_view text, size_t pos, uint64_t base, bo
                                              std::to_string(base + pos) + " is not closed");
 }
 
-StatusOr<size_t> SkipValue(std::string_view text, size_t pos, uint64_t base, bool* truncated) {
+StatusOr<size_t> SkipValue(std::string_view text,
+                           size_t pos,
+                           uint64_t base,
+                           bool* truncated,
+                           size_t max_depth) {
   if (pos >= text.size()) {
     if (truncated != nullptr)
       *truncated = true;
@@ -147,7 +165,7 @@ StatusOr<size_t> SkipValue(std::string_view text, size_t pos, uint64_t base, boo
   if (c == '"')
     return SkipString(text, pos, base, truncated);
   if (c == '{' || c == '[')
-    return SkipContainer(text, pos, base, truncated);
+    return SkipContainer(text, pos, base, truncated, max_depth);
   size_t i = pos;
   while (i < text.size() && !IsDelimiter(text[i]))
     ++i;

@@ -19,13 +19,22 @@
 
 namespace rblnsim::trace::import {
 
-// simdjson's default depth limit; deeper input is rejected rather than recursed into.
+// The importer's one nesting limit (simdjson's default): each value it parses on its own (a
+// trace event, a top-level member's value) may nest objects and arrays this deep, the value
+// itself counting as level 1. Deeper input is an error at the first bracket past the limit,
+// on every path (the structural scan, the walks over simdjson values), never a recursion.
 inline constexpr size_t kMaxJsonDepth = 1024;
+
+// "JSON nesting deeper than 1024 levels": one wording for every path that enforces the limit.
+std::string NestingTooDeep();
 
 Status ErrorAtByte(uint64_t offset, const std::string& what);
 
 // "'x'" for a printable byte, "byte 0xNN" otherwise: keeps messages on one printable line.
 std::string DescribeByte(char c);
+
+// Quotes a piece of input for an error message: at most 40 bytes, printable ASCII only.
+std::string Excerpt(std::string_view text);
 
 inline bool IsJsonWhitespace(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -41,11 +50,13 @@ StatusOr<size_t> SkipString(std::string_view text,
                             bool* truncated = nullptr);
 
 // |pos| is at the first byte of a value; returns one past its last byte. Scalars end at the next
-// delimiter; they are validated later by whoever parses them.
+// delimiter; they are validated later by whoever parses them. |max_depth| is the nesting the
+// value may have: kMaxJsonDepth + 1 for an array whose elements are each allowed kMaxJsonDepth.
 StatusOr<size_t> SkipValue(std::string_view text,
                            size_t pos,
                            uint64_t base_offset = 0,
-                           bool* truncated = nullptr);
+                           bool* truncated = nullptr,
+                           size_t max_depth = kMaxJsonDepth);
 
 }  // namespace rblnsim::trace::import
 

@@ -33,16 +33,6 @@ std::string_view TrimRight(std::string_view text) {
   return text;
 }
 
-// Quotes a piece of input for an error message: at most 40 bytes, printable ASCII only.
-std::string Excerpt(std::string_view text) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size() && i < 40; ++i) {
-    const auto u = static_cast<unsigned char>(text[i]);
-    out += (u >= 0x20 && u < 0x7f && u != '"') ? text[i] : '?';
-  }
-  return out + (text.size() > 40 ? "...\"" : "\"");
-}
-
 namespace {
 
 // "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64.
@@ -58,9 +48,39 @@ bool IsShortPlainInteger(std::string_view token) {
   return true;
 }
 
+// A string, number, boolean or null: validated, and appended to |out| when set.
+Status AppendScalar(od::value& value, od::json_type type, uint64_t at, std::string* out) {
+  simdjson::error_code error = simdjson::SUCCESS;
+  if (type == od::json_type::string) {
+    std::string_view s;
+    if (!(error = value.get_string().get(s)) && out != nullptr)
+      out->append(JsonQuote(s));
+  } else {
+    const std::string_view token = TrimRight(value.raw_json_token());
+    if (type == od::json_type::number) {
+      // Only validating: a short plain integer cannot fail, so simdjson need not parse it
+      // (the args a caller drops are mostly such ids and counters).
+      if (out != nullptr || !IsShortPlainInteger(token))
+        error = value.get_number().error();
+    } else if (type == od::json_type::boolean) {
+      error = value.get_bool().error();
+    } else if (token != "null") {
+      error = simdjson::N_ATOM_ERROR;
+    }
+    if (out != nullptr)
+      out->append(token);
+  }
+  if (error)
+    return ErrorAtByte(at, InvalidJson(error));
+  return Status::Ok();
+}
+
 }  // namespace
 
-Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out) {
+Status ValueCopier::ReadArgValue(od::value& value,
+                                 size_t level,
+                                 const InputOffsets& offsets,
+                                 ArgValue* out) {
   const uint64_t at = offsets.Where(value);
   od::json_type type;
   if (auto error = value.type().get(type))
@@ -97,7 +117,7 @@ Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out
     case od::json_type::object:
     case od::json_type::array: {
       std::string text;
-      RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(value, offsets, &text));
+      RBLNSIM_RETURN_IF_ERROR(AppendCompact(value, level, offsets, &text));
       *out = RawJson{std::move(text)};
       break;
     }
@@ -107,74 +127,94 @@ Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out
   return Status::Ok();
 }
 
-Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::string* out) {
-  const uint64_t at = offsets.Where(value);
-  od::json_type type;
-  if (auto error = value.type().get(type))
-    return ErrorAtByte(at, InvalidJson(error));
+Status ValueCopier::Open(od::value& value, od::json_type type, uint64_t at, std::string* out) {
+  Frame& frame = stack_.emplace_back();
+  frame.is_object = type == od::json_type::object;
+  frame.fresh = true;
+  frame.at = at;
   simdjson::error_code error = simdjson::SUCCESS;
-  if (type == od::json_type::object) {
+  if (frame.is_object) {
     od::object object;
     if ((error = value.get_object().get(object)))
       return ErrorAtByte(at, InvalidJson(error));
-    if (out != nullptr)
-      out->push_back('{');
-    bool first = true;
-    for (auto field_result : object) {
-      od::field field;
-      std::string_view key;
-      if ((error = std::move(field_result).get(field)) || (error = field.unescaped_key().get(key)))
-        break;
-      if (out != nullptr) {
-        if (!first)
-          out->push_back(',');
-        out->append(JsonQuote(key)).push_back(':');
-      }
-      first = false;
-      RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(field.value(), offsets, out));
-    }
-    if (out != nullptr)
-      out->push_back('}');
-  } else if (type == od::json_type::array) {
+    frame.field = object.begin();
+    frame.fields_end = object.end();
+  } else {
     od::array array;
     if ((error = value.get_array().get(array)))
       return ErrorAtByte(at, InvalidJson(error));
-    if (out != nullptr)
-      out->push_back('[');
-    bool first = true;
-    for (auto element_result : array) {
-      od::value element;
-      if ((error = std::move(element_result).get(element)))
-        break;
-      if (out != nullptr && !first)
-        out->push_back(',');
-      first = false;
-      RBLNSIM_RETURN_IF_ERROR(AppendCompactJson(element, offsets, out));
-    }
-    if (out != nullptr)
-      out->push_back(']');
-  } else if (type == od::json_type::string) {
-    std::string_view s;
-    if (!(error = value.get_string().get(s)) && out != nullptr)
-      out->append(JsonQuote(s));
-  } else {
-    const std::string_view token = TrimRight(value.raw_json_token());
-    if (type == od::json_type::number) {
-      // Only validating: a short plain integer cannot fail, so simdjson need not parse it
-      // (the args a caller drops are mostly such ids and counters).
-      if (out != nullptr || !IsShortPlainInteger(token))
-        error = value.get_number().error();
-    } else if (type == od::json_type::boolean) {
-      error = value.get_bool().error();
-    } else if (token != "null") {
-      error = simdjson::N_ATOM_ERROR;
-    }
-    if (out != nullptr)
-      out->append(token);
+    frame.element = array.begin();
+    frame.elements_end = array.end();
   }
-  if (error)
-    return ErrorAtByte(at, InvalidJson(error));
+  if (out != nullptr)
+    out->push_back(frame.is_object ? '{' : '[');
   return Status::Ok();
+}
+
+Status ValueCopier::AppendCompact(od::value& root,
+                                  size_t level,
+                                  const InputOffsets& offsets,
+                                  std::string* out) {
+  stack_.clear();
+  od::value* current = &root;
+  // The member or element being visited; a container's own iterators live in its frame, so
+  // these are overwritten as soon as it is open.
+  od::field field;
+  od::value element;
+  while (true) {
+    const uint64_t at = offsets.Where(*current);
+    od::json_type type;
+    if (auto error = current->type().get(type))
+      return ErrorAtByte(at, InvalidJson(error));
+    if (type == od::json_type::object || type == od::json_type::array) {
+      if (level + stack_.size() > kMaxJsonDepth)
+        return ErrorAtByte(at, NestingTooDeep());
+      RBLNSIM_RETURN_IF_ERROR(Open(*current, type, at, out));
+    } else {
+      RBLNSIM_RETURN_IF_ERROR(AppendScalar(*current, type, at, out));
+    }
+    // The next value to visit: the next member of the innermost open container, closing the
+    // containers that have none left.
+    current = nullptr;
+    while (current == nullptr && !stack_.empty()) {
+      Frame& frame = stack_.back();
+      simdjson::error_code error = simdjson::SUCCESS;
+      if (frame.is_object) {
+        if (!frame.fresh)
+          ++frame.field;
+        if (frame.field != frame.fields_end) {
+          std::string_view key;
+          if ((error = (*frame.field).get(field)) || (error = field.unescaped_key().get(key)))
+            return ErrorAtByte(frame.at, InvalidJson(error));
+          if (out != nullptr) {
+            if (!frame.fresh)
+              out->push_back(',');
+            out->append(JsonQuote(key)).push_back(':');
+          }
+          current = &field.value();
+        }
+      } else {
+        if (!frame.fresh)
+          ++frame.element;
+        if (frame.element != frame.elements_end) {
+          if ((error = (*frame.element).get(element)))
+            return ErrorAtByte(frame.at, InvalidJson(error));
+          if (out != nullptr && !frame.fresh)
+            out->push_back(',');
+          current = &element;
+        }
+      }
+      if (current != nullptr) {
+        frame.fresh = false;
+      } else {
+        if (out != nullptr)
+          out->push_back(frame.is_object ? '}' : ']');
+        stack_.pop_back();
+      }
+    }
+    if (current == nullptr)
+      return Status::Ok();
+  }
 }
 
 }  // namespace rblnsim::trace::import

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "profiler/base/status.h"
 #include "profiler/trace/trace.h"
@@ -19,8 +20,6 @@ namespace od = simdjson::ondemand;
 std::string_view TypeName(od::json_type type);  // "an array", "a number", ...
 std::string InvalidJson(simdjson::error_code error);
 std::string_view TrimRight(std::string_view text);
-// Quotes a piece of input for an error message: at most 40 bytes, printable ASCII only.
-std::string Excerpt(std::string_view text);
 
 // Turns simdjson positions back into byte offsets of the whole input. Every document the
 // readers open is one piece of the input in memory, starting at a known offset, so a pointer
@@ -30,8 +29,7 @@ class InputOffsets {
   InputOffsets() = default;
   // |base| holds the input's byte |base_offset|; it is also the fallback used when simdjson
   // cannot say where it is (e.g. past the end).
-  InputOffsets(const char* base, uint64_t base_offset)
-      : base_(base), base_offset_(base_offset) {}
+  InputOffsets(const char* base, uint64_t base_offset) : base_(base), base_offset_(base_offset) {}
   uint64_t Of(const char* p) const { return base_offset_ + static_cast<uint64_t>(p - base_); }
   // Inline: it runs for every field of every event, and is needed only for error messages.
   uint64_t Where(od::value& value) const {
@@ -44,13 +42,42 @@ class InputOffsets {
   uint64_t base_offset_ = 0;
 };
 
-// Validates |value| while appending it without whitespace (args objects, metadata, and fields
-// the model ignores but that must still be JSON). With |out| null it only validates.
-Status AppendCompactJson(od::value& value, const InputOffsets& offsets, std::string* out);
+// Validates simdjson values while copying them without whitespace (args objects, metadata, and
+// fields the model ignores but that must still be JSON). Nested objects and arrays are walked
+// with an explicit stack, not by recursion, so no input can exhaust the thread's stack; a value
+// nested deeper than kMaxJsonDepth (json_scan.h) is an error at its first bracket past the
+// limit, the same byte and wording as the structural scan's. One per parser: the stack's memory
+// is reused from value to value, so copying costs no allocation once it has grown.
+class ValueCopier {
+ public:
+  // |level| is where |value| sits in the document simdjson parsed: 1 for the document's root, 2
+  // for a member of the root object, ... With |out| null it only validates.
+  Status AppendCompact(od::value& value,
+                       size_t level,
+                       const InputOffsets& offsets,
+                       std::string* out);
 
-// An "args" value: integers as int64 (above INT64_MAX the digits stay RawJson), other numbers
-// as double, strings, bools; null, objects and arrays as compact RawJson.
-Status ReadArgValue(od::value& value, const InputOffsets& offsets, ArgValue* out);
+  // An "args" value: integers as int64 (above INT64_MAX the digits stay RawJson), other numbers
+  // as double, strings, bools; null, objects and arrays as compact RawJson.
+  Status ReadArgValue(od::value& value, size_t level, const InputOffsets& offsets, ArgValue* out);
+
+ private:
+  // An object or array being copied: where it opened (for errors) and how far it has been read.
+  struct Frame {
+    bool is_object = false;
+    bool fresh = false;  // nothing visited yet: the iterator is at the first member
+    uint64_t at = 0;
+    simdjson::simdjson_result<od::object_iterator> field;
+    simdjson::simdjson_result<od::object_iterator> fields_end;
+    simdjson::simdjson_result<od::array_iterator> element;
+    simdjson::simdjson_result<od::array_iterator> elements_end;
+  };
+
+  // Opens the container |value| (of |type|) as a new frame, writing its opening bracket.
+  Status Open(od::value& value, od::json_type type, uint64_t at, std::string* out);
+
+  std::vector<Frame> stack_;
+};
 
 }  // namespace rblnsim::trace::import
 

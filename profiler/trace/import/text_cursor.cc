@@ -2,8 +2,6 @@
 
 #include <cstring>
 
-#include "profiler/trace/import/json_scan.h"
-
 namespace rblnsim::trace::import {
 
 Status TextCursor::Start(size_t bytes) {
@@ -22,12 +20,13 @@ StatusOr<uint64_t> TextCursor::Ws(uint64_t pos) {
   }
 }
 
-StatusOr<uint64_t> TextCursor::Skip(uint64_t pos, bool string) {
+StatusOr<uint64_t> TextCursor::Skip(uint64_t pos, bool string, size_t max_depth) {
   while (true) {
     bool truncated = false;
     const uint64_t base = window_.begin();
-    StatusOr<size_t> end = string ? SkipString(window_.view(), Rel(pos), base, &truncated)
-                                  : SkipValue(window_.view(), Rel(pos), base, &truncated);
+    StatusOr<size_t> end = string
+                               ? SkipString(window_.view(), Rel(pos), base, &truncated)
+                               : SkipValue(window_.view(), Rel(pos), base, &truncated, max_depth);
     if (!truncated || window_.at_eof()) {
       if (!end.ok())
         return end.status();

@@ -10,6 +10,7 @@
 
 #include "profiler/base/status.h"
 #include "profiler/trace/import/event_reader.h"
+#include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/import/text_window.h"
 
 namespace rblnsim::trace::import {
@@ -38,8 +39,9 @@ class TextCursor {
   StatusOr<uint64_t> Ws(uint64_t pos);
 
   // One past the value (or string, with |string|) starting at |pos|; the window then holds all
-  // of it. A value cut by the window's end is scanned again once more text is in.
-  StatusOr<uint64_t> Skip(uint64_t pos, bool string);
+  // of it. A value cut by the window's end is scanned again once more text is in. |max_depth|
+  // as in SkipValue.
+  StatusOr<uint64_t> Skip(uint64_t pos, bool string, size_t max_depth = kMaxJsonDepth);
 
   // [begin, end) as simdjson reads it; both must be in the window (after Skip(begin)).
   TextPiece Piece(uint64_t begin, uint64_t end) const;

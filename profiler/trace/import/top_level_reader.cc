@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -75,8 +76,8 @@ class TopLevelReader {
     } else if (cursor_.Byte(pos) == '{') {
       RBLNSIM_ASSIGN_OR_RETURN(end, ReadTopObject(pos));
     } else {
-      return ErrorAtByte(pos, "not a Chrome trace: expected '{' or '[', found " +
-                                  DescribeByte(cursor_.Byte(pos)));
+      return ErrorAtByte(
+          pos, "not a Chrome trace: expected '{' or '[', found " + DescribeByte(cursor_.Byte(pos)));
     }
     RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(end));
     if (!cursor_.AtEnd(pos)) {
@@ -101,13 +102,19 @@ class TopLevelReader {
       if (cursor_.AtEnd(pos))
         return Unclosed(open, "object");
       if (cursor_.Byte(pos) != '"') {
-        return ErrorAtByte(pos,
-                           "expected a member name, found " + DescribeByte(cursor_.Byte(pos)));
+        return ErrorAtByte(pos, "expected a member name, found " + DescribeByte(cursor_.Byte(pos)));
       }
       uint64_t key_end = 0;
       RBLNSIM_ASSIGN_OR_RETURN(key_end, cursor_.Skip(pos, /*string=*/true));
       std::string key;
       RBLNSIM_ASSIGN_OR_RETURN(key, reader_.ReadString(cursor_.Piece(pos, key_end)));
+      // A second traceEvents would be merged into the first, a second displayTimeUnit would
+      // win: either way one of them would be lost without a word.
+      if (auto [first, inserted] = top_level_keys_.try_emplace(key, pos); !inserted) {
+        return ErrorAtByte(pos, "duplicate key " + Excerpt(key) +
+                                    " at the top level (first at byte " +
+                                    std::to_string(first->second) + ")");
+      }
       RBLNSIM_ASSIGN_OR_RETURN(pos, cursor_.Ws(key_end));
       if (cursor_.AtEnd(pos))
         return Unclosed(open, "object");
@@ -132,7 +139,8 @@ class TopLevelReader {
           // the whole object has been seen. Kineto always writes it first, so this is rare.
           deferred_events_.push_back(pos);
           cursor_.Pin(pos);  // read again at the end
-          RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false));
+          // Each event may nest kMaxJsonDepth deep, the array holding them one level more.
+          RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false, kMaxJsonDepth + 1));
         }
       } else {
         RBLNSIM_ASSIGN_OR_RETURN(end, cursor_.Skip(pos, /*string=*/false));
@@ -167,7 +175,13 @@ class TopLevelReader {
       auto unit = reader_.ReadString(piece);
       if (!unit.ok())
         return ErrorAtByte(begin, "\"displayTimeUnit\" must be a string");
-      // Kineto built with DISPLAY_TRACE_IN_NS writes "ns" and then prints ns (reference §2.1).
+      // The two units the format defines. Kineto writes "ms" (times in µs), or "ns" when built
+      // with DISPLAY_TRACE_IN_NS, and then prints ns (reference §2.1). Any other value would
+      // leave every time's unit a guess.
+      if (*unit != "ms" && *unit != "ns") {
+        return ErrorAtByte(begin,
+                           "\"displayTimeUnit\" must be \"ms\" or \"ns\", found " + Excerpt(*unit));
+      }
       unit_known_ = true;
       reader_.set_ns_exponent(*unit == "ns" ? 0 : kMicrosecondExponent);
     } else if (key == "baseTimeNanoseconds") {
@@ -306,8 +320,8 @@ class TopLevelReader {
   // Only called at the end of the text.
   Status Unclosed(uint64_t open, const char* what) const {
     return ErrorAtByte(cursor_.text_size(), std::string("unexpected end of input: the ") + what +
-                                          " opened at byte " + std::to_string(open) +
-                                          " is not closed");
+                                                " opened at byte " + std::to_string(open) +
+                                                " is not closed");
   }
 
   TextWindow& window_;
@@ -315,15 +329,15 @@ class TopLevelReader {
   EventReader reader_;
   TraceAssembler assembler_;
   ImportResult& result_;
-  RawEvent event_;  // reused so its buffers are allocated once
+  RawEvent event_;                         // reused so its buffers are allocated once
   std::vector<uint64_t> deferred_events_;  // where each postponed traceEvents array opens
-  std::optional<uint64_t> events_open_;     // where the first traceEvents array opens
+  std::unordered_map<std::string, uint64_t> top_level_keys_;  // name -> where it was written
+  std::optional<uint64_t> events_open_;  // where the first traceEvents array opens
   int line_guess_misses_ = 0;
   bool unit_known_ = false;
   int64_t base_ns_ = 0;  // absolute times when the file has no baseTimeNanoseconds
   uint64_t base_offset_ = 0;
 };
-
 
 }  // namespace
 

@@ -67,11 +67,20 @@ void Attach(Event& target, const Event& flow) {
 
 TraceAssembler::TraceAssembler(ImportResult* result) : result_(*result), trace_(result->trace) {}
 
+size_t TraceAssembler::RowKeyHash::operator()(const RowKey& k) const {
+  uint64_t h = static_cast<uint64_t>(k.pid) * 0x9E3779B97F4A7C15ULL;
+  h ^= static_cast<uint64_t>(k.tid) + 0x9E3779B9ULL + (h << 6) + (h >> 2);
+  return static_cast<size_t>(h);
+}
+
 Status TraceAssembler::Add(RawEvent& raw) {
   if (!raw.has_ph)
     return ErrorAtByte(raw.offset, "trace event has no \"ph\"");
+  if (raw.quoted_numbers)
+    ++result_.quoted_number_events;
   const std::string_view ph = raw.ph;
-  const bool timed = ph == "X" || ph == "i" || ph == "I" || ph == "s" || ph == "f";
+  const bool timed =
+      ph == "X" || ph == "i" || ph == "I" || ph == "s" || ph == "f" || ph == "B" || ph == "E";
   if (timed && !raw.has_ts) {
     return ErrorAtByte(raw.offset, "\"" + raw.ph + "\" event has no \"ts\"");
   }
@@ -87,12 +96,134 @@ Status TraceAssembler::Add(RawEvent& raw) {
     AddMetadata(raw);
   } else if (ph == "s" || ph == "f") {
     AddFlow(raw, ph == "s" ? FlowRole::kStart : FlowRole::kFinish);
+  } else if (ph == "B") {
+    AddBegin(raw);
+  } else if (ph == "E") {
+    return AddEnd(raw);
   } else if (ph == "t") {
-    ++result_.other_flow_events;  // a flow step: Kineto never writes one, the model has no slot
+    ++result_.flow_step_events;
   } else {
-    ++result_.unknown_phase_events;
+    CountUnknownPhase(raw.ph);
   }
   return Status::Ok();
+}
+
+bool TraceAssembler::HasIntegerRow(const RawEvent& raw) {
+  if (raw.pid.is_int && raw.tid.is_int)
+    return true;
+  if (IsKinetoBookkeepingRow(raw.pid)) {
+    ++result_.span_events;
+  } else if (!raw.pid.is_int) {
+    ++result_.non_numeric_pid_events;
+  } else {
+    ++result_.non_numeric_tid_events;
+  }
+  return false;
+}
+
+void TraceAssembler::CountUnknownPhase(const std::string& ph) {
+  ++result_.unknown_phase_events;
+  const std::string_view listed = std::string_view(ph).substr(0, kMaxPhaseBytes);
+  for (PhaseCount& count : result_.unknown_phases) {
+    if (count.ph == listed) {
+      ++count.events;
+      return;
+    }
+  }
+  if (result_.unknown_phases.size() < kMaxListedPhases)
+    result_.unknown_phases.push_back({std::string(listed), 1});
+}
+
+void TraceAssembler::AddBegin(RawEvent& raw) {
+  if (!HasIntegerRow(raw))
+    return;
+  Event event;
+  event.phase = Phase::kComplete;
+  event.category = CategoryFromName(raw.cat);
+  if (event.category == Category::kOther)
+    event.cat_text = std::move(raw.cat);
+  event.name = std::move(raw.name);
+  event.pid = raw.pid.value;
+  event.tid = raw.tid.value;
+  event.ts_ns = raw.ts_ns;
+  event.args = TakeArgs(raw);
+  open_begins_[RowKey{event.pid, event.tid}].push_back({trace_.events.size(), raw.offset});
+  last_complete_ = trace_.events.size();  // a flow written right after belongs to it
+  trace_.events.push_back(std::move(event));
+}
+
+Status TraceAssembler::AddEnd(RawEvent& raw) {
+  if (!HasIntegerRow(raw))
+    return Status::Ok();
+  auto row = open_begins_.find(RowKey{raw.pid.value, raw.tid.value});
+  if (row == open_begins_.end() || row->second.empty()) {
+    ++result_.unmatched_end_events;
+    return Status::Ok();
+  }
+  Event& event = trace_.events[row->second.back().index];
+  if (raw.ts_ns < event.ts_ns) {
+    ++result_.end_before_begin_events;  // the "B" stays open for a later "E"
+    return Status::Ok();
+  }
+  if (__builtin_sub_overflow(raw.ts_ns, event.ts_ns, &event.dur_ns)) {
+    return ErrorAtByte(raw.offset, "\"E\" is too far from its \"B\" for an int64 duration");
+  }
+  row->second.pop_back();
+  // The trace format merges the args of both; where both name a key, the "E" value wins.
+  for (Arg& arg : TakeArgs(raw)) {
+    auto same = std::find_if(event.args.begin(), event.args.end(),
+                             [&](const Arg& a) { return a.key == arg.key; });
+    if (same != event.args.end()) {
+      same->value = std::move(arg.value);
+    } else {
+      event.args.push_back(std::move(arg));
+    }
+  }
+  NoteRange(event.ts_ns, event.end_ns());
+  ++result_.complete_events;
+  ++result_.begin_end_pairs;
+  return Status::Ok();
+}
+
+void TraceAssembler::DropUnmatchedBegins() {
+  std::vector<OpenBegin> open;
+  for (auto& [row, begins] : open_begins_)
+    open.insert(open.end(), begins.begin(), begins.end());
+  open_begins_.clear();
+  if (open.empty())
+    return;
+  result_.unmatched_begin_events += static_cast<int64_t>(open.size());
+  std::sort(open.begin(), open.end(),
+            [](const OpenBegin& a, const OpenBegin& b) { return a.index < b.index; });
+  std::vector<Event>& events = trace_.events;
+  for (const OpenBegin& begin : open) {
+    const Event& event = events[begin.index];
+    if (event.flow_role == FlowRole::kNone)
+      continue;
+    // The flow anchored on it goes with it: listed as an orphan, not lost.
+    Event flow;
+    flow.phase = Phase::kInstant;
+    flow.category = Category::kOther;
+    flow.cat_text = "ac2g";
+    flow.name = "ac2g";
+    flow.pid = event.pid;
+    flow.tid = event.tid;
+    flow.ts_ns = event.ts_ns;
+    flow.flow_role = event.flow_role;
+    flow.flow_id = event.flow_id;
+    --result_.flow_events;
+    Orphan(std::move(flow), begin.offset, "anchored on a \"B\" that no \"E\" closes");
+  }
+  size_t kept = open.front().index;
+  size_t next_open = 0;
+  for (size_t i = kept; i < events.size(); ++i) {
+    if (next_open < open.size() && open[next_open].index == i) {
+      ++next_open;
+      continue;
+    }
+    events[kept++] = std::move(events[i]);
+  }
+  events.resize(kept);
 }
 
 std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
@@ -107,13 +238,8 @@ std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
 }
 
 void TraceAssembler::AddComplete(RawEvent& raw) {
-  if (!raw.pid.is_int || !raw.tid.is_int) {
-    if (!IsKinetoBookkeepingRow(raw.pid)) {
-      ++result_.skipped_events;
-      return;
-    }
-    ++result_.span_events;
-    if (raw.pid.text == "Spans" && raw.cat == "Trace") {
+  if (!HasIntegerRow(raw)) {
+    if (IsKinetoBookkeepingRow(raw.pid) && raw.pid.text == "Spans" && raw.cat == "Trace") {
       const int64_t end_ns = raw.ts_ns + raw.dur_ns;
       span_begin_ns_ = std::min(span_begin_ns_.value_or(raw.ts_ns), raw.ts_ns);
       span_end_ns_ = std::max(span_end_ns_.value_or(end_ns), end_ns);
@@ -138,13 +264,8 @@ void TraceAssembler::AddComplete(RawEvent& raw) {
 }
 
 void TraceAssembler::AddInstant(RawEvent& raw) {
-  if (!raw.pid.is_int || !raw.tid.is_int) {
-    if (!IsKinetoBookkeepingRow(raw.pid)) {
-      ++result_.skipped_events;
-      return;
-    }
-    ++result_.span_events;
-    if (raw.name == "Record Window End")
+  if (!HasIntegerRow(raw)) {
+    if (IsKinetoBookkeepingRow(raw.pid) && raw.name == "Record Window End")
       window_end_ns_ = raw.ts_ns;
     return;
   }
@@ -165,7 +286,7 @@ void TraceAssembler::AddInstant(RawEvent& raw) {
 
 void TraceAssembler::AddMetadata(RawEvent& raw) {
   if (!raw.pid.is_int) {
-    ++(IsKinetoBookkeepingRow(raw.pid) ? result_.span_events : result_.skipped_events);
+    ++(IsKinetoBookkeepingRow(raw.pid) ? result_.span_events : result_.non_numeric_pid_events);
     return;
   }
   const std::string_view name = raw.name;
@@ -177,7 +298,7 @@ void TraceAssembler::AddMetadata(RawEvent& raw) {
     return;
   }
   if (thread_row && !raw.tid.is_int) {
-    ++result_.skipped_events;
+    ++result_.non_numeric_tid_events;
     return;
   }
   ++result_.metadata_events;
@@ -216,7 +337,7 @@ void TraceAssembler::AddFlow(RawEvent& raw, FlowRole role) {
     return;
   }
   if (!raw.pid.is_int || !raw.tid.is_int) {
-    ++result_.skipped_events;
+    ++(raw.pid.is_int ? result_.non_numeric_tid_events : result_.non_numeric_pid_events);
     return;
   }
   Event flow;
@@ -309,7 +430,13 @@ ThreadRow& TraceAssembler::Thread(int64_t pid, int64_t tid) {
 }
 
 Status TraceAssembler::Finish(int64_t base_ns, uint64_t base_offset) {
+  DropUnmatchedBegins();
   ResolvePendingFlows();
+  result_.skipped_events = result_.non_numeric_pid_events + result_.non_numeric_tid_events +
+                           result_.unknown_phase_events + result_.unknown_metadata_events +
+                           result_.other_flow_events + result_.flow_step_events +
+                           result_.orphan_flow_events + result_.unmatched_begin_events +
+                           result_.unmatched_end_events + result_.end_before_begin_events;
   std::optional<int64_t> start = span_begin_ns_ ? span_begin_ns_ : first_ns_;
   std::optional<int64_t> end = window_end_ns_ ? window_end_ns_
                                : span_end_ns_ ? span_end_ns_

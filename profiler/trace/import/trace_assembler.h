@@ -1,6 +1,7 @@
 // Turns parsed traceEvents elements, in file order, into the trace model: rows from "M" events,
-// X and instant events, ac2g flows attached to the X event they are anchored on, and the capture
-// window from Kineto's "Trace" span / Record Window End.
+// X and instant events, "B"/"E" pairs as complete events, ac2g flows attached to the X event
+// they are anchored on, and the capture window from Kineto's "Trace" span / Record Window End.
+// Whatever is not kept as written is counted in ImportResult by reason.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_TRACE_ASSEMBLER_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_TRACE_ASSEMBLER_H_
 
@@ -37,12 +38,31 @@ class TraceAssembler {
     Event flow;
     uint64_t offset;
   };
+  struct RowKey {
+    int64_t pid;
+    int64_t tid;
+    bool operator==(const RowKey&) const = default;
+  };
+  struct RowKeyHash {
+    size_t operator()(const RowKey& k) const;
+  };
+  struct OpenBegin {
+    size_t index;     // in trace.events
+    uint64_t offset;  // of the "B" in the input
+  };
+
+  // False (and the event counted) when its pid or tid is not an integer.
+  bool HasIntegerRow(const RawEvent& raw);
+  void CountUnknownPhase(const std::string& ph);
 
   std::vector<Arg> TakeArgs(RawEvent& raw) const;
   void AddComplete(RawEvent& raw);
   void AddInstant(RawEvent& raw);
   void AddMetadata(RawEvent& raw);
   void AddFlow(RawEvent& raw, FlowRole role);
+  void AddBegin(RawEvent& raw);
+  Status AddEnd(RawEvent& raw);
+  void DropUnmatchedBegins();
   void ResolvePendingFlows();
   void Orphan(Event flow, uint64_t offset, std::string reason);
   void NoteRange(int64_t begin_ns, int64_t end_ns);
@@ -55,6 +75,10 @@ class TraceAssembler {
   std::unordered_map<int64_t, std::unordered_map<int64_t, size_t>> thread_index_;
   std::optional<size_t> last_complete_;  // the X event a flow written right after belongs to
   std::vector<PendingFlow> pending_flows_;
+  // Per row, the "B" events not yet closed, innermost last. An open "B" already has its place
+  // in trace.events (so events stay in the order they begin, and a flow written after it is
+  // anchored on it); those never closed are removed in Finish, their flows made orphans.
+  std::unordered_map<RowKey, std::vector<OpenBegin>, RowKeyHash> open_begins_;
   std::optional<std::vector<std::string>> keep_args_;
 
   std::optional<int64_t> span_begin_ns_;  // union of Kineto's "Trace" spans

@@ -167,14 +167,17 @@ TEST(ChromeTraceImportTest, UnitAndBaseAfterTraceEvents) {
   EXPECT_EQ(r.trace.base_time_ns, 7000);
 }
 
-TEST(ChromeTraceImportTest, SeveralTraceEventsArraysBeforeTheUnit) {
-  const ImportResult r = MustImport(
+TEST(ChromeTraceImportTest, SecondTraceEventsArrayIsAnErrorNotMerged) {
+  const std::string json =
       "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1}],"
       "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2}],"
-      "\"displayTimeUnit\":\"ns\"}");
-  ASSERT_EQ(r.trace.events.size(), 2u);
-  EXPECT_EQ(r.trace.events[0].ts_ns, 1);
-  EXPECT_EQ(r.trace.events[1].ts_ns, 2);
+      "\"displayTimeUnit\":\"ns\"}";
+  auto r = ImportChromeTraceFromBuffer(json, "two.json");
+  ASSERT_FALSE(r.ok());
+  const size_t second = json.rfind("\"traceEvents\"");
+  EXPECT_EQ(r.status().message(), "two.json: byte " + std::to_string(second) +
+                                      ": duplicate key \"traceEvents\" at the top level (first "
+                                      "at byte 1)");
 }
 
 TEST(ChromeTraceImportTest, TopLevelMetadataKeptAsRawJson) {
@@ -243,16 +246,19 @@ TEST(ChromeTraceImportTest, EverythingDroppedIsCounted) {
       "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"py\"}}"
       "]}");
   EXPECT_EQ(r.events_read, 7);
-  EXPECT_EQ(r.skipped_events, 1);
-  EXPECT_EQ(r.unknown_phase_events, 2);
+  EXPECT_EQ(r.non_numeric_pid_events, 1);
+  EXPECT_EQ(r.unknown_phase_events, 1);    // "C"
+  EXPECT_EQ(r.unmatched_begin_events, 1);  // the "B" no "E" closes
   EXPECT_EQ(r.unknown_metadata_events, 1);
   EXPECT_EQ(r.other_flow_events, 1);
+  EXPECT_EQ(r.skipped_events, 5);
   EXPECT_EQ(r.conflicting_rows, 1);
   ASSERT_NE(r.trace.FindProcess(0), nullptr);
   EXPECT_EQ(r.trace.FindProcess(0)->name, "RBLN");  // the first name wins
   const std::string summary = FormatImportSummary(r);
-  EXPECT_NE(summary.find("skipped_events: 1\n"), std::string::npos);
-  EXPECT_NE(summary.find("unknown_phase_events: 2\n"), std::string::npos);
+  EXPECT_NE(summary.find("skipped_events: 5\n"), std::string::npos);
+  EXPECT_NE(summary.find("unknown_phase_events: 1\n"), std::string::npos);
+  EXPECT_NE(summary.find("unmatched_begin_events: 1\n"), std::string::npos);
 }
 
 TEST(ChromeTraceImportTest, FlowWrittenBeforeItsEventIsStillAnchored) {

@@ -103,7 +103,69 @@ TEST(ImportErrorsTest, StructureErrors) {
   EXPECT_EQ(ErrorOffset("{\"traceEvents\":[] \"a\":1}", "expected ',' or '}'"), 18);
   EXPECT_EQ(ErrorOffset("[{\"ph\":\"X\",\"ts\":1 2}]", "invalid JSON"), 18);  // at the '2'
   EXPECT_GE(ErrorOffset("{\"traceEvents\":[], \"host_name\": tru}", "invalid JSON"), 0);
-  EXPECT_GE(ErrorOffset(std::string(3000, '['), "nesting deeper"), 0);
+  EXPECT_EQ(ErrorOffset(std::string(3000, '['), "JSON nesting deeper than 1024 levels"), 1025);
+}
+
+TEST(ImportErrorsTest, DuplicateKeysAtTheTopLevel) {
+  const std::string events_twice = "{\"traceEvents\":[], \"traceEvents\":[]}";
+  EXPECT_EQ(ErrorOffset(events_twice,
+                        "duplicate key \"traceEvents\" at the top level (first at "
+                        "byte 1)"),
+            static_cast<int64_t>(events_twice.rfind("\"traceEvents\"")));
+  const std::string unit_twice =
+      "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[],\"displayTimeUnit\":\"ms\"}";
+  EXPECT_EQ(ErrorOffset(unit_twice, "duplicate key \"displayTimeUnit\""),
+            static_cast<int64_t>(unit_twice.rfind("\"displayTimeUnit\"")));
+  // Spelled differently, the same name.
+  const std::string escaped = "{\"host_name\":1, \"host_\\u006eame\":2, \"traceEvents\":[]}";
+  EXPECT_EQ(ErrorOffset(escaped, "duplicate key \"host_name\""),
+            static_cast<int64_t>(escaped.find("\"host_\\u")));
+}
+
+TEST(ImportErrorsTest, DuplicateKeysInAnEventAndItsArgs) {
+  const std::string compact =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"ts\":2}]}";
+  EXPECT_EQ(ErrorOffset(compact, "duplicate key \"ts\" in a trace event (first at byte 42)"),
+            static_cast<int64_t>(compact.rfind("\"ts\"")));
+  const std::string unknown_key =
+      "[{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":1,\"bp\":\"e\",\"s\":\"g\",\"bp\":\"e\"}]";
+  EXPECT_EQ(ErrorOffset(unknown_key, "duplicate key \"bp\""),
+            static_cast<int64_t>(unknown_key.rfind("\"bp\"")));
+  const std::string args =
+      "[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"args\":{\"a\":1,\"b\":2,\"a\":3}}]";
+  EXPECT_EQ(ErrorOffset(args, "duplicate key \"a\" in \"args\""),
+            static_cast<int64_t>(args.rfind("\"a\"")));
+  // Whatever args the caller keeps: commands that read few args see the same error.
+  ImportOptions options;
+  options.keep_args = std::vector<std::string>{"b"};
+  auto kept = ImportChromeTraceFromBuffer(args, "bad.json", options);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_NE(kept.status().message().find("duplicate key \"a\""), std::string::npos);
+  // Kineto's layout, read line by line without the structural scan: the same error.
+  testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
+  b.Add("{\"ph\": \"X\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": 1.000, \"name\": \"y\"}");
+  const std::string kineto = b.Build();
+  EXPECT_EQ(ErrorOffset(kineto, "duplicate key \"name\" in a trace event"),
+            static_cast<int64_t>(kineto.rfind("\"name\": \"y\"")));
+  // An object with many members takes another path to the same answer.
+  std::string many = "[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"args\":{";
+  for (int i = 0; i < 100; ++i)
+    many += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  many += "\"k57\":0}}]";
+  EXPECT_EQ(ErrorOffset(many, "duplicate key \"k57\" in \"args\""),
+            static_cast<int64_t>(many.rfind("\"k57\"")));
+}
+
+TEST(ImportErrorsTest, DisplayTimeUnitIsMsOrNs) {
+  const std::string us = "{\"displayTimeUnit\": \"us\", \"traceEvents\": []}";
+  EXPECT_EQ(ErrorOffset(us, "\"displayTimeUnit\" must be \"ms\" or \"ns\", found \"us\""), 20);
+  EXPECT_EQ(ErrorOffset("{\"traceEvents\": [], \"displayTimeUnit\": \"NS\"}", "found \"NS\""), 39);
+  EXPECT_EQ(ErrorOffset("{\"displayTimeUnit\": 3, \"traceEvents\": []}", "must be a string"), 20);
+  for (const char* unit : {"ms", "ns"}) {
+    const std::string json =
+        std::string("{\"displayTimeUnit\": \"") + unit + "\", \"traceEvents\": []}";
+    EXPECT_TRUE(ImportChromeTraceFromBuffer(json, "ok.json").ok()) << unit;
+  }
 }
 
 // Cutting the valid trace anywhere must give an error line (or, past the last brace, succeed).
