@@ -86,7 +86,8 @@ std::string FormatCheckReportText(const CheckReport& report) {
   return out + (skipped > 0 ? ", " + std::to_string(skipped) + " skipped)\n" : ")\n");
 }
 
-std::string FormatCheckReportJson(const CheckReport& report) {
+std::string FormatCheckReportJson(const CheckReport& report,
+                                  const std::function<void(trace::JsonWriter&)>& extra) {
   trace::StringSink sink;
   trace::JsonWriter json(&sink, /*line_break_depth=*/2);
   json.BeginObject();
@@ -125,6 +126,8 @@ std::string FormatCheckReportJson(const CheckReport& report) {
     json.EndObject();
   }
   json.EndArray();
+  if (extra)
+    extra(json);
   json.EndObject();
   json.Finish();
   return sink.text();

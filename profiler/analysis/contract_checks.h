@@ -16,11 +16,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "profiler/analysis/dialect_rules.h"
+#include "profiler/trace/json_writer.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {
@@ -94,7 +96,9 @@ std::vector<std::string> ContractArgKeys();
 std::string FormatCheckReportText(const CheckReport& report);
 
 // The same as one JSON object (absolute ts_ns, every kept example).
-std::string FormatCheckReportJson(const CheckReport& report);
+// |extra| writes further top-level keys (the command's import report) before the object closes.
+std::string FormatCheckReportJson(const CheckReport& report,
+                                  const std::function<void(trace::JsonWriter&)>& extra = {});
 
 }  // namespace rblnsim::analysis
 

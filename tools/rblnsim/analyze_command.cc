@@ -15,15 +15,13 @@
 #include "profiler/analysis/window_overrun.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
   CLI::App* analyze = app->add_subcommand(
@@ -31,11 +29,15 @@ void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
       "Trace-only analyses: CPU fallbacks, recompiles, host round trips, the NaN/Inf scan, and "
       "submission latency per launch");
   analyze->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  analyze->add_option("--json", options->json_path, "Also write both reports as JSON")->check(NonEmptyPath());
-  analyze->add_option("--plots", options->plots_dir,
-                      "Write latency_histogram.svg, queue_length.svg and device_busy.svg here")->check(NonEmptyPath());
+  analyze->add_option("--json", options->json_path, "Also write both reports as JSON")
+      ->check(NonEmptyPath());
+  analyze
+      ->add_option("--plots", options->plots_dir,
+                   "Write latency_histogram.svg, queue_length.svg and device_busy.svg here")
+      ->check(NonEmptyPath());
   analyze->add_option("--truth", options->truth_path,
-                      "Score the results against a ground-truth file from `rblnsim run --truth`->check(NonEmptyPath()); "
+                      "Score the results against a ground-truth file from `rblnsim run "
+                      "--truth`->check(NonEmptyPath()); "
                       "exit 1 on any mismatch");
   analyze
       ->add_option("--outlier-ns", options->outlier_ns,
@@ -85,6 +87,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok())
     return BadInput(imported.status());
+  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
   std::optional<analysis::GroundTruthFile> truth;
   if (!options.truth_path.empty()) {
     auto loaded = analysis::LoadGroundTruth(options.truth_path);
@@ -125,7 +129,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     std::error_code created;
     std::filesystem::create_directories(options.plots_dir, created);
     if (created)
-      return BadInput(options.plots_dir + ": cannot create the plot directory: " + created.message());
+      return BadInput(options.plots_dir +
+                      ": cannot create the plot directory: " + created.message());
     Status plots = analysis::WriteLatencyPlots(options.plots_dir,
                                                analysis::RenderLatencyPlots(trace, latency));
     if (!plots.ok())
@@ -143,6 +148,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
       analysis::WriteLatencyReportJson(latency, &json);
       json.Key("capture_window");
       analysis::WriteWindowOverrunJson(overrun, &json);
+      json.Key("import");
+      trace::WriteImportReportJson(*imported, json);
       if (score) {
         json.Key("truth");
         analysis::WriteTruthScoreJson(*score, &json);

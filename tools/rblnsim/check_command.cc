@@ -6,6 +6,7 @@
 #include "profiler/analysis/contract_checks.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/output_guard.h"
 
@@ -15,9 +16,10 @@ void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
   CLI::App* check = app->add_subcommand(
       "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
   check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  check->add_flag("--sync", options->sync,
-                  "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
-                  "inside the launching op");
+  check->add_flag(
+      "--sync", options->sync,
+      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
+      "inside the launching op");
   check->add_option("--json", options->json_path, "Also write the report as JSON")
       ->check(NonEmptyPath());
   check
@@ -65,14 +67,15 @@ int CheckCommand(const CheckCommandOptions& options) {
   std::printf("contract: %s (%s)\n", trace::DialectName(report.contract).data(),
               report.contract_forced ? "forced by --contract" : "detected from the trace");
   std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
-  if (imported->skipped_events > 0 || imported->orphan_flow_events > 0) {
-    std::printf(
-        "import: %lld events skipped (non-numeric pid/tid), %lld flow events anchored nowhere\n",
-        static_cast<long long>(imported->skipped_events),
-        static_cast<long long>(imported->orphan_flow_events));
-  }
+  // What the import dropped or changed, by reason: never silent.
+  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
   if (!options.json_path.empty()) {
-    const std::string json = analysis::FormatCheckReportJson(report);
+    const std::string json =
+        analysis::FormatCheckReportJson(report, [&](trace::JsonWriter& writer) {
+          writer.Key("import");
+          trace::WriteImportReportJson(*imported, writer);
+        });
     Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
       sink.Append(json);
       return sink.status();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <set>
 #include <tuple>
 
@@ -9,6 +10,7 @@
 #include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/launch_index.h"
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
 #include "sim/scenario/op_catalog.h"
 
 namespace rblnsim::cli {
@@ -223,6 +225,8 @@ StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
   auto imported = trace::ImportChromeTrace(trace_path);
   if (!imported.ok())
     return imported.status();
+  if (const std::string notice = trace::FormatImportNotice(*imported, trace_path); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
   auto digest = DigestTrace(imported->trace);
   if (!digest.ok())
     return digest.status().WithPrefix(trace_path + ": ");
