@@ -234,7 +234,8 @@ def test_fake_card_pipeline():
                                       env=clean_env(), capture_output=True, text=True, timeout=60)
             assert compared.returncode == 0, compared.stderr
             assert "from " + os.path.join(out, "metadata.json") in compared.stdout, compared.stdout
-            assert "device_time_class  Neural Engine Clusters" in compared.stdout, compared.stdout
+            # Today's torch-rbln writes the current dialect: matmul shows on the NPU's compute lane.
+            assert "device_time_class  compute" in compared.stdout, compared.stdout
 
 
 def main():
