@@ -162,6 +162,7 @@ void WriteWorkload(Writer* w, const Workload& wl) {
     activities += activities.empty() ? "privateuse1" : ", privateuse1";
   }
   w->Line(1, "activities", "[" + activities + "]");
+  w->Line(1, "bridge", wl.bridge);
   w->Line(1, "tensors", wl.tensors.empty() ? "{}" : "");
   for (const TensorSpec& t : wl.tensors) {
     std::string shape;

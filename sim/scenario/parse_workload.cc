@@ -245,7 +245,18 @@ Status ParseWorkload(const YamlNode* node, Workload* workload) {
   }
   RBLNSIM_ASSIGN_OR_RETURN(
       Section s,
-      Section::Open(node, "workload", {"activities", "tensors", "graphs", "warmup", "profile"}));
+      Section::Open(node, "workload",
+                    {"activities", "bridge", "tensors", "graphs", "warmup", "profile"}));
+  if (const YamlNode* bridge = s.Get("bridge"); bridge != nullptr) {
+    RBLNSIM_ASSIGN_OR_RETURN(std::string_view name,
+                             ScalarText(*bridge, s.Path("bridge"), "current or c-abi"));
+    if (name != "current" && name != "c-abi") {
+      return NodeError(*bridge, "unknown bridge " + Quoted(name) +
+                                    DidYouMean(name, {"current", "c-abi"}) +
+                                    " (known: current, c-abi)");
+    }
+    workload->bridge = std::string(name);
+  }
   if (const YamlNode* activities = s.Get("activities"); activities != nullptr) {
     RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*activities, s.Path("activities")));
     if (activities->items.empty()) {

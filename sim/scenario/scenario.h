@@ -154,6 +154,9 @@ struct Workload {
   std::map<std::string, GraphSpec> graphs;  // workload.graphs
   bool activity_cpu = true;         // workload.activities contains cpu
   bool activity_privateuse1 = true; // workload.activities contains privateuse1
+  // workload.bridge: the torch-rbln bridge the profiler runs, which fixes the producer seam and
+  // the trace dialect: "current" (runtime activity API) or "c-abi" (rbln_kineto C-ABI).
+  std::string bridge = "current";
 };
 
 struct Naming {

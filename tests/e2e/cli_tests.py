@@ -88,8 +88,13 @@ def test_seed_table():
         outputs[bridge] = head.splitlines()
     assert outputs["current"] == outputs["c-abi"], "\n".join(
         a + "  !=  " + b for a, b in zip(outputs["current"], outputs["c-abi"]) if a != b)
-    # The default is today's dialect.
+    # The default is today's dialect; the scenario key chooses too, and the flag wins over it.
     proc, trace = run_seed(env={"RBLN_PROFILER": "1"})
+    assert any(e.get("name") == "rbln launch" for e in strict_json(trace)["traceEvents"])
+    proc, trace = run_seed(["--set", "workload.bridge=c-abi"], env={"RBLN_PROFILER": "1"})
+    assert any(e.get("name") == "rbln_run" for e in strict_json(trace)["traceEvents"])
+    proc, trace = run_seed(["--set", "workload.bridge=c-abi", "--bridge", "current"],
+                           env={"RBLN_PROFILER": "1"})
     assert any(e.get("name") == "rbln launch" for e in strict_json(trace)["traceEvents"])
 
 

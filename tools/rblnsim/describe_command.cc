@@ -147,6 +147,7 @@ std::string DescribeScenarioJson(const scenario::Scenario& s) {
   if (s.workload.activity_privateuse1)
     json.String("privateuse1");
   json.EndArray();
+  json.Key("bridge").String(s.workload.bridge);
   json.Key("tensors").BeginArray();
   for (const scenario::TensorSpec& t : s.workload.tensors) {
     json.BeginObject();

@@ -137,7 +137,9 @@ int RunCommand(const RunOptions& options) {
   // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
   // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
   const trace::Dialect dialect =
-      options.bridge == "c-abi" ? trace::Dialect::kCAbi : trace::Dialect::kCurrent;
+      (options.bridge.empty() ? scenario.workload.bridge : options.bridge) == "c-abi"
+          ? trace::Dialect::kCAbi
+          : trace::Dialect::kCurrent;
   auto captured = SimulateProfiledWindow(&runtime, dialect);
   if (!captured.ok())
     return BadInput(captured.status());

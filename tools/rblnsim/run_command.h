@@ -23,7 +23,7 @@ struct RunOptions {
   std::string sort_by = "cpu_time_total";
   int row_limit = 10;
   std::string attribution = "released";
-  std::string bridge = "current";  // which seam and trace dialect: "current" or "c-abi"
+  std::string bridge;  // "current" or "c-abi"; empty: the scenario's workload.bridge
   bool no_expect = false;
   std::string metrics_path;
   std::string truth_path;
