@@ -24,51 +24,31 @@ StatusOr<ActivityApi> ActivityApi::FromFunctions(ProfilerFlagFn profiler_flag,
   return api;
 }
 
-ActivityBridge::ActivityBridge(ActivityApi api, BridgeClock* clock) : api_(api), clock_(clock) {}
+ActivityBridge::ActivityBridge(ActivityApi api, BridgeClock* clock)
+    : api_(api), clock_(clock), lifecycle_("activity bridge") {}
 
 StatusOr<bool> ActivityBridge::Configure() {
-  if (started_)
-    return Status::Error("activity bridge: Configure() while a session is running");
-  has_session_ = api_.profiler_flag();
-  return has_session_;
+  RBLNSIM_RETURN_IF_ERROR(lifecycle_.Configure(api_.profiler_flag()));
+  return lifecycle_.has_session();
 }
 
 Status ActivityBridge::Start() {
-  if (!has_session_)
+  RBLNSIM_ASSIGN_OR_RETURN(const bool begin, lifecycle_.Start(clock_));
+  if (!begin)
     return Status::Ok();
-  if (started_)
-    return Status::Error("activity bridge: Start() twice without Stop()");
-  // The anchor comes first so it brackets the whole session, as in the adapter's start().
-  anchor_steady_ns_ = clock_->SteadyNowNs();
-  anchor_system_ns_ = clock_->SystemNowNs();
   api_.begin_activities();
-  started_ = true;
+  lifecycle_.Started();
   return Status::Ok();
 }
 
 StatusOr<BridgeResult> ActivityBridge::Stop(int64_t capture_start_system_ns,
                                             int64_t capture_end_system_ns) {
-  if (!has_session_)
+  RBLNSIM_ASSIGN_OR_RETURN(std::optional<ConvertWindow> window,
+                           lifecycle_.Stop(capture_start_system_ns, capture_end_system_ns));
+  if (!window)
     return BridgeResult{};
-  if (!started_)
-    return Status::Error("activity bridge: Stop() without Start()");
-  if (capture_end_system_ns < capture_start_system_ns)
-    return Status::Error("activity bridge: capture window ends before it starts");
-  started_ = false;
-
-  ConvertWindow window;
-  window.offset_ns = anchor_system_ns_ - anchor_steady_ns_;
-  window.capture_start_ns = capture_start_system_ns;
-  window.capture_end_ns = capture_end_system_ns;
-  BridgeResult result = ConvertActivities(api_.end_activities(), window);
-
-  if (api_.last_session_stats != nullptr) {
-    RblnsimKinetoStats producer = {};
-    if (api_.last_session_stats(&producer) == RBLN_KINETO_OK) {
-      result.stats.has_producer_stats = true;
-      result.stats.producer = producer;
-    }
-  }
+  BridgeResult result = ConvertActivities(api_.end_activities(), *window);
+  AttachProducerStats(api_.last_session_stats, &result.stats);
   return result;
 }
 

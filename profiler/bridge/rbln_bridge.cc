@@ -48,46 +48,39 @@ void CountProtocol(const SinkState& sink, int32_t exported, BridgeStats* stats) 
 
 }  // namespace
 
-RblnBridge::RblnBridge(KinetoApi api, BridgeClock* clock) : api_(api), clock_(clock) {}
+RblnBridge::RblnBridge(KinetoApi api, BridgeClock* clock)
+    : api_(api), clock_(clock), lifecycle_("rbln bridge") {}
 
 StatusOr<bool> RblnBridge::Configure() {
-  if (started_)
-    return Status::Error("rbln bridge: Configure() while a session is running");
+  // Misuse is reported before the producer is asked anything.
+  RBLNSIM_RETURN_IF_ERROR(lifecycle_.CanConfigure());
   int32_t active = 0;
   const RBLNRetCode code = api_.is_active(&active);
   if (code != RBLN_KINETO_OK) {
     return Status::Error("rbln_kineto_is_active failed: " + RetCodeName(code));
   }
-  has_session_ = active == 1;
-  return has_session_;
+  RBLNSIM_RETURN_IF_ERROR(lifecycle_.Configure(active == 1));
+  return lifecycle_.has_session();
 }
 
 Status RblnBridge::Start() {
-  if (!has_session_)
+  RBLNSIM_ASSIGN_OR_RETURN(const bool begin, lifecycle_.Start(clock_));
+  if (!begin)
     return Status::Ok();
-  if (started_)
-    return Status::Error("rbln bridge: Start() twice without Stop()");
-  // The anchor comes first so it brackets the whole session, as in the adapter's start().
-  anchor_steady_ns_ = clock_->SteadyNowNs();
-  anchor_system_ns_ = clock_->SystemNowNs();
   const RBLNRetCode code = api_.begin_session();
   if (code != RBLN_KINETO_OK) {
     return Status::Error("rbln_kineto_begin_session failed: " + RetCodeName(code));
   }
-  started_ = true;
+  lifecycle_.Started();
   return Status::Ok();
 }
 
 StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
                                         int64_t capture_end_system_ns) {
-  if (!has_session_)
+  RBLNSIM_ASSIGN_OR_RETURN(std::optional<ConvertWindow> window,
+                           lifecycle_.Stop(capture_start_system_ns, capture_end_system_ns));
+  if (!window)
     return BridgeResult{};
-  if (!started_)
-    return Status::Error("rbln bridge: Stop() without Start()");
-  if (capture_end_system_ns < capture_start_system_ns) {
-    return Status::Error("rbln bridge: capture window ends before it starts");
-  }
-  started_ = false;
 
   SinkState sink;
   // An out-of-range sentinel, so a producer that never writes exported_out is caught too.
@@ -97,20 +90,10 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return Status::Error("rbln_kineto_end_session_and_export failed: " + RetCodeName(code));
   }
 
-  ConvertWindow window;
-  window.offset_ns = anchor_system_ns_ - anchor_steady_ns_;
-  window.capture_start_ns = capture_start_system_ns;
-  window.capture_end_ns = capture_end_system_ns;
-  BridgeResult result = sink.copy.has_value() ? ConvertExport(std::move(*sink.copy), window) : BridgeResult{};
+  BridgeResult result =
+      sink.copy.has_value() ? ConvertExport(std::move(*sink.copy), *window) : BridgeResult{};
   CountProtocol(sink, exported, &result.stats);
-
-  if (api_.last_session_stats != nullptr) {
-    RblnsimKinetoStats producer = {};
-    if (api_.last_session_stats(&producer) == RBLN_KINETO_OK) {
-      result.stats.has_producer_stats = true;
-      result.stats.producer = producer;
-    }
-  }
+  AttachProducerStats(api_.last_session_stats, &result.stats);
   return result;
 }
 

@@ -21,6 +21,7 @@
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"
+#include "profiler/bridge/session_lifecycle.h"
 
 namespace rblnsim::bridge {
 
@@ -46,15 +47,12 @@ class RblnBridge {
   // ns, as Kineto passes them to processTrace). The session can be started again afterwards.
   StatusOr<BridgeResult> Stop(int64_t capture_start_system_ns, int64_t capture_end_system_ns);
 
-  bool has_session() const { return has_session_; }
+  bool has_session() const { return lifecycle_.has_session(); }
 
  private:
   KinetoApi api_;
   BridgeClock* clock_;
-  bool has_session_ = false;
-  bool started_ = false;
-  int64_t anchor_steady_ns_ = 0;
-  int64_t anchor_system_ns_ = 0;
+  SessionLifecycle lifecycle_;
 };
 
 }  // namespace rblnsim::bridge
