@@ -308,6 +308,22 @@ def test_progress_bar_on_a_terminal():
     assert "\r[" in text and "5/5 points" in text and "point 1/5 done" not in text, text
 
 
+def test_escaped_values_are_recorded_exactly():
+    """Swept strings with escapes keep them: "e\\nf" is recorded as e, newline, f (JSON escapes it
+    again), not as "enf"; single-quoted '' is one quote."""
+    work = tmpdir()
+    scenario = os.path.join(work, "escapes.yaml")
+    with open(scenario, "w", encoding="utf-8") as f:
+        f.write('scenario: escapes\nsweep:\n  params:\n'
+                '    description: ["e\\nf", "g\\th", "q\\"r", \'it\'\'s\']\n'
+                'workload:\n  tensors:\n    x: {shape: [4, 4]}\n  profile:\n    - {cpu: x}\n')
+    out = os.path.join(work, "out")
+    sweep(scenario, out)
+    with open(os.path.join(out, "sweep.json"), encoding="utf-8") as f:
+        values = [p["params"]["description"] for p in json.load(f)["points"]]
+    assert values == ["e\nf", "g\th", 'q"r', "it's"], values
+
+
 def main():
     global BUILD
     BUILD = sys.argv[1]

@@ -1,6 +1,7 @@
 #include "tools/rblnsim/sweep_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -29,18 +30,52 @@ std::pair<std::string, std::string> SplitSet(const std::string& set) {
   return {Trim(std::string_view(set).substr(0, equals)), set.substr(equals + 1)};
 }
 
-// A swept value for tables and plots: a quoted YAML scalar ("0", 'ON') loses its quotes; the
+// A swept value for tables and plots: a quoted YAML scalar ("0", 'ON') loses its quotes and its
+// escapes are decoded ("e\nf" is e, newline, f; the JSON and CSV writers escape it again); the
 // --set text keeps them, since YAML needs them to keep "0" a string.
 std::string DisplayValue(const std::string& text) {
   if (text.size() < 2 || text.front() != text.back() || (text[0] != '"' && text[0] != '\''))
     return text;
   const char quote = text[0];
+  const std::string_view body(text.data() + 1, text.size() - 2);
   std::string out;
-  for (size_t i = 1; i + 1 < text.size(); ++i) {
-    const bool escaped = quote == '"' ? text[i] == '\\' : text[i] == '\'' && text[i + 1] == '\'';
-    if (escaped && i + 2 < text.size())
-      ++i;
-    out += text[i];
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (quote == '\'') {
+      out += body[i];
+      if (body[i] == '\'' && i + 1 < body.size() && body[i + 1] == '\'')
+        ++i;  // '' is one quote
+      continue;
+    }
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out += body[i];
+      continue;
+    }
+    const char escaped = body[++i];
+    switch (escaped) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case '0':
+        out += '\0';
+        break;
+      case 'x':
+        if (i + 2 < body.size() && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
+          out += static_cast<char>(std::stoi(std::string(body.substr(i + 1, 2)), nullptr, 16));
+          i += 2;
+          break;
+        }
+        out += escaped;
+        break;
+      default:  // \\, \", and any escape this display does not decode, kept as its character
+        out += escaped;
+    }
   }
   return out;
 }
