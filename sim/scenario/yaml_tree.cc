@@ -202,13 +202,17 @@ class TreeBuilder : public YAML::EventHandler {
 // runs, so a file of a million '[' costs hundreds of MB. Bound bracket nesting first with a rough
 // lexical pass: quoted scalars and comments are skipped; brackets inside plain or block scalars
 // count, which only matters past kMaxNestingDepth unclosed ones.
+// Also finds a quoted scalar that is never closed: yaml-cpp reads it to the end of the file as
+// one string, so the error would otherwise surface far away (e.g. as a bad scenario name).
 Status CheckFlowDepth(std::string_view text, const Origin& origin) {
   int depth = 0;
   int line = 0;
   size_t line_start = 0;
   char quote = 0;
+  YAML::Mark quote_mark;
   bool comment = false;
   char previous = '\n';
+  char last_token = '\n';  // the last non-blank character on this line outside quotes
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
@@ -216,6 +220,8 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
       line_start = i + 1;
       comment = false;
       previous = c;
+      if (quote == 0)
+        last_token = c;
       continue;
     }
     if (comment) {
@@ -226,6 +232,7 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
         ++i;  // '' is an escaped quote
       } else if (c == quote) {
         quote = 0;
+        last_token = c;
       } else if (quote == '"' && c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
         ++i;
       }
@@ -237,9 +244,16 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
       comment = true;
       continue;
     }
-    if ((c == '"' || c == '\'') &&
+    // A quote opens a scalar only where a value starts: after "key:", "- ", "? ", "[", "{", ","
+    // or at the start of a line; elsewhere (it's, the 'x) it is part of a plain scalar.
+    const bool value_start = last_token == '\n' || last_token == ':' || last_token == '-' ||
+                             last_token == '?' || last_token == '[' || last_token == '{' ||
+                             last_token == ',';
+    if ((c == '"' || c == '\'') && value_start &&
         (after_space || previous == '[' || previous == '{' || previous == ',')) {
       quote = c;
+      quote_mark.line = line;
+      quote_mark.column = static_cast<int>(i - line_start);
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxNestingDepth) {
         YAML::Mark mark;
@@ -251,7 +265,15 @@ Status CheckFlowDepth(std::string_view text, const Origin& origin) {
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
+    if (c != ' ' && c != '\t')
+      last_token = c;
     previous = c;
+  }
+  if (quote != 0) {
+    return MarkError(origin, quote_mark,
+                     std::string("unterminated quoted string: the ") +
+                         (quote == '"' ? "double" : "single") +
+                         " quote opened here is never closed");
   }
   return Status::Ok();
 }
