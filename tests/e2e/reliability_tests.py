@@ -347,6 +347,33 @@ def test_signals_remove_temporary_files():
                   f"sweep ({'interrupted' if found else 'finished first'}) left nothing behind")
 
 
+def test_out_of_memory_is_reported_as_such():
+    """Under an address-space limit the import fails with one line naming the memory, exit 2;
+    never 'invalid JSON', never a crash. Limits are tried from tight to loose, since how much the
+    process needs before it reads the trace depends on the machine's libraries."""
+    import resource
+    with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
+        trace = os.path.join(tmp, "big.json")
+        proc, _ = run(["run", MANY, "--trace", trace])
+        assert proc.returncode == 0, proc.stderr.decode()
+        refused = 0
+        for limit_mb in range(20, 200, 10):
+            def limit(mb=limit_mb):
+                resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+            proc = subprocess.run(rblnsim_cmd(["check", trace]), env=clean_env(), capture_output=True,
+                                  timeout=300, preexec_fn=limit)
+            err = proc.stderr.decode()
+            assert proc.returncode in (0, 1, 2), (limit_mb, proc.returncode, err)
+            assert "invalid JSON" not in err, (limit_mb, err)
+            if proc.returncode == 2 and "out of memory" in err:
+                assert err.count("\n") == 1, err
+                refused += 1
+            elif proc.returncode in (0, 1):
+                print(f"{limit_mb} MB: enough; {refused} tighter limits refused with 'out of memory'")
+                break
+        assert refused > 0, "no limit made the import run out of memory"
+
+
 def main():
     global BUILD
     BUILD = sys.argv[1]

@@ -1,6 +1,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 
 #include <memory>
+#include <new>
 #include <utility>
 
 #include "profiler/trace/import/text_source.h"
@@ -42,7 +43,15 @@ StatusOr<ImportResult> ImportChromeTrace(const std::string& path) {
 StatusOr<ImportResult> ImportChromeTrace(const std::string& path, const ImportOptions& options) {
   RBLNSIM_ASSIGN_OR_RETURN(std::unique_ptr<import::TextSource> source,
                            import::OpenTextSource(path));
-  return ImportText(std::move(source), path, options);
+  // The trace model grows with the file; when the machine cannot hold it, that is a limit of
+  // the machine, reported as one, not as a crash or a claim that the file is broken.
+  try {
+    return ImportText(std::move(source), path, options);
+  } catch (const std::bad_alloc&) {
+    return Status::Error(path +
+                         ": out of memory while importing (the trace needs more memory than "
+                         "this process may use)");
+  }
 }
 
 StatusOr<ImportResult> ImportChromeTraceFromBuffer(std::string_view json, const std::string& name) {

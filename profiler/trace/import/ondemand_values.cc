@@ -24,6 +24,9 @@ std::string_view TypeName(od::json_type type) {
 }
 
 std::string InvalidJson(simdjson::error_code error) {
+  // A failed allocation is the machine's limit, not the file's fault: say so.
+  if (error == simdjson::MEMALLOC)
+    return std::string("out of memory while parsing (") + simdjson::error_message(error) + ")";
   return std::string("invalid JSON (") + simdjson::error_message(error) + ")";
 }
 
