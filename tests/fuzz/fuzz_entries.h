@@ -1,4 +1,4 @@
-// The bodies of the three libFuzzer targets, as plain functions. The fuzzers call them from
+// The bodies of the libFuzzer targets, as plain functions. The fuzzers call them from
 // LLVMFuzzerTestOneInput (fuzzer_main.cc); the gtest in tests/unit/fuzz_regressions replays every
 // committed crash input and corpus file through the very same functions in the normal and asan
 // builds, so a fixed crash stays fixed without clang or libFuzzer.
@@ -32,6 +32,11 @@ std::string FuzzTraceImport(const uint8_t* data, size_t size);
 // the sink, then writes the result as a trace. Checks the bridge's counters add up and the trace
 // is valid JSON that rblnsim's importer reads.
 std::string FuzzKinetoConsumer(const uint8_t* data, size_t size);
+
+// The input is a captured trace (Chrome trace JSON) as `rblnsim compare` and `calibrate` read a
+// card's trace. Checks that digest errors are one line and that a trace compared with itself
+// shows no difference, leaves nothing unmatched and has a fit error of zero.
+std::string FuzzCaptureCompare(const uint8_t* data, size_t size);
 
 }  // namespace rblnsim::fuzz
 

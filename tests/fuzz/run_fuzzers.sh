@@ -21,7 +21,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rblnsim-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # target:max_len. The trace seeds include a 16 KB simulated trace; scenarios are a few KB.
-targets=(scenario_loader_fuzzer:16384 trace_import_fuzzer:32768 kineto_consumer_fuzzer:16384)
+targets=(scenario_loader_fuzzer:16384 trace_import_fuzzer:32768 kineto_consumer_fuzzer:16384
+         capture_compare_fuzzer:32768)
 
 status=0
 for entry in "${targets[@]}"; do

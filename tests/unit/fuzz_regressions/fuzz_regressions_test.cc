@@ -83,7 +83,8 @@ INSTANTIATE_TEST_SUITE_P(Targets,
                          FuzzInputs,
                          ::testing::Values(Target{"scenario_loader_fuzzer", &FuzzScenarioLoader},
                                            Target{"trace_import_fuzzer", &FuzzTraceImport},
-                                           Target{"kineto_consumer_fuzzer", &FuzzKinetoConsumer}),
+                                           Target{"kineto_consumer_fuzzer", &FuzzKinetoConsumer},
+                                           Target{"capture_compare_fuzzer", &FuzzCaptureCompare}),
                          [](const ::testing::TestParamInfo<Target>& param_info) {
                            return std::string(param_info.param.name);
                          });
