@@ -38,6 +38,13 @@ std::string FuzzKinetoConsumer(const uint8_t* data, size_t size);
 // shows no difference, leaves nothing unmatched and has a fit error of zero.
 std::string FuzzCaptureCompare(const uint8_t* data, size_t size);
 
+// The input is a command line, arguments separated by NUL bytes (at most kMaxFuzzArgs), parsed
+// with every subcommand's flags as main() declares them. Checks that a parse error stays one
+// line once printed, that an accepted command line has exactly one subcommand, and that accepted
+// values keep the validators' promises (--seed not clamped, a finite --tolerance).
+std::string FuzzCliFlags(const uint8_t* data, size_t size);
+inline constexpr size_t kMaxFuzzArgs = 64;
+
 }  // namespace rblnsim::fuzz
 
 #endif  // RBLNSIM_TESTS_FUZZ_FUZZ_ENTRIES_H_

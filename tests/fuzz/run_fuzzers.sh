@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 
 # target:max_len. The trace seeds include a 16 KB simulated trace; scenarios are a few KB.
 targets=(scenario_loader_fuzzer:16384 trace_import_fuzzer:32768 kineto_consumer_fuzzer:16384
-         capture_compare_fuzzer:32768)
+         capture_compare_fuzzer:32768 cli_flags_fuzzer:1024)
 
 status=0
 for entry in "${targets[@]}"; do

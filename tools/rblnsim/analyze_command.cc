@@ -1,6 +1,5 @@
 #include "tools/rblnsim/analyze_command.h"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -22,32 +21,6 @@
 namespace rblnsim::cli {
 
 namespace {}  // namespace
-
-void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
-  CLI::App* analyze = app->add_subcommand(
-      "analyze",
-      "Trace-only analyses: CPU fallbacks, recompiles, host round trips, the NaN/Inf scan, and "
-      "submission latency per launch");
-  analyze->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  analyze->add_option("--json", options->json_path, "Also write both reports as JSON")
-      ->check(NonEmptyPath());
-  analyze
-      ->add_option("--plots", options->plots_dir,
-                   "Write latency_histogram.svg, queue_length.svg and device_busy.svg here")
-      ->check(NonEmptyPath());
-  analyze->add_option("--truth", options->truth_path,
-                      "Score the results against a ground-truth file from `rblnsim run "
-                      "--truth`->check(NonEmptyPath()); "
-                      "exit 1 on any mismatch");
-  analyze
-      ->add_option("--outlier-ns", options->outlier_ns,
-                   "Slow-launch threshold in ns (default: the p99 submission latency)")
-      ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
-  analyze
-      ->add_option("--back-to-back-ns", options->back_to_back_ns,
-                   "Device gaps shorter than this are back-to-back overhead (default 1000)")
-      ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
-}
 
 StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
   RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -87,34 +86,6 @@ CalibrationParams Step(const CandidateRun& from,
 }
 
 }  // namespace
-
-void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
-  CLI::App* calibrate = app->add_subcommand(
-      "calibrate",
-      "Fit host costs, submission-path latencies and engine efficiencies to a trace captured on an "
-      "RBLN-CR card; write them as an overlay for run --overlay");
-  calibrate
-      ->add_option("scenario", options->scenario_path, "Scenario YAML file (what the capture ran)")
-      ->required();
-  calibrate
-      ->add_option("trace", options->trace_path,
-                   "Captured Chrome trace (metadata.json beside it is read)")
-      ->required();
-  calibrate->add_option("--out", options->out_path, "Overlay YAML to write")
-      ->required()
-      ->check(NonEmptyPath());
-  calibrate->add_option("--set", options->sets,
-                        "Override a scenario key: path=value (repeatable; pinned)");
-  calibrate->add_option("--overlay", options->overlays,
-                        "Layer a YAML overlay under the fit (repeatable)");
-  calibrate
-      ->add_option("--refinements", options->refinements,
-                   "Simulated refinement rounds after the closed-form estimate (default 1)")
-      ->check(CLI::Range(0, 5));
-  calibrate->add_option("--work-dir", options->work_dir,
-                        "Keep the candidates' overlays, traces and logs here (default: a temporary "
-                        "directory, removed)");
-}
 
 int CalibrateCommand(const CalibrateOptions& options) {
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);

@@ -1,6 +1,5 @@
 #include "tools/rblnsim/check_command.h"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "profiler/analysis/contract_checks.h"
@@ -11,31 +10,6 @@
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
-
-void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
-  CLI::App* check = app->add_subcommand(
-      "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
-  check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  check->add_flag(
-      "--sync", options->sync,
-      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
-      "inside the launching op");
-  check->add_option("--json", options->json_path, "Also write the report as JSON")
-      ->check(NonEmptyPath());
-  check
-      ->add_option("--contract", options->contract,
-                   "Apply this version of the contract instead of the one the trace's dialect "
-                   "shows: current (NPU rows, rbln launch) or c-abi (rbln_run)")
-      ->check(CLI::IsMember({"current", "c-abi"}));
-  check
-      ->add_option("--min-launches", options->min_launches,
-                   "current: launches (and launches running a kernel) the trace must hold "
-                   "(default 1)")
-      ->check(CLI::NonNegativeNumber);
-  check->add_option("--launcher-contains", options->launcher_contains,
-                    "current: a marker must lie inside a host slice whose name contains this, "
-                    "e.g. \"Torch-Compiled Region\" for graph mode (default: any host slice)");
-}
 
 int CheckCommand(const CheckCommandOptions& options) {
   Status guarded = GuardOutputs({{"trace", options.trace_path}}, {{"--json", options.json_path}});

@@ -3,49 +3,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "profiler/trace/atomic_file.h"
 #include "sim/scenario/canonical.h"
+#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/capture_context.h"
 #include "tools/rblnsim/compare_digest.h"
 #include "tools/rblnsim/compare_match.h"
 #include "tools/rblnsim/compare_report.h"
 #include "tools/rblnsim/compare_simulate.h"
-#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 
-namespace {
-
-
-}  // namespace
-
-void AddCompareCommand(CLI::App* app, CompareOptions* options) {
-  CLI::App* compare = app->add_subcommand(
-      "compare",
-      "Simulate a scenario and line it up with a trace captured on an RBLN-CR card, launch by "
-      "launch: device time per op and command class, submission latency, counts, fallbacks");
-  compare->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  compare
-      ->add_option("trace", options->trace_path,
-                   "Captured Chrome trace (.json or .json.gz; metadata.json beside it is read)")
-      ->required();
-  compare->add_option("--json", options->json_path, "Also write the comparison as JSON")->check(NonEmptyPath());
-  compare->add_option("--plots", options->plots_dir,
-                      "Write SVG plots here: device time per op and per launch, latency CDFs")->check(NonEmptyPath());
-  compare->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
-  compare->add_option(
-      "--overlay", options->overlays,
-      "Layer a YAML overlay over the scenario, e.g. calibrate's output (repeatable)");
-  compare
-      ->add_option(
-          "--tolerance", options->tolerance_pct,
-          "Relative difference (%) above which a time is listed as a difference (default 2)")
-      ->check(FiniteNonNegative());
-}
+namespace {}  // namespace
 
 int CompareCommand(const CompareOptions& options) {
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
@@ -64,7 +36,8 @@ int CompareCommand(const CompareOptions& options) {
     if (!writable.ok())
       return BadInput(writable);
   }
-  auto loaded = LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
+  auto loaded =
+      LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
   if (!loaded.ok())
     return BadInput(loaded.status());
   const CaptureContext& context = loaded->context;

@@ -1,6 +1,5 @@
 #include "tools/rblnsim/describe_command.h"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <set>
 
@@ -186,19 +185,6 @@ std::string DescribeScenarioJson(const scenario::Scenario& s) {
   json.EndObject();
   json.Finish();
   return sink.text();
-}
-
-void AddDescribeCommand(CLI::App* app, DescribeOptions* options) {
-  CLI::App* describe = app->add_subcommand(
-      "describe",
-      "Print the resolved scenario (canonical YAML, or JSON for tools/capture/capture.py)");
-  describe->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  describe->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
-  describe->add_option("--overlay", options->overlays,
-                       "Layer a YAML overlay over the scenario (repeatable)");
-  describe->add_flag(
-      "--json", options->json,
-      "JSON: tensors, graphs, warm-up and profiled steps, env, seed, hash, host costs");
 }
 
 int DescribeCommand(const DescribeOptions& options) {

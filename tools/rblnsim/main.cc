@@ -4,39 +4,16 @@
 #include <cstdio>
 
 #include "profiler/trace/temp_cleanup.h"
-#include "tools/rblnsim/analyze_command.h"
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/calibrate_command.h"
-#include "tools/rblnsim/check_command.h"
-#include "tools/rblnsim/compare_command.h"
-#include "tools/rblnsim/describe_command.h"
-#include "tools/rblnsim/merge_command.h"
-#include "tools/rblnsim/run_command.h"
-#include "tools/rblnsim/sweep_command.h"
+#include "tools/rblnsim/command_line.h"
 
 int main(int argc, char** argv) {
   // SIGINT/SIGTERM remove the temporary files and directories of whatever command is running.
   rblnsim::trace::InstallTempCleanupOnSignals();
   CLI::App app{"rblnsim: Rebel100 NPU simulator and torch.profiler PrivateUse1 test harness"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "rblnsim 0.1.0");
 
-  rblnsim::cli::RunOptions run;
-  rblnsim::cli::AddRunCommand(&app, &run);
-  rblnsim::cli::CheckCommandOptions check;
-  rblnsim::cli::AddCheckCommand(&app, &check);
-  rblnsim::cli::AnalyzeOptions analyze;
-  rblnsim::cli::AddAnalyzeCommand(&app, &analyze);
-  rblnsim::cli::SweepOptions sweep;
-  rblnsim::cli::AddSweepCommand(&app, &sweep);
-  rblnsim::cli::MergeOptions merge;
-  rblnsim::cli::AddMergeCommand(&app, &merge);
-  rblnsim::cli::DescribeOptions describe;
-  rblnsim::cli::AddDescribeCommand(&app, &describe);
-  rblnsim::cli::CompareOptions compare;
-  rblnsim::cli::AddCompareCommand(&app, &compare);
-  rblnsim::cli::CalibrateOptions calibrate;
-  rblnsim::cli::AddCalibrateCommand(&app, &calibrate);
+  rblnsim::cli::CommandLine options;
+  rblnsim::cli::AddCommands(&app, &options);
 
   try {
     app.parse(argc, argv);
@@ -52,20 +29,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (app.got_subcommand("run"))
-    return rblnsim::cli::RunCommand(run);
+    return rblnsim::cli::RunCommand(options.run);
   if (app.got_subcommand("check"))
-    return rblnsim::cli::CheckCommand(check);
+    return rblnsim::cli::CheckCommand(options.check);
   if (app.got_subcommand("analyze"))
-    return rblnsim::cli::AnalyzeCommand(analyze);
+    return rblnsim::cli::AnalyzeCommand(options.analyze);
   if (app.got_subcommand("sweep"))
-    return rblnsim::cli::SweepCommand(sweep);
+    return rblnsim::cli::SweepCommand(options.sweep);
   if (app.got_subcommand("merge"))
-    return rblnsim::cli::MergeCommand(merge);
+    return rblnsim::cli::MergeCommand(options.merge);
   if (app.got_subcommand("describe"))
-    return rblnsim::cli::DescribeCommand(describe);
+    return rblnsim::cli::DescribeCommand(options.describe);
   if (app.got_subcommand("compare"))
-    return rblnsim::cli::CompareCommand(compare);
+    return rblnsim::cli::CompareCommand(options.compare);
   if (app.got_subcommand("calibrate"))
-    return rblnsim::cli::CalibrateCommand(calibrate);
+    return rblnsim::cli::CalibrateCommand(options.calibrate);
   return 2;
 }

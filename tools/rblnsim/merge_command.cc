@@ -1,17 +1,16 @@
 #include "tools/rblnsim/merge_command.h"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/sweep_manifest.h"
 #include "tools/rblnsim/sweep_plots.h"
 #include "tools/rblnsim/sweep_point_file.h"
 #include "tools/rblnsim/sweep_table.h"
-#include "tools/rblnsim/bad_input.h"
 
 namespace rblnsim::cli {
 namespace {
@@ -19,7 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kMaxListed = 20;
-
 
 // Every readable point file of every directory, one per key. A successful result wins over a
 // failed one; otherwise the first directory given wins.
@@ -95,17 +93,6 @@ std::string Describe(size_t index, const ManifestPoint& point) {
 }
 
 }  // namespace
-
-void AddMergeCommand(CLI::App* app, MergeOptions* options) {
-  CLI::App* merge = app->add_subcommand(
-      "merge", "Merge sweep point files into results.csv, results.jsonl and SVG plots");
-  merge
-      ->add_option("dirs", options->dirs,
-                   "Sweep output directories; results go to the first (more: shards copied from "
-                   "other machines)")
-      ->required();
-  merge->add_flag("--no-plots", options->no_plots, "Skip the SVG plots");
-}
 
 int MergeCommand(const MergeOptions& options) {
   const std::string& out = options.dirs.front();

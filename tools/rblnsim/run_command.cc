@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,38 +59,6 @@ void PrintRuntimeStatus(const scenario::Scenario& scenario,
 }
 
 }  // namespace
-
-void AddRunCommand(CLI::App* app, RunOptions* options) {
-  CLI::App* run = app->add_subcommand(
-      "run", "Simulate a scenario and print the key_averages table, the device events and a trace");
-  run->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")
-      ->check(NonEmptyPath());
-  run->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
-  run->add_option("--overlay", options->overlays,
-                  "Layer a YAML overlay over the scenario (repeatable)");
-  run->add_option("--seed", options->seed, "Override the scenario's seed")
-      ->check(ExactInteger(IntegerRange::kUint64));
-  run->add_option("--sort-by", options->sort_by, "key_averages sort key (default cpu_time_total)");
-  run->add_option("--row-limit", options->row_limit, "Rows of the table (default 10)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--attribution", options->attribution,
-                  "released: device time on its own rows (the released bridge); attributed: rolled "
-                  "up to the launching op")
-      ->check(CLI::IsMember({"released", "attributed"}));
-  run->add_option("--metrics", options->metrics_path, "Write the run's figures as one JSON object")
-      ->check(NonEmptyPath());
-  run->add_option("--truth", options->truth_path,
-                  "Write the simulator's ground truth (launch latency decomposition, fallbacks, "
-                  "recompiles, round trips) as JSON")
-      ->check(NonEmptyPath());
-  run->add_option("--bridge", options->bridge,
-                  "current: today's torch-rbln seam and trace dialect (NPU rows, 'rbln launch'); "
-                  "c-abi: the older rbln_kineto C-ABI (chiplet/engine rows, rbln_run)")
-      ->check(CLI::IsMember({"current", "c-abi"}));
-  run->add_flag("--no-expect", options->no_expect,
-                "Do not check the scenario's expect: block (for what-if variants of a scenario)");
-}
 
 int RunCommand(const RunOptions& options) {
   auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);

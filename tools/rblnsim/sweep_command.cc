@@ -1,55 +1,29 @@
 #include "tools/rblnsim/sweep_command.h"
 
-#include "profiler/trace/temp_cleanup.h"
-
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "profiler/trace/json_writer.h"
+#include "profiler/trace/temp_cleanup.h"
+#include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
 #include "tools/rblnsim/sweep_manifest.h"
 #include "tools/rblnsim/sweep_plan.h"
 #include "tools/rblnsim/sweep_point_run.h"
 #include "tools/rblnsim/sweep_progress.h"
 #include "tools/rblnsim/sweep_runner.h"
 #include "tools/rblnsim/sweep_shard.h"
-#include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-
 }  // namespace
-
-void AddSweepCommand(CLI::App* app, SweepOptions* options) {
-  CLI::App* sweep = app->add_subcommand(
-      "sweep", "Run the points of a scenario's sweep: block, one process per point");
-  sweep->add_option("scenario", options->scenario_path, "Scenario YAML file with a sweep: block")
-      ->required();
-  sweep->add_option("--out", options->out_dir, "Output directory (points/, logs/, sweep.json)")
-      ->required();
-  sweep->add_option("--jobs,-j", options->jobs, "Points run at once (default: available CPUs)")
-      ->check(CLI::Range(1, 4096));
-  sweep->add_option("--shard-index", options->shard_index,
-                    "This shard (default: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)");
-  sweep->add_option("--shard-count", options->shard_count,
-                    "Number of shards (default: SLURM_ARRAY_TASK_COUNT, RBLNSIM_SHARD_COUNT)");
-  sweep->add_flag("--skip-existing", options->skip_existing,
-                  "Skip points that already have a successful result file (resume)");
-  sweep->add_flag("--traces", options->traces,
-                  "Keep each point's Chrome trace as DIR/traces/point-KEY.trace.json");
-  sweep->add_option("--set", options->sets, "Override a scenario key in every point: path=value");
-  sweep->add_option("--overlay", options->overlays, "Layer a YAML overlay over the scenario");
-  sweep->add_option("--seed", options->seed,
-                    "Replace the scenario's seed (the base of each point's)")->check(ExactInteger(IntegerRange::kUint64));
-}
 
 int SweepCommand(const SweepOptions& options) {
   const auto start = std::chrono::steady_clock::now();

@@ -84,7 +84,8 @@ INSTANTIATE_TEST_SUITE_P(Targets,
                          ::testing::Values(Target{"scenario_loader_fuzzer", &FuzzScenarioLoader},
                                            Target{"trace_import_fuzzer", &FuzzTraceImport},
                                            Target{"kineto_consumer_fuzzer", &FuzzKinetoConsumer},
-                                           Target{"capture_compare_fuzzer", &FuzzCaptureCompare}),
+                                           Target{"capture_compare_fuzzer", &FuzzCaptureCompare},
+                                           Target{"cli_flags_fuzzer", &FuzzCliFlags}),
                          [](const ::testing::TestParamInfo<Target>& param_info) {
                            return std::string(param_info.param.name);
                          });
