@@ -114,6 +114,9 @@ def test_compare_self_has_no_differences():
             result = compare_json(tmp, scenario, trace, ["--plots", os.path.join(tmp, "plots")])
             assert result["differences"] == [], (name, result["differences"])
             assert result["launches_only_sim"] == result["launches_only_hw"] == 0, result
+            # The capture's import report: every event read, none skipped.
+            assert result["import"]["events_read"] > 0 and result["import"]["skipped_events"] == 0, \
+                result["import"]
             assert result["commands_only_sim"] == result["commands_only_hw"] == 0, result
             assert result["commands_matched"] == result["device_events"]["hw"] > 0, result
             for plot in ("device_time_per_op.svg", "device_time_per_launch.svg", "latency_cdf.svg"):

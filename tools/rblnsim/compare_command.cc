@@ -56,6 +56,7 @@ int CompareCommand(const CompareOptions& options) {
   header.trace_path = options.trace_path;
   header.capture_line = DescribeCaptureContext(context);
   header.tolerance.relative_pct = options.tolerance_pct;
+  header.import_json = loaded->import_json;
   const Comparison comparison = CompareDigests(*simulated, captured, header.tolerance);
   std::fputs(FormatComparison(header, comparison).c_str(), stdout);
   if (captured.launches.empty()) {

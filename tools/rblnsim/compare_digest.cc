@@ -11,6 +11,7 @@
 #include "profiler/analysis/launch_index.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
+#include "profiler/trace/json_writer.h"
 #include "sim/scenario/op_catalog.h"
 
 namespace rblnsim::cli {
@@ -230,8 +231,12 @@ StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
   auto digest = DigestTrace(imported->trace);
   if (!digest.ok())
     return digest.status().WithPrefix(trace_path + ": ");
+  trace::StringSink report;
+  trace::JsonWriter json(&report, 0);
+  trace::WriteImportReportJson(*imported, json);
+  json.Finish();
   return LoadedCapture{std::move(*context), std::move(*digest),
-                       trace::DetectDialect(imported->trace)};
+                       trace::DetectDialect(imported->trace), report.text()};
 }
 
 }  // namespace rblnsim::cli

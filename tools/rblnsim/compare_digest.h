@@ -92,6 +92,7 @@ struct LoadedCapture {
   CaptureContext context;
   TraceDigest digest;
   trace::Dialect dialect = trace::Dialect::kCurrent;  // the capture's, to simulate alike
+  std::string import_json;  // the capture's import report (WriteImportReportJson), one object
 };
 StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
                                     const std::vector<std::string>& overlays,

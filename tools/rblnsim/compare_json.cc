@@ -89,6 +89,8 @@ Status WriteComparisonJson(const std::string& path,
     json.Key("trace").String(header.trace_path);
     json.Key("tolerance_pct").Double(header.tolerance.relative_pct);
     json.Key("tolerance_ns").Double(header.tolerance.absolute_ns);
+    if (!header.import_json.empty())
+      json.Key("import").Raw(header.import_json);
     json.Key("launches_matched").Int(static_cast<int64_t>(c.launch_pairs.size()));
     json.Key("launches_only_sim").Int(c.unmatched_sim_launches);
     json.Key("launches_only_hw").Int(c.unmatched_hw_launches);

@@ -17,6 +17,7 @@ struct CompareHeader {
   std::string trace_path;
   std::string capture_line;  // DescribeCaptureContext
   CompareTolerance tolerance;
+  std::string import_json;  // what the capture's import dropped or changed, by reason
 };
 
 std::string FormatComparison(const CompareHeader& header, const Comparison& comparison);
