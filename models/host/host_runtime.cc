@@ -9,8 +9,8 @@
 
 namespace rblnsim::host {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 constexpr size_t kNotRecorded = std::numeric_limits<size_t>::max();
@@ -20,8 +20,8 @@ TensorState InitialState(const scenario::TensorSpec& spec) {
   state.type = {spec.shape, spec.dtype};
   state.on_device = spec.device == "rbln";
   // randn(..., device="rbln") materialises on the device: the newest data is device-only.
-  state.location = state.on_device ? TensorState::Location::kDeviceOnly
-                                   : TensorState::Location::kHostLatest;
+  state.location =
+      state.on_device ? TensorState::Location::kDeviceOnly : TensorState::Location::kHostLatest;
   state.has_nan = spec.init == scenario::TensorInit::kNan;
   state.has_inf = spec.init == scenario::TensorInit::kInf;
   return state;
@@ -52,13 +52,16 @@ void HostRuntime::Start(const std::vector<scenario::Step>* steps, bool recording
 
 void HostRuntime::Thread() {
   while (true) {
-    while (steps_ == nullptr) wait(go_);
+    while (steps_ == nullptr)
+      wait(go_);
     status_ = RunSteps(*steps_);
     Sync();
     // torch.rbln.synchronize() before closing the window: nothing may still run on the device.
-    if (status_.ok()) device_->WaitAllSubmitted();
+    if (status_.ok())
+      device_->WaitAllSubmitted();
     for (const std::string& error : device_->stats().errors) {
-      if (status_.ok()) status_ = Status::Error(error);
+      if (status_.ok())
+        status_ = Status::Error(error);
     }
     steps_ = nullptr;
   }
@@ -67,7 +70,8 @@ void HostRuntime::Thread() {
 Status HostRuntime::RunSteps(const std::vector<scenario::Step>& steps) {
   for (const scenario::Step& step : steps) {
     RBLNSIM_RETURN_IF_ERROR(RunStep(step));
-    if (time_limit_hit_ || NowNs() >= scenario::kMaxSimulatedNs) return TimeLimitError(step);
+    if (time_limit_hit_ || NowNs() >= scenario::kMaxSimulatedNs)
+      return TimeLimitError(step);
   }
   return Status::Ok();
 }
@@ -95,14 +99,16 @@ Status HostRuntime::RunStep(const scenario::Step& step) {
     case scenario::Step::Kind::kGraph:
       return ops.Graph(step);
     case scenario::Step::Kind::kRepeat:
-      for (int64_t i = 0; i < step.count; ++i) RBLNSIM_RETURN_IF_ERROR(RunSteps(step.body));
+      for (int64_t i = 0; i < step.count; ++i)
+        RBLNSIM_RETURN_IF_ERROR(RunSteps(step.body));
       return Status::Ok();
   }
   return Status::Ok();
 }
 
 double HostRuntime::NowNs() const {
-  return static_cast<double>(sc_core::sc_time_stamp().value() + ahead_ticks_) * rebel100::NsPerTick();
+  return static_cast<double>(sc_core::sc_time_stamp().value() + ahead_ticks_) *
+         rebel100::NsPerTick();
 }
 
 void HostRuntime::Spend(double ns) {
@@ -122,8 +128,10 @@ void HostRuntime::Spend(double ns) {
 }
 
 void HostRuntime::Sync() {
-  if (ahead_ticks_ == 0) return;
-  const sc_time ahead = sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ahead_ticks_));
+  if (ahead_ticks_ == 0)
+    return;
+  const sc_time ahead =
+      sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ahead_ticks_));
   ahead_ticks_ = 0;
   wait(ahead);
 }
@@ -144,21 +152,25 @@ void HostRuntime::WaitForDevice() {
 }
 
 size_t HostRuntime::Open(const std::string& name, sim::HostEventKind kind) {
-  if (!recording_) return kNotRecorded;
+  if (!recording_)
+    return kNotRecorded;
   sim::HostEvent event;
   auto [id, inserted] = name_ids_.try_emplace(name, static_cast<uint32_t>(timeline_.names.size()));
-  if (inserted) timeline_.names.push_back(name);
+  if (inserted)
+    timeline_.names.push_back(name);
   event.name_id = id->second;
   event.kind = kind;
   event.start_ns = NowNs();
   event.end_ns = event.start_ns;
-  if (kind == sim::HostEventKind::kCpuOp) event.external_id = next_external_id_++;
+  if (kind == sim::HostEventKind::kCpuOp)
+    event.external_id = next_external_id_++;
   timeline_.events.push_back(event);
   return timeline_.events.size() - 1;
 }
 
 void HostRuntime::Close(size_t index) {
-  if (index != kNotRecorded) timeline_.events[index].end_ns = NowNs();
+  if (index != kNotRecorded)
+    timeline_.events[index].end_ns = NowNs();
 }
 
 void HostRuntime::Op(const std::string& name, double self_ns, const std::function<void()>& body) {
@@ -174,7 +186,8 @@ void HostRuntime::Op(const std::string& name, double self_ns, const std::functio
 }
 
 void HostRuntime::ResetSession() {
-  for (auto& [key, compiled] : cache_) compiled.next_sequence = 0;
+  for (auto& [key, compiled] : cache_)
+    compiled.next_sequence = 0;
   TakeTimeline();  // dropped, with the name and shape indexes that follow it
   truth_.Clear();
   launch_runs_.clear();

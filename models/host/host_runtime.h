@@ -4,14 +4,13 @@
 #ifndef RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 #define RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 
-#include <systemc>
-
 #include <deque>
 #include <functional>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <string>
+#include <systemc>
+#include <unordered_map>
 #include <vector>
 
 #include "models/compiler/program.h"
@@ -90,12 +89,14 @@ class HostRuntime : public sc_core::sc_module {
   rebel100::Device* device_;
   int64_t ahead_ticks_ = 0;
   bool time_limit_hit_ = false;  // Spend() stopped the local clock at the simulated-time limit
-  ShapesMemo shapes_memo_;  // follows timeline_
-  std::unordered_map<std::string, uint32_t> name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel resolution ticks
+  ShapesMemo shapes_memo_;       // follows timeline_
+  std::unordered_map<std::string, uint32_t>
+      name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel
+                  // resolution ticks
   HostCosts costs_;
   std::map<std::string, TensorState> tensors_;
   std::map<std::string, CompiledProgram> cache_;
-  std::deque<rebel100::RunRequest> runs_;  // stable addresses for the device
+  std::deque<rebel100::RunRequest> runs_;                 // stable addresses for the device
   std::vector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
   int next_instance_;
   int64_t next_launch_id_ = 1;

@@ -26,7 +26,8 @@ double CommandDurationNs(const compiler::Command& command,
       rate = std::min(rate, device.d2d_bandwidth_bytes_per_s);
       hop_ns = device.d2d_latency_ns;
     }
-    const double engine_end = begin_ns + hop_ns + static_cast<double>(transfer->bytes) / (rate * 1e-9);
+    const double engine_end =
+        begin_ns + hop_ns + static_cast<double>(transfer->bytes) / (rate * 1e-9);
     end_ns = std::max(engine_end, channel.Book(begin_ns, transfer->bytes));
   } else if (const auto* mm = std::get_if<compiler::MatmulWork>(&command.work)) {
     const MatmulTiming t = ComputeMatmulTiming(*mm, device);
@@ -37,7 +38,8 @@ double CommandDurationNs(const compiler::Command& command,
   } else if (const auto* vec = std::get_if<compiler::VectorWork>(&command.work)) {
     const double compute_end =
         begin_ns + static_cast<double>(VectorComputeCycles(*vec, device)) / device.clock_ghz;
-    end_ns = vec->bytes > 0 ? std::max(compute_end, channel.Book(begin_ns, vec->bytes)) : compute_end;
+    end_ns =
+        vec->bytes > 0 ? std::max(compute_end, channel.Book(begin_ns, vec->bytes)) : compute_end;
   } else if (const auto* sync = std::get_if<compiler::SyncWork>(&command.work)) {
     end_ns = begin_ns + device.d2d_latency_ns * std::max(1, sync->participants - 1);
   }

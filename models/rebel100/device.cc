@@ -8,8 +8,8 @@
 
 namespace rblnsim::rebel100 {
 
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 Device::Device(sc_core::sc_module_name name,
@@ -27,7 +27,9 @@ Device::Device(sc_core::sc_module_name name,
 
 Device::~Device() = default;
 
-double Device::NowNs() const { return SimNowNs(); }
+double Device::NowNs() const {
+  return SimNowNs();
+}
 
 void Device::WaitNs(double ns) {
   const uint64_t now = sc_core::sc_time_stamp().value();
@@ -40,7 +42,8 @@ void Device::WaitNs(double ns) {
       time_limit_reported_ = true;
       stats_.errors.push_back(fmt::format(
           "device time would pass the simulated-time limit of {:g} ns; shorten the workload or "
-          "its device timings", scenario::kMaxSimulatedNs));
+          "its device timings",
+          scenario::kMaxSimulatedNs));
     }
   }
   wait(sc_time::from_value(ticks));
@@ -48,7 +51,8 @@ void Device::WaitNs(double ns) {
 
 void Device::Submit(RunRequest* run) {
   run->truth.ring_wait_start_ns = NowNs();
-  while (in_ring_ >= config_.queue_depth) wait(slot_freed_);
+  while (in_ring_ >= config_.queue_depth)
+    wait(slot_freed_);
   ++in_ring_;
   stats_.max_ring_occupancy = std::max(stats_.max_ring_occupancy, in_ring_);
   run->truth.ring_acquired_ns = NowNs();
@@ -59,19 +63,23 @@ void Device::Submit(RunRequest* run) {
 }
 
 void Device::WaitCompletion(const RunRequest* run) {
-  while (!run->completed) wait(completion_);
+  while (!run->completed)
+    wait(completion_);
 }
 
 void Device::WaitAllSubmitted() {
-  while (!outstanding_.empty()) wait(completion_);
+  while (!outstanding_.empty())
+    wait(completion_);
 }
 
 void Device::CommandProcessorThread() {
   while (true) {
-    while (pending_.empty()) wait(doorbell_);
+    while (pending_.empty())
+      wait(doorbell_);
     // The doorbell is a posted write: the processor knows of a descriptor only once it arrives.
     const double arrive_ns = pending_.front().doorbell_ns;
-    if (arrive_ns > NowNs()) WaitNs(arrive_ns - NowNs());
+    if (arrive_ns > NowNs())
+      WaitNs(arrive_ns - NowNs());
     std::vector<RunRequest*> batch;
     while (!pending_.empty() && static_cast<int>(batch.size()) < config_.fetch_batch &&
            pending_.front().doorbell_ns <= NowNs()) {
@@ -92,15 +100,18 @@ void Device::CommandProcessorThread() {
 
 void Device::SchedulerThread() {
   while (true) {
-    while (decoded_.empty()) wait(decoded_event_);
+    while (decoded_.empty())
+      wait(decoded_event_);
     RunRequest* run = decoded_.front();
     decoded_.pop_front();
     run->truth.released_ns = NowNs();
     // Nothing else uses the engines until this run has resolved (stream order), so its schedule
     // is computed ahead and the kernel sees one wait for the whole run.
     const double resolved_ns = executor_.Execute(run, NowNs());
-    if (resolved_ns > NowNs()) WaitNs(resolved_ns - NowNs());
-    if (run->truth.last_end_ns < 0) run->truth.last_end_ns = NowNs();
+    if (resolved_ns > NowNs())
+      WaitNs(resolved_ns - NowNs());
+    if (run->truth.last_end_ns < 0)
+      run->truth.last_end_ns = NowNs();
     completing_.emplace_back(run, NowNs() + config_.completion_ns);
     completing_event_.notify(SC_ZERO_TIME);
   }
@@ -108,9 +119,11 @@ void Device::SchedulerThread() {
 
 void Device::CompleterThread() {
   while (true) {
-    while (completing_.empty()) wait(completing_event_);
+    while (completing_.empty())
+      wait(completing_event_);
     auto [run, at_ns] = completing_.front();
-    if (at_ns > NowNs()) WaitNs(at_ns - NowNs());
+    if (at_ns > NowNs())
+      WaitNs(at_ns - NowNs());
     completing_.pop_front();
     run->truth.completed_ns = NowNs();
     run->completed = true;

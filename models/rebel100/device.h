@@ -8,10 +8,9 @@
 #ifndef RBLNSIM_MODELS_REBEL100_DEVICE_H_
 #define RBLNSIM_MODELS_REBEL100_DEVICE_H_
 
-#include <systemc>
-
 #include <deque>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "models/rebel100/engine_types.h"

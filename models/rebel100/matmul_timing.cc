@@ -9,7 +9,9 @@ using scenario::Dataflow;
 using scenario::DType;
 
 namespace {
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t CeilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 // Cycle counts are computed in double and rounded up; a count past kMaxCycles (2^62) saturates
 // there instead of wrapping through the int64 conversion, so a slower engine never reads as a
@@ -17,22 +19,26 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 constexpr double kMaxCycles = 4611686018427387904.0;
 int64_t SaturatingCycles(double cycles) {
   const double rounded = std::ceil(cycles);
-  if (!(rounded < kMaxCycles)) return static_cast<int64_t>(kMaxCycles);  // also NaN
+  if (!(rounded < kMaxCycles))
+    return static_cast<int64_t>(kMaxCycles);  // also NaN
   return rounded > 0 ? static_cast<int64_t>(rounded) : 0;
 }
 }  // namespace
 
 double PrecisionRate(DType dtype) {
   switch (dtype) {
-    case DType::kFp8: return 2.0;
-    case DType::kFp32: return 0.25;
-    default: return 1.0;
+    case DType::kFp8:
+      return 2.0;
+    case DType::kFp32:
+      return 0.25;
+    default:
+      return 1.0;
   }
 }
 
 double PeakFlopsPerSecond(const scenario::DeviceConfig& device, DType dtype) {
-  const double macs_per_cycle = static_cast<double>(device.engines_per_chiplet) * device.array_rows *
-                                device.array_cols * PrecisionRate(dtype);
+  const double macs_per_cycle = static_cast<double>(device.engines_per_chiplet) *
+                                device.array_rows * device.array_cols * PrecisionRate(dtype);
   return 2.0 * macs_per_cycle * device.chiplets * device.clock_ghz * 1e9;
 }
 
@@ -64,8 +70,9 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   // WS/IS preload the stationary operand (R cycles) before R + C + T - 2 cycles of skewed
   // streaming and drain; OS has no preload (its outputs drain through the same skew).
   t.fold_cycles = (preload ? rows : 0) + rows + cols + t.temporal * passes - 2;
-  t.compute_cycles = SaturatingCycles(static_cast<double>(t.folds_per_engine) *
-                                      static_cast<double>(t.fold_cycles) / device.matmul_efficiency);
+  t.compute_cycles =
+      SaturatingCycles(static_cast<double>(t.folds_per_engine) *
+                       static_cast<double>(t.fold_cycles) / device.matmul_efficiency);
 
   const int64_t elem = scenario::DTypeBytes(work.dtype);
   const int64_t a_bytes = work.batch * work.m * work.k * elem;
@@ -76,10 +83,10 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   // every fold of the other spatial dimension. B's first SRAM half was loaded by the *_0 command.
   // The engines of a chiplet work on different column folds at once and share each streamed row
   // of A, so A is re-read once per group of |engines| column folds.
-  const int64_t a_reads =
-      a_bytes <= sram / 4 ? 1 : CeilDiv(col_folds, device.engines_per_chiplet);
+  const int64_t a_reads = a_bytes <= sram / 4 ? 1 : CeilDiv(col_folds, device.engines_per_chiplet);
   int64_t b_stream = std::max<int64_t>(0, b_bytes - sram / 2);
-  if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2) b_stream *= row_folds;
+  if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2)
+    b_stream *= row_folds;
   t.stream_bytes = a_bytes * a_reads + b_stream + out_bytes;
 
   const double bytes_per_cycle = device.hbm_bandwidth_bytes_per_s / (device.clock_ghz * 1e9);
@@ -92,8 +99,10 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   return t;
 }
 
-int64_t VectorComputeCycles(const compiler::VectorWork& work, const scenario::DeviceConfig& device) {
-  const double per_cycle = static_cast<double>(device.gce_elements_per_cycle) * device.gce_efficiency;
+int64_t VectorComputeCycles(const compiler::VectorWork& work,
+                            const scenario::DeviceConfig& device) {
+  const double per_cycle =
+      static_cast<double>(device.gce_elements_per_cycle) * device.gce_efficiency;
   return SaturatingCycles(static_cast<double>(work.elements) * work.ops_per_element / per_cycle);
 }
 

@@ -4,9 +4,8 @@
 #ifndef RBLNSIM_MODELS_REBEL100_SIM_TIME_H_
 #define RBLNSIM_MODELS_REBEL100_SIM_TIME_H_
 
-#include <systemc>
-
 #include <cstdint>
+#include <systemc>
 
 #include "sim/scenario/limits.h"
 
@@ -17,10 +16,13 @@ inline double NsPerTick() {
   return kNsPerTick;
 }
 
-inline double SimNowNs() { return static_cast<double>(sc_core::sc_time_stamp().value()) * NsPerTick(); }
+inline double SimNowNs() {
+  return static_cast<double>(sc_core::sc_time_stamp().value()) * NsPerTick();
+}
 
 inline double TicksPerNs() {
-  static const double kTicksPerNs = static_cast<double>(sc_core::sc_time(1, sc_core::SC_NS).value());
+  static const double kTicksPerNs =
+      static_cast<double>(sc_core::sc_time(1, sc_core::SC_NS).value());
   return kTicksPerNs;
 }
 
@@ -34,14 +36,18 @@ inline uint64_t MaxSimulatedTicks() {
 // truncated), without the constructor's per-call lookup of the time parameters. Saturates at
 // MaxSimulatedTicks() (NaN too) rather than wrapping through the integer conversion.
 inline uint64_t DelayTicks(double delay_ns) {
-  if (!(delay_ns > 0)) return 0;
-  if (!(delay_ns < scenario::kMaxSimulatedNs)) return MaxSimulatedTicks();
+  if (!(delay_ns > 0))
+    return 0;
+  if (!(delay_ns < scenario::kMaxSimulatedNs))
+    return MaxSimulatedTicks();
   volatile double ticks = delay_ns * TicksPerNs() + 0.5;  // no excess precision, as in sc_time
   return static_cast<uint64_t>(ticks);
 }
 
 // A delay as wait(sc_time(delay_ns, SC_NS)) would advance it: rounded to the kernel's resolution.
-inline double KernelDelayNs(double delay_ns) { return static_cast<double>(DelayTicks(delay_ns)) * NsPerTick(); }
+inline double KernelDelayNs(double delay_ns) {
+  return static_cast<double>(DelayTicks(delay_ns)) * NsPerTick();
+}
 
 }  // namespace rblnsim::rebel100
 

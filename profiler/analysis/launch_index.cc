@@ -117,8 +117,8 @@ void LaunchIndex::FindLaunchers() {
   // In event order, so that a row logged in start order is cheap to sort.
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
-    const bool launcher = !is_device[i] && e.phase == trace::Phase::kComplete &&
-                          IsLauncherCategory(e.category);
+    const bool launcher =
+        !is_device[i] && e.phase == trace::Phase::kComplete && IsLauncherCategory(e.category);
     if (!launcher && !is_marker[i])
       continue;
     auto row = rows.find(RowOf(e));

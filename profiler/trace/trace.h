@@ -100,7 +100,7 @@ struct Trace {
   int64_t base_time_ns = 0;
   int64_t capture_start_ns = 0;  // system-clock ns of the profiling window
   int64_t capture_end_ns = 0;
-  std::vector<RawJson> device_properties;              // each one JSON object
+  std::vector<RawJson> device_properties;                 // each one JSON object
   std::vector<std::pair<std::string, RawJson>> metadata;  // top-level "key": value pairs
   std::vector<ProcessRow> processes;
   std::vector<ThreadRow> threads;

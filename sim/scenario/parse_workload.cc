@@ -244,9 +244,8 @@ Status ParseWorkload(const YamlNode* node, Workload* workload) {
     return Status::Error("internal: ParseWorkload needs a mapping");  // ValidateDocument checks
   }
   RBLNSIM_ASSIGN_OR_RETURN(
-      Section s,
-      Section::Open(node, "workload",
-                    {"activities", "bridge", "tensors", "graphs", "warmup", "profile"}));
+      Section s, Section::Open(node, "workload",
+                               {"activities", "bridge", "tensors", "graphs", "warmup", "profile"}));
   if (const YamlNode* bridge = s.Get("bridge"); bridge != nullptr) {
     RBLNSIM_ASSIGN_OR_RETURN(std::string_view name,
                              ScalarText(*bridge, s.Path("bridge"), "current or c-abi"));

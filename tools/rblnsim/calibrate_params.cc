@@ -1,13 +1,12 @@
 #include "tools/rblnsim/calibrate_params.h"
 
-#include "sim/scenario/limits.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "models/host/host_costs.h"
+#include "sim/scenario/limits.h"
 
 namespace rblnsim::cli {
 

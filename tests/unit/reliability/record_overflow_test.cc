@@ -77,11 +77,10 @@ TEST(RecordOverflow, ProducerStatsAndStatusReportCarryTheExactDrop) {
 TEST(RecordOverflow, CliReportsTheDropOnStdoutStderrAndInTheTrace) {
   const TempDir dir;
   const std::string trace = dir.path() + "/overflow.json";
-  const ProcessResult run =
-      RunRblnsim({"run", SourcePath("scenarios/profile_matmul.yaml"), "--set",
-                  "device.profiler.record_buffer=10", "--no-expect", "--trace", trace, "--bridge",
-                  "c-abi"},
-                 {"RBLN_PROFILER=1"});
+  const ProcessResult run = RunRblnsim(
+      {"run", SourcePath("scenarios/profile_matmul.yaml"), "--set",
+       "device.profiler.record_buffer=10", "--no-expect", "--trace", trace, "--bridge", "c-abi"},
+      {"RBLN_PROFILER=1"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("RBLN profiler: 10 device records captured, 8 dropped (record buffer "
                          "full), 3 launches"),
