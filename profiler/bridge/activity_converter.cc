@@ -97,17 +97,11 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
       ++stats.dropped_unknown_kind;  // no lane to draw it on
       continue;
     }
-    const int64_t start_ns = SaturatingAdd(activity.start_ns, window.offset_ns);
-    const int64_t raw_end_ns = SaturatingAdd(activity.end_ns, window.offset_ns);
-    const bool negative = raw_end_ns < start_ns;
-    const int64_t end_ns = negative ? start_ns : raw_end_ns;
     // As for C-ABI slices: only work entirely outside the window goes; a straddler stays whole.
-    if (end_ns < window.capture_start_ns || start_ns > window.capture_end_ns) {
-      ++stats.dropped_out_of_window;
+    const std::optional<PlacedSpan> span =
+        PlaceInWindow(activity.start_ns, activity.end_ns, window, &stats);
+    if (!span)
       continue;
-    }
-    if (negative)
-      ++stats.negative_duration;
 
     trace::Event event;
     event.phase = trace::Phase::kComplete;
@@ -115,8 +109,8 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     event.name = std::move(activity.name);
     event.pid = activity.device;
     event.tid = static_cast<int64_t>(activity.kind);
-    event.ts_ns = start_ns;
-    event.dur_ns = SaturatingSub(end_ns, start_ns);
+    event.ts_ns = span->ts_ns;
+    event.dur_ns = span->dur_ns;
     if (activity.launch == 0) {
       ++stats.activities_without_launch;
     } else {

@@ -151,6 +151,23 @@ bool IsLaunchDeviceCategory(trace::Category category) {
          category == trace::Category::kPrivateUse1Driver;
 }
 
+std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
+                                        int64_t end_steady_ns,
+                                        const ConvertWindow& window,
+                                        BridgeStats* stats) {
+  const int64_t start_ns = SaturatingAdd(start_steady_ns, window.offset_ns);
+  const int64_t raw_end_ns = SaturatingAdd(end_steady_ns, window.offset_ns);
+  const bool negative = raw_end_ns < start_ns;
+  const int64_t end_ns = negative ? start_ns : raw_end_ns;
+  if (end_ns < window.capture_start_ns || start_ns > window.capture_end_ns) {
+    ++stats->dropped_out_of_window;
+    return std::nullopt;
+  }
+  if (negative)
+    ++stats->negative_duration;
+  return PlacedSpan{start_ns, SaturatingSub(end_ns, start_ns)};
+}
+
 BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
   BridgeResult result;
   BridgeStats& stats = result.stats;
@@ -176,18 +193,10 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
       ++stats.dropped_unknown_row;
       continue;
     }
-    const int64_t start_ns = SaturatingAdd(slice.start_steady_ns, window.offset_ns);
-    const int64_t raw_end_ns = SaturatingAdd(slice.end_steady_ns, window.offset_ns);
-    const bool negative = raw_end_ns < start_ns;
-    const int64_t end_ns = negative ? start_ns : raw_end_ns;
-    // Only slices entirely outside are dropped; one that straddles a window edge is real work of
-    // the session and stays whole.
-    if (end_ns < window.capture_start_ns || start_ns > window.capture_end_ns) {
-      ++stats.dropped_out_of_window;
+    const std::optional<PlacedSpan> span =
+        PlaceInWindow(slice.start_steady_ns, slice.end_steady_ns, window, &stats);
+    if (!span)
       continue;
-    }
-    if (negative)
-      ++stats.negative_duration;
 
     trace::Event event;
     event.phase = trace::Phase::kComplete;
@@ -195,8 +204,8 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
     event.name = OrNull(std::move(slice.name), &stats.null_names);
     event.pid = slice.device_pid;
     event.tid = slice.resource_tid;
-    event.ts_ns = start_ns;
-    event.dur_ns = SaturatingSub(end_ns, start_ns);
+    event.ts_ns = span->ts_ns;
+    event.dur_ns = span->dur_ns;
 
     LaunchTag tag;
     tag.launch_id = LaunchIdOf(slice);  // before BuildArgs moves the annotations out

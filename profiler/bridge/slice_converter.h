@@ -5,6 +5,7 @@
 #define RBLNSIM_PROFILER_BRIDGE_SLICE_CONVERTER_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
@@ -20,6 +21,19 @@ struct ConvertWindow {
   int64_t capture_start_ns = 0;  // system-clock ns, inclusive
   int64_t capture_end_ns = 0;    // system-clock ns, inclusive
 };
+
+// A producer interval (steady ns) on the trace's clock, held against the capture window. Only
+// work entirely outside the window is dropped (counted in dropped_out_of_window): a straddler is
+// real work of the session and stays whole. An end before the start is kept with duration 0 and
+// counted in negative_duration. Times saturate instead of overflowing.
+struct PlacedSpan {
+  int64_t ts_ns = 0;
+  int64_t dur_ns = 0;
+};
+std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
+                                        int64_t end_steady_ns,
+                                        const ConvertWindow& window,
+                                        BridgeStats* stats);
 
 // COMPUTE → kernel, DMA → gpu_memcpy, SYNC → privateuse1_driver, RUNTIME or unknown →
 // privateuse1_runtime (the adapter's mapping).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <optional>
 #include <system_error>
 
 #include "profiler/trace/temp_cleanup.h"
@@ -115,6 +116,10 @@ Status WriteFileAtomically(const std::string& path,
   const std::string base = path.substr(prefix.size());
   std::string temp;
   int fd = -1;
+  // The temporary is created and registered for removal on SIGINT/SIGTERM with those signals
+  // held back, so no interrupt falls between the two and leaves it behind.
+  ScopedTempPath guard;
+  std::optional<SignalsHeldBack> held(std::in_place);
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
     temp = prefix + "." + base + ".tmp." + std::to_string(::getpid()) + "." +
            std::to_string(counter.fetch_add(1));
@@ -125,8 +130,8 @@ Status WriteFileAtomically(const std::string& path,
   }
   if (fd < 0)
     return PathError(path, "no free temporary file name next to it");
-  // Removed by the signal handler if the command is interrupted before the rename.
-  ScopedTempPath guard(temp, /*directory=*/false);
+  guard = ScopedTempPath(temp, /*directory=*/false);
+  held.reset();
   // A replaced file keeps its permissions (a trace someone made group-readable stays so).
   struct stat existing {};
   if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {

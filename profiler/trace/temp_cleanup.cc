@@ -111,6 +111,18 @@ void RemoveRegisteredTempPaths() {
   RemoveAll();
 }
 
+SignalsHeldBack::SignalsHeldBack() {
+  sigset_t held;
+  sigemptyset(&held);
+  sigaddset(&held, SIGINT);
+  sigaddset(&held, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+}
+
+SignalsHeldBack::~SignalsHeldBack() {
+  ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
 ScopedTempPath::ScopedTempPath(const std::string& path, bool directory) {
   if (path.empty() || path.size() >= PATH_MAX)
     return;

@@ -8,6 +8,8 @@
 #ifndef RBLNSIM_PROFILER_TRACE_TEMP_CLEANUP_H_
 #define RBLNSIM_PROFILER_TRACE_TEMP_CLEANUP_H_
 
+#include <signal.h>
+
 #include <string>
 
 namespace rblnsim::trace {
@@ -18,6 +20,20 @@ void InstallTempCleanupOnSignals();
 // Removes every registered path now, as the handler would (for tests and for exit paths that
 // leave without unwinding).
 void RemoveRegisteredTempPaths();
+
+// Holds SIGINT and SIGTERM back on this thread for its lifetime. Create a temporary path and
+// register it inside one of these, so no interrupt can fall between the two and leave the path
+// behind unregistered; a signal that arrives meanwhile is delivered when it ends.
+class SignalsHeldBack {
+ public:
+  SignalsHeldBack();
+  ~SignalsHeldBack();
+  SignalsHeldBack(const SignalsHeldBack&) = delete;
+  SignalsHeldBack& operator=(const SignalsHeldBack&) = delete;
+
+ private:
+  sigset_t previous_;
+};
 
 // Registers |path| for the lifetime of the object. A directory is removed with its contents.
 // When every slot is taken (more than 64 at once) the path is simply not protected.

@@ -47,6 +47,9 @@ class WorkDir {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern =
         std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rblnsim-calibrate-XXXXXX";
+    // Created and registered for removal on SIGINT/SIGTERM with those signals held back, so no
+    // interrupt falls between the two and leaves the directory behind.
+    const trace::SignalsHeldBack held;
     if (mkdtemp(pattern.data()) == nullptr)
       return Status::Error(pattern + ": cannot create a temporary directory");
     dir.path_ = pattern;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/temp_cleanup.h"
@@ -41,11 +42,14 @@ int SweepCommand(const SweepOptions& options) {
   std::vector<std::string> dirs = {layout.Points(), layout.Logs(), layout.Tmp()};
   if (options.traces)
     dirs.push_back(layout.Traces());
+  // This process's scratch directory goes on every way out: the normal end, an early error
+  // (a full disk while writing the manifest), and SIGINT/SIGTERM through the signal handler. It
+  // is created and registered with those signals held back, so none falls between the two.
+  std::optional<trace::SignalsHeldBack> held(std::in_place);
   if (Status made = MakeDirectories(dirs); !made.ok())
     return BadInput(made);
-  // This process's scratch directory goes on every way out: the normal end, an early error
-  // (a full disk while writing the manifest), and SIGINT/SIGTERM through the signal handler.
   const trace::ScopedTempPath scratch_on_signal(layout.Tmp(), /*directory=*/true);
+  held.reset();
   struct RemoveScratch {
     std::string dir;
     ~RemoveScratch() {

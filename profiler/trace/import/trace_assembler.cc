@@ -134,11 +134,10 @@ void TraceAssembler::CountUnknownPhase(const std::string& ph) {
     result_.unknown_phases.push_back({std::string(listed), 1});
 }
 
-void TraceAssembler::AddBegin(RawEvent& raw) {
-  if (!HasIntegerRow(raw))
-    return;
+// The fields every kept event takes from its raw form, moving the strings out of it.
+Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) const {
   Event event;
-  event.phase = Phase::kComplete;
+  event.phase = phase;
   event.category = CategoryFromName(raw.cat);
   if (event.category == Category::kOther)
     event.cat_text = std::move(raw.cat);
@@ -147,6 +146,13 @@ void TraceAssembler::AddBegin(RawEvent& raw) {
   event.tid = raw.tid.value;
   event.ts_ns = raw.ts_ns;
   event.args = TakeArgs(raw);
+  return event;
+}
+
+void TraceAssembler::AddBegin(RawEvent& raw) {
+  if (!HasIntegerRow(raw))
+    return;
+  Event event = TakeEvent(raw, Phase::kComplete);
   open_begins_[RowKey{event.pid, event.tid}].push_back({trace_.events.size(), raw.offset});
   last_complete_ = trace_.events.size();  // a flow written right after belongs to it
   trace_.events.push_back(std::move(event));
@@ -246,17 +252,8 @@ void TraceAssembler::AddComplete(RawEvent& raw) {
     }
     return;
   }
-  Event event;
-  event.phase = Phase::kComplete;
-  event.category = CategoryFromName(raw.cat);
-  if (event.category == Category::kOther)
-    event.cat_text = std::move(raw.cat);
-  event.name = std::move(raw.name);
-  event.pid = raw.pid.value;
-  event.tid = raw.tid.value;
-  event.ts_ns = raw.ts_ns;
+  Event event = TakeEvent(raw, Phase::kComplete);
   event.dur_ns = raw.dur_ns;
-  event.args = TakeArgs(raw);
   NoteRange(event.ts_ns, event.end_ns());
   last_complete_ = trace_.events.size();
   trace_.events.push_back(std::move(event));
@@ -269,16 +266,7 @@ void TraceAssembler::AddInstant(RawEvent& raw) {
       window_end_ns_ = raw.ts_ns;
     return;
   }
-  Event event;
-  event.phase = Phase::kInstant;
-  event.category = CategoryFromName(raw.cat);
-  if (event.category == Category::kOther)
-    event.cat_text = std::move(raw.cat);
-  event.name = std::move(raw.name);
-  event.pid = raw.pid.value;
-  event.tid = raw.tid.value;
-  event.ts_ns = raw.ts_ns;
-  event.args = TakeArgs(raw);
+  Event event = TakeEvent(raw, Phase::kInstant);
   NoteRange(event.ts_ns, event.ts_ns);
   trace_.events.push_back(std::move(event));
   ++result_.instant_events;

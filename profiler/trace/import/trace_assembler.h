@@ -56,6 +56,7 @@ class TraceAssembler {
   void CountUnknownPhase(const std::string& ph);
 
   std::vector<Arg> TakeArgs(RawEvent& raw) const;
+  Event TakeEvent(RawEvent& raw, Phase phase) const;
   void AddComplete(RawEvent& raw);
   void AddInstant(RawEvent& raw);
   void AddMetadata(RawEvent& raw);

@@ -54,6 +54,33 @@ TEST(TempCleanup, SigintAndSigtermRemoveRegisteredFilesAndTreesThenExit128PlusSi
   }
 }
 
+// A signal that arrives between creating a path and registering it waits until the path is
+// registered, then removes it.
+TEST(TempCleanup, ASignalWhileHeldBackIsDeliveredOnceThePathIsRegistered) {
+  const fs::path base =
+      fs::temp_directory_path() / ("rblnsim-tempheld-" + std::to_string(::getpid()));
+  fs::create_directories(base);
+  const fs::path file = base / "t.json.tmp";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    InstallTempCleanupOnSignals();
+    ScopedTempPath guard;
+    {
+      const SignalsHeldBack held;
+      std::ofstream(file.string()) << "partial";
+      ::raise(SIGTERM);  // pending: not delivered while held back
+      guard = ScopedTempPath(file.string(), false);
+    }
+    ::_exit(99);  // not reached: the pending signal is delivered when |held| ends
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  EXPECT_FALSE(fs::exists(file));
+  fs::remove_all(base);
+}
+
 TEST(TempCleanup, ReleasedPathsAreLeftAlone) {
   const fs::path base =
       fs::temp_directory_path() / ("rblnsim-tempkeep-" + std::to_string(::getpid()));
