@@ -13,11 +13,7 @@
 #include <string.h>
 
 #include "profiler/abi/rbln_kineto_api.h"
-
-typedef RBLNRetCode (*IsActiveFn)(int32_t*);
-typedef RBLNRetCode (*BeginFn)(void);
-typedef RBLNRetCode (*EndFn)(RblnKinetoExportSink, void*, int32_t*);
-typedef RBLNRetCode (*StatsFn)(RblnsimKinetoStats*);
+#include "tests/e2e/kineto_dlopen.h"
 
 static IsActiveFn is_active;
 static BeginFn begin;
@@ -60,19 +56,13 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: abi_misuse LIB.so\n");
     return 2;
   }
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "abi_misuse: dlopen: %s\n", dlerror());
+  KinetoProducer producer;
+  if (!LoadKinetoProducer(argv[1], "abi_misuse", &producer))
     return 1;
-  }
-  is_active = (IsActiveFn)dlsym(lib, "rbln_kineto_is_active");
-  begin = (BeginFn)dlsym(lib, "rbln_kineto_begin_session");
-  end = (EndFn)dlsym(lib, "rbln_kineto_end_session_and_export");
-  stats = (StatsFn)dlsym(lib, "rblnsim_kineto_last_session_stats");
-  if (!is_active || !begin || !end || !stats) {
-    fprintf(stderr, "abi_misuse: missing symbol\n");
-    return 1;
-  }
+  is_active = producer.is_active;
+  begin = producer.begin_session;
+  end = producer.end_session;
+  stats = producer.last_session_stats;
 
   /* Before anything else: the very first call ends a session that never began. */
   expect_end_refused("end without begin (first call)", RBLN_KINETO_ERR_NO_SESSION);

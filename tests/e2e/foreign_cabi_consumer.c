@@ -22,11 +22,7 @@
 #include <unistd.h>
 
 #include "profiler/abi/rbln_kineto_api.h"
-
-typedef RBLNRetCode (*IsActiveFn)(int32_t*);
-typedef RBLNRetCode (*BeginFn)(void);
-typedef RBLNRetCode (*EndFn)(RblnKinetoExportSink, void*, int32_t*);
-typedef RBLNRetCode (*StatsFn)(RblnsimKinetoStats*);
+#include "tests/e2e/kineto_dlopen.h"
 
 static IsActiveFn is_active;
 static BeginFn begin;
@@ -174,21 +170,15 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: foreign_cabi_consumer LIB.so sessions|scope|reentrant|clock_sim\n");
     return 2;
   }
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "dlopen: %s\n", dlerror());
+  KinetoProducer producer;
+  if (!LoadKinetoProducer(argv[1], "foreign_cabi_consumer", &producer))
     return 1;
-  }
-  is_active = (IsActiveFn)dlsym(lib, "rbln_kineto_is_active");
-  begin = (BeginFn)dlsym(lib, "rbln_kineto_begin_session");
-  end = (EndFn)dlsym(lib, "rbln_kineto_end_session_and_export");
-  stats = (StatsFn)dlsym(lib, "rblnsim_kineto_last_session_stats");
-  BeginFn begin_scope = (BeginFn)dlsym(lib, "rbln_kineto_begin_scope");
-  EndFn end_scope = (EndFn)dlsym(lib, "rbln_kineto_end_scope_and_export");
-  if (!is_active || !begin || !end || !stats || !begin_scope || !end_scope) {
-    fprintf(stderr, "missing symbol\n");
-    return 1;
-  }
+  is_active = producer.is_active;
+  begin = producer.begin_session;
+  end = producer.end_session;
+  stats = producer.last_session_stats;
+  BeginFn begin_scope = producer.begin_scope;
+  EndFn end_scope = producer.end_scope;
   int32_t active = -1;
   check(is_active(&active) == 0 && active == 1, "is_active", active);
   const char* mode = argv[2];

@@ -13,31 +13,16 @@
 #include "tests/unit/import/error_line.h"
 #include "tests/unit/import/gzip_text.h"
 #include "tests/unit/import/kineto_json_builder.h"
+#include "tests/unit/import/temp_dir_test.h"
 
 namespace rblnsim::trace {
 namespace {
 
-class ImportFileTest : public ::testing::Test {
+class ImportFileTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rblnsim_import_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-
   static std::string Gzip(const std::string& text, int level = 6) {
     return rblnsim::testing::GzipText(text, level);
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ImportFileTest, PlainAndGzipGiveTheSameTrace) {

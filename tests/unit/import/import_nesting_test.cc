@@ -16,6 +16,7 @@
 #include "profiler/trace/json_writer.h"
 #include "tests/unit/import/error_line.h"
 #include "tests/unit/import/gzip_text.h"
+#include "tests/unit/import/temp_dir_test.h"
 
 namespace rblnsim::trace {
 namespace {
@@ -68,22 +69,8 @@ uint64_t FirstTooDeep(const std::string& json) {
 const Layout kLayouts[] = {Layout::kKineto, Layout::kUnitLast, Layout::kBareArray,
                            Layout::kPrettyPrinted};
 
-class ImportNestingTest : public ::testing::Test {
+class ImportNestingTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rblnsim_nesting_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& bytes) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-
   // Imports |json| from memory, from a file and from a gzip file, in a large and a tiny window;
   // every way must fail with the nesting error at |offset|.
   void ExpectTooDeep(const std::string& json, uint64_t offset) {
@@ -105,8 +92,6 @@ class ImportNestingTest : public ::testing::Test {
       }
     }
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ImportNestingTest, OneLevelPastTheLimitIsAnErrorInEveryLayout) {
