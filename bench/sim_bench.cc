@@ -18,7 +18,7 @@
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
 #include "sim/runtime/simulated_runtime.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/simulation.h"
 
 namespace {

@@ -11,9 +11,9 @@
 
 #include "models/rebel100/engine_types.h"
 #include "models/rebel100/profiler_unit.h"
-#include "profiler/base/status.h"
-#include "sim/records.h"
-#include "sim/scenario/scenario.h"
+#include "base/status.h"
+#include "models/records.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::sim {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "models/compiler/program.h"
-#include "profiler/base/status.h"
-#include "sim/scenario/scenario.h"
+#include "base/status.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::compiler {
 

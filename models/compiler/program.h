@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/rebel100/engine_types.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::compiler {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::host {
 

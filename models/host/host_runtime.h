@@ -17,9 +17,9 @@
 #include "models/host/host_costs.h"
 #include "models/host/op_traits.h"
 #include "models/rebel100/device.h"
-#include "profiler/base/status.h"
-#include "sim/records.h"
-#include "sim/scenario/scenario.h"
+#include "base/status.h"
+#include "models/records.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::host {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "models/compiler/op_compiler.h"
-#include "profiler/base/status.h"
-#include "sim/scenario/op_catalog.h"
-#include "sim/scenario/scenario.h"
+#include "base/status.h"
+#include "scenario/op_catalog.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::host {
 

@@ -4,7 +4,7 @@
 #include <variant>
 
 #include "models/rebel100/matmul_timing.h"
-#include "sim/scenario/limits.h"
+#include "scenario/limits.h"
 
 namespace rblnsim::rebel100 {
 

@@ -8,7 +8,7 @@
 
 #include "models/compiler/program.h"
 #include "models/rebel100/bandwidth_channel.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
 

@@ -17,7 +17,7 @@
 #include "models/rebel100/profiler_unit.h"
 #include "models/rebel100/run.h"
 #include "models/rebel100/run_executor.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
 

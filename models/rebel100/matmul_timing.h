@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "models/compiler/program.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
 

@@ -18,7 +18,7 @@
 #include "models/rebel100/engine_types.h"
 #include "models/rebel100/profiler_unit.h"
 #include "models/rebel100/run.h"
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <systemc>
 
-#include "sim/scenario/limits.h"
+#include "scenario/limits.h"
 
 namespace rblnsim::rebel100 {
 

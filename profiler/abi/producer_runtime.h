@@ -15,7 +15,7 @@
 
 #include "profiler/abi/producer_capture.h"
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "rbln/runtime/activity.h"
 
 namespace rblnsim::abi {

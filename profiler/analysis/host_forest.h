@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "profiler/analysis/launch_latency.h"
-#include "profiler/base/status.h"
-#include "profiler/report/svg_plot.h"
+#include "base/status.h"
+#include "profiler/plot/svg_plot.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {

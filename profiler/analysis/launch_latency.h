@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "profiler/analysis/host_forest.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {

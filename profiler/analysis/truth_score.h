@@ -12,7 +12,7 @@
 
 #include "profiler/analysis/fallback_detect.h"
 #include "profiler/analysis/launch_latency.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::analysis {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::bridge {
 

@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/slice_converter.h"

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::report {

@@ -20,8 +20,14 @@ std::string ErrnoText(int error) {
   return std::generic_category().message(error);
 }
 
+// A path the user named that cannot be an output (no such directory, a directory itself): bad input.
 Status PathError(const std::string& path, const std::string& what) {
   return Status::Error("cannot write '" + path + "': " + what);
+}
+
+// The path was fine but writing it failed (disk full, permissions, fsync/rename): an I/O error.
+Status WriteError(const std::string& path, const std::string& what) {
+  return Status::IoError("cannot write '" + path + "': " + what);
 }
 
 // "dir/" part of |path| including the slash, or "" for a bare file name.
@@ -74,7 +80,7 @@ void FdSink::WriteOut(std::string_view bytes) {
       continue;
     if (written <= 0) {
       // A zero-byte write of a non-empty buffer would loop forever; report it like an error.
-      status_ = Status::Error("cannot write '" + label_ +
+      status_ = Status::IoError("cannot write '" + label_ +
                               "': " + (written < 0 ? ErrnoText(errno) : "no progress"));
       return;
     }
@@ -125,11 +131,11 @@ Status WriteFileAtomically(const std::string& path,
            std::to_string(counter.fetch_add(1));
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST) {
-      return PathError(path, "cannot create temporary file '" + temp + "': " + ErrnoText(errno));
+      return WriteError(path, "cannot create temporary file '" + temp + "': " + ErrnoText(errno));
     }
   }
   if (fd < 0)
-    return PathError(path, "no free temporary file name next to it");
+    return WriteError(path, "no free temporary file name next to it");
   guard = ScopedTempPath(temp, /*directory=*/false);
   held.reset();
   // A replaced file keeps its permissions (a trace someone made group-readable stays so).
@@ -147,11 +153,11 @@ Status WriteFileAtomically(const std::string& path,
       status = flushed;
   }
   if (status.ok() && ::fsync(fd) != 0)
-    status = PathError(path, "fsync: " + ErrnoText(errno));
+    status = WriteError(path, "fsync: " + ErrnoText(errno));
   if (::close(fd) != 0 && status.ok())
-    status = PathError(path, "close: " + ErrnoText(errno));
+    status = WriteError(path, "close: " + ErrnoText(errno));
   if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) {
-    status = PathError(path, "rename from '" + temp + "': " + ErrnoText(errno));
+    status = WriteError(path, "rename from '" + temp + "': " + ErrnoText(errno));
   }
   if (!status.ok()) {
     ::unlink(temp.c_str());

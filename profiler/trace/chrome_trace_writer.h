@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/trace.h"
 

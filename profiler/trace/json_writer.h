@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::trace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::trace {
 

@@ -11,8 +11,8 @@
 
 #include "profiler/abi/runtime_flag.h"
 #include "profiler/abi/session_window.h"
-#include "sim/scenario/env.h"
-#include "sim/scenario/loader.h"
+#include "scenario/env.h"
+#include "scenario/loader.h"
 
 namespace rblnsim::sim {
 

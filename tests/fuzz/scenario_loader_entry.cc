@@ -3,8 +3,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/scenario/canonical.h"
-#include "sim/scenario/loader.h"
+#include "scenario/canonical.h"
+#include "scenario/loader.h"
 #include "tests/fuzz/fuzz_entries.h"
 
 namespace rblnsim::fuzz {

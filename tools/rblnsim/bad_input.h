@@ -1,11 +1,13 @@
-// How every rblnsim command reports bad input: one line on stderr, exit status 2.
+// How every rblnsim command reports a failure: one line on stderr, and the exit status the error's
+// code names (base/status.h ExitStatusFor): 2 for bad input, 3 for a failed write, 4 when the
+// machine's limits were reached.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_BAD_INPUT_H_
 #define RBLNSIM_TOOLS_RBLNSIM_BAD_INPUT_H_
 
 #include <cstdio>
 #include <string>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::cli {
 
@@ -41,8 +43,9 @@ inline int BadInput(const std::string& message) {
   return kExitBadInput;
 }
 
-inline int BadInput(const Status& status) {
-  return BadInput(status.message());
+inline int ReportError(const Status& status) {
+  std::fprintf(stderr, "rblnsim: %s\n", OneLine(status.message()).c_str());
+  return ExitStatusFor(status.code());
 }
 
 }  // namespace rblnsim::cli

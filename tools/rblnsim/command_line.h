@@ -2,14 +2,14 @@
 #ifndef RBLNSIM_TOOLS_RBLNSIM_COMMAND_LINE_H_
 #define RBLNSIM_TOOLS_RBLNSIM_COMMAND_LINE_H_
 
-#include "tools/rblnsim/analyze_command.h"
-#include "tools/rblnsim/calibrate_command.h"
-#include "tools/rblnsim/check_command.h"
-#include "tools/rblnsim/compare_command.h"
-#include "tools/rblnsim/describe_command.h"
-#include "tools/rblnsim/merge_command.h"
-#include "tools/rblnsim/run_command.h"
-#include "tools/rblnsim/sweep_command.h"
+#include "tools/rblnsim/analyze/analyze_command.h"
+#include "tools/rblnsim/calibrate/calibrate_command.h"
+#include "tools/rblnsim/check/check_command.h"
+#include "tools/rblnsim/compare/compare_command.h"
+#include "tools/rblnsim/describe/describe_command.h"
+#include "tools/rblnsim/merge/merge_command.h"
+#include "tools/rblnsim/run/run_command.h"
+#include "tools/rblnsim/sweep/sweep_command.h"
 
 namespace CLI {
 class App;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/output_paths.h"
 
 namespace rblnsim::cli {

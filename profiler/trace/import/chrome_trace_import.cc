@@ -48,7 +48,7 @@ StatusOr<ImportResult> ImportChromeTrace(const std::string& path, const ImportOp
   try {
     return ImportText(std::move(source), path, options);
   } catch (const std::bad_alloc&) {
-    return Status::Error(path +
+    return Status::ResourceExhausted(path +
                          ": out of memory while importing (the trace needs more memory than "
                          "this process may use)");
   }

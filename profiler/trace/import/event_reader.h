@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::trace::import {

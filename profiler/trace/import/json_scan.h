@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::trace::import {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/import/event_reader.h"
 #include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/import/text_window.h"

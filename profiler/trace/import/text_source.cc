@@ -25,7 +25,7 @@ Status ErrorAt(uint64_t offset, const std::string& what) {
 }
 
 Status ReadError() {
-  return Status::Error(std::string("read error: ") + std::strerror(errno));
+  return Status::IoError(std::string("read error: ") + std::strerror(errno));
 }
 
 class MemorySource : public TextSource {
@@ -94,7 +94,7 @@ class GzipSource : public TextSource {
 
   Status Init() {
     if (inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK)
-      return Status::Error("out of memory while reading the trace");
+      return Status::ResourceExhausted("out of memory while reading the trace");
     initialized_ = true;
     return Status::Ok();
   }

@@ -52,7 +52,7 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
     return Status::Ok();
   const size_t more = std::max(chunk_bytes_, min_bytes);
   if (more > SIZE_MAX - size_ || !Reserve(size_ + more))
-    return Status::Error("out of memory while reading the trace");
+    return Status::ResourceExhausted("out of memory while reading the trace");
   // Fill the whole request: a gzip source may hand out little at a time.
   const size_t target = size_ + more;
   while (size_ < target) {

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string_view>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/import/text_source.h"
 
 namespace rblnsim::trace::import {

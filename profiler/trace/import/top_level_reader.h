@@ -5,7 +5,7 @@
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_TOP_LEVEL_READER_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_TOP_LEVEL_READER_H_
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/text_window.h"
 

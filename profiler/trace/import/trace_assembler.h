@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/event_reader.h"
 

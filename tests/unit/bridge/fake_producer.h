@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/simulation.h"
 
 namespace rblnsim::testing {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/scenario/limits.h"
+#include "scenario/limits.h"
 #include "tests/unit/models/sim_fixtures.h"
 
 namespace rblnsim::testing {

@@ -12,7 +12,7 @@
 #include "models/rebel100/command_timing.h"
 #include "models/rebel100/matmul_timing.h"
 #include "models/rebel100/sim_time.h"
-#include "sim/scenario/limits.h"
+#include "scenario/limits.h"
 
 namespace rblnsim::rebel100 {
 namespace {

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "models/compiler/program.h"
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 #include "tests/unit/models/sim_fixtures.h"
 #include "tests/unit/reliability/reliability_util.h"
 

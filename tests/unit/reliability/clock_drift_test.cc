@@ -14,7 +14,7 @@
 #include <ostream>
 
 #include "sim/runtime/simulated_runtime.h"
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 #include "tests/unit/models/sim_fixtures.h"
 #include "tests/unit/reliability/reliability_util.h"
 

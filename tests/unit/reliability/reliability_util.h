@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/base/status.h"
+#include "base/status.h"
 
 namespace rblnsim::testing {
 

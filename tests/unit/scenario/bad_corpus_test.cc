@@ -13,7 +13,7 @@
 #include <regex>
 #include <sstream>
 
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 #include "tests/unit/scenario/test_util.h"
 
 namespace rblnsim::scenario {

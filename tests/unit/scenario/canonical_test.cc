@@ -1,4 +1,4 @@
-#include "sim/scenario/canonical.h"
+#include "scenario/canonical.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "sim/scenario/env.h"
+#include "scenario/env.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The load-time half of "no accepted value gives a wrong time": the ranges of rate and time keys,
 // integers written as integers, strict UTF-8, the executed-step limit, and sweep points that do
 // not re-read the document.
-#include "sim/scenario/limits.h"
+#include "scenario/limits.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/scenario/canonical.h"
-#include "sim/scenario/loader.h"
-#include "sim/scenario/sweep_points.h"
-#include "sim/scenario/units.h"
+#include "scenario/canonical.h"
+#include "scenario/loader.h"
+#include "scenario/sweep_points.h"
+#include "scenario/units.h"
 #include "tests/unit/scenario/test_util.h"
 
 namespace rblnsim::scenario {

@@ -1,4 +1,4 @@
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

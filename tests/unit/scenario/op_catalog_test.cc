@@ -1,4 +1,4 @@
-#include "sim/scenario/op_catalog.h"
+#include "scenario/op_catalog.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 #include "tests/unit/scenario/test_util.h"
 
 namespace rblnsim::scenario {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "sim/scenario/loader.h"
+#include "scenario/loader.h"
 
 namespace rblnsim::scenario::testing {
 

@@ -1,4 +1,4 @@
-#include "sim/scenario/units.h"
+#include "scenario/units.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

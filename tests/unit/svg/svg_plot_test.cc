@@ -1,4 +1,4 @@
-#include "profiler/report/svg_plot.h"
+#include "profiler/plot/svg_plot.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

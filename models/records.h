@@ -1,0 +1,108 @@
+// What a simulation emits besides device records: the host's ATen call tree and runtime
+// markers (as torch.profiler would record them) and the ground truth of what the host did, which
+// the trace-only analyses are scored against. Times are sim ns (0 = the process start).
+#ifndef RBLNSIM_MODELS_RECORDS_H_
+#define RBLNSIM_MODELS_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rblnsim::sim {
+
+enum class HostEventKind : uint8_t {
+  kCpuOp = 0,          // an ATen op: cat cpu_op
+  kUserAnnotation = 1, // a region such as "Torch-Compiled Region"
+  kRuntimeMarker = 2,  // rbln_run: emitted by the producer runtime, not by torch
+};
+
+struct HostEvent {
+  uint32_t name_id = 0;  // into HostTimeline::names
+  HostEventKind kind = HostEventKind::kCpuOp;
+  // record_shapes=True args ("Input Dims", "Input type"): 1 + index into HostTimeline::shapes,
+  // 0 when none were recorded. 16 bits fill the padding after |kind|: a run has few distinct
+  // input signatures, and past 65535 of them shapes are simply not recorded.
+  uint16_t shapes_id = 0;
+  double start_ns = 0;
+  double end_ns = 0;
+  int64_t external_id = 0;      // torch's correlation id of the op
+  int64_t sequence_number = -1; // autograd sequence number, -1 when none
+  int64_t launch_id = 0;        // runtime markers only
+  // aten::_copy_from only: bytes that crossed PCIe (0: the host copy served the read); -1 none.
+  int64_t bytes = -1;
+};
+
+// The inputs of an op as torch.profiler writes them with record_shapes=True, as JSON text:
+// dims "[[512, 512], [512, 512]]", types "[\"c10::Half\", \"c10::Half\"]".
+struct ShapeArgs {
+  std::string dims;
+  std::string types;
+};
+
+struct HostTimeline {
+  std::vector<std::string> names;
+  std::vector<HostEvent> events;  // in start order; children after their parent
+  std::vector<ShapeArgs> shapes;  // distinct input signatures, see HostEvent::shapes_id
+};
+
+enum class FallbackReason : uint8_t {
+  kDtype = 0,          // dtype-not-fp16: not fp16/bf16
+  kNanInf = 1,         // nan/inf input found by the pre-dispatch scan
+  kAllScalar = 2,      // all inputs 0-dim
+  kUnaligned = 3,      // elementwise output last dim % 64 != 0
+  kUnsupportedOp = 4,  // no device kernel
+};
+const char* FallbackReasonName(FallbackReason reason);
+
+struct FallbackTruth {
+  std::string op;  // aten name
+  FallbackReason reason;
+  int64_t external_id = 0;
+  int64_t bytes_to_host = 0;
+  int64_t bytes_to_device = 0;
+};
+
+struct RecompileTruth {
+  std::string op;
+  std::string program_key;
+  int instance = 0;
+  int64_t external_id = 0;
+};
+
+struct LaunchTruth {
+  int64_t launch_id = 0;
+  std::string op;
+  int64_t external_id = 0;  // the launching op
+  int instance = 0;
+  int64_t sequence = 0;
+  // Decomposition of submit → first device start (sim ns).
+  double marker_start_ns = 0;
+  double host_overhead_ns = 0;  // runtime work before asking for a ring slot
+  double ring_wait_ns = 0;      // blocked on a full ring
+  double queue_wait_ns = 0;     // waiting behind earlier work on the device
+  double transport_ns = 0;      // doorbell, descriptor fetch, decode, dispatch
+  double first_device_start_ns = 0;
+  double last_device_end_ns = 0;
+  double completed_ns = 0;
+  bool failed = false;
+};
+
+struct RoundTripTruth {
+  std::string reason;  // "cpu()", "nan/inf scan", "fallback"
+  bool to_host = true;
+  int64_t bytes = 0;
+  int64_t external_id = 0;
+};
+
+struct GroundTruth {
+  std::vector<LaunchTruth> launches;
+  std::vector<FallbackTruth> fallbacks;
+  std::vector<RecompileTruth> recompiles;
+  std::vector<RoundTripTruth> round_trips;
+  int64_t nan_inf_scans = 0;
+  void Clear() { *this = GroundTruth(); }
+};
+
+}  // namespace rblnsim::sim
+
+#endif  // RBLNSIM_MODELS_RECORDS_H_

@@ -1,0 +1,233 @@
+// The top level of a scenario document, plus the expect: and sweep: sections.
+#include <cctype>
+
+#include "scenario/parse_sections.h"
+#include "scenario/section.h"
+#include "scenario/suggest.h"
+#include "scenario/units.h"
+
+namespace rblnsim::scenario {
+namespace {
+
+constexpr int64_t kMaxSweepValueNodes = 1000;
+
+bool IsScenarioName(std::string_view name) {
+  if (name.empty() || name.size() > 128) {
+    return false;
+  }
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Status ParseExpect(const YamlNode* node, Expect* expect) {
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section s, Section::Open(node, "expect",
+                               {"device_events", "self_rbln_total_us", "self_rbln_tolerance",
+                                "fallbacks", "latency_p99_max", "op_calls"}));
+  if (node != nullptr) {
+    expect->loc = ToSourceLoc(*node);
+  }
+  int64_t count = 0;
+  if (s.Get("device_events") != nullptr) {
+    RBLNSIM_RETURN_IF_ERROR(s.Int("device_events", AtLeast(0), &count));
+    expect->device_events = count;
+  }
+  if (s.Get("fallbacks") != nullptr) {
+    RBLNSIM_RETURN_IF_ERROR(s.Int("fallbacks", AtLeast(0), &count));
+    expect->fallbacks = count;
+  }
+  double value = 0;
+  if (s.Get("self_rbln_total_us") != nullptr) {
+    RBLNSIM_RETURN_IF_ERROR(s.Double("self_rbln_total_us", AtLeast(0), &value));
+    expect->self_rbln_total_us = value;
+  }
+  RBLNSIM_RETURN_IF_ERROR(
+      s.Double("self_rbln_tolerance", Between(0, 1), &expect->self_rbln_tolerance));
+  if (s.Get("latency_p99_max") != nullptr) {
+    RBLNSIM_RETURN_IF_ERROR(s.Time("latency_p99_max", Positive(), &value));
+    expect->latency_p99_max_ns = value;
+  }
+  if (const YamlNode* calls = s.Get("op_calls"); calls != nullptr) {
+    if (calls->kind != YamlNode::Kind::kMap && calls->kind != YamlNode::Kind::kNull) {
+      return NodeError(*calls, "expect.op_calls: expected a mapping of ATen op to count, got a " +
+                                   std::string(calls->KindName()));
+    }
+    for (const auto& [key, count_node] : calls->entries) {
+      RBLNSIM_RETURN_IF_ERROR(CheckAtenName(*key, "expect.op_calls"));
+      RBLNSIM_ASSIGN_OR_RETURN(
+          expect->op_calls[key->scalar],
+          ReadIntNode(*count_node, "expect.op_calls." + key->scalar, AtLeast(0)));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes) {
+  if (node == nullptr || node->kind == YamlNode::Kind::kNull) {
+    return Status::Ok();
+  }
+  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "sweep", {"mode", "params"}));
+  RBLNSIM_RETURN_IF_ERROR(s.Enum<Sweep::Mode>(
+      "mode", {{"grid", Sweep::Mode::kGrid}, {"zip", Sweep::Mode::kZip}}, &sweep->mode));
+  const YamlNode* params = s.Get("params");
+  if (params == nullptr || params->kind != YamlNode::Kind::kMap || params->entries.empty()) {
+    return NodeError(params != nullptr ? *params : *node,
+                     "sweep.params needs a mapping of key path to a list of values, e.g. "
+                     "{device.queue.depth: [4, 16, 64]}");
+  }
+  if (static_cast<int>(params->entries.size()) > kMaxSweepAxes) {
+    return NodeError(*params,
+                     "sweep.params has more than " + std::to_string(kMaxSweepAxes) + " axes");
+  }
+  int64_t points = 1;
+  for (const auto& [key, values] : params->entries) {
+    const std::string& path = key->scalar;
+    const std::string where = "sweep.params." + Printable(path);
+    if (path == "sweep" || path.rfind("sweep.", 0) == 0) {
+      return NodeError(*key, "a sweep cannot change the sweep itself");
+    }
+    if (values->kind != YamlNode::Kind::kSequence || values->items.empty()) {
+      return NodeError(*values, where + ": expected a non-empty list of values");
+    }
+    if (static_cast<int>(values->items.size()) > kMaxSweepValuesPerAxis) {
+      return NodeError(
+          *values, where + " has more than " + std::to_string(kMaxSweepValuesPerAxis) + " values");
+    }
+    SweepAxis axis;
+    axis.path = path;
+    SweepAxisNodes nodes{key.get(), path, {}};
+    for (const YamlNodePtr& value : values->items) {
+      if (value->expanded_size > kMaxSweepValueNodes) {
+        return NodeError(*value, where + ": a sweep value must be a scalar or a small list");
+      }
+      axis.values.push_back(ToFlowYaml(*value));
+      nodes.values.push_back(value);
+    }
+    const int64_t count = static_cast<int64_t>(values->items.size());
+    if (sweep->mode == Sweep::Mode::kZip && !sweep->axes.empty() &&
+        count != static_cast<int64_t>(sweep->axes.front().values.size())) {
+      return NodeError(*key, "zip sweep needs lists of equal length: " + Quoted(path) + " has " +
+                                 std::to_string(count) + " values, " +
+                                 Quoted(sweep->axes.front().path) + " has " +
+                                 std::to_string(sweep->axes.front().values.size()));
+    }
+    points = sweep->mode == Sweep::Mode::kZip ? count : points * count;
+    if (points > kMaxSweepPoints) {
+      return NodeError(*key,
+                       "the sweep has more than " + std::to_string(kMaxSweepPoints) + " points");
+    }
+    sweep->axes.push_back(std::move(axis));
+    if (axes != nullptr) {
+      axes->push_back(std::move(nodes));
+    }
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// scenario, description and seed.
+Status ParseHeader(const Section& s, const YamlNode& root, Scenario* scenario) {
+  scenario->name.clear();
+  scenario->description.clear();
+  scenario->seed = Scenario().seed;
+  const YamlNode* name = s.Get("scenario");
+  if (name == nullptr) {
+    return NodeError(root, "missing required key 'scenario' (the scenario's name)");
+  }
+  RBLNSIM_RETURN_IF_ERROR(s.String("scenario", &scenario->name));
+  if (!IsScenarioName(scenario->name)) {
+    return NodeError(*name, "scenario name " + Quoted(scenario->name) +
+                                " must be 1-128 characters of letters, digits, '_', '-' or '.'");
+  }
+  RBLNSIM_RETURN_IF_ERROR(s.String("description", &scenario->description));
+  if (const YamlNode* seed = s.Get("seed"); seed != nullptr) {
+    RBLNSIM_ASSIGN_OR_RETURN(std::string_view text, ScalarText(*seed, "seed", "an integer"));
+    StatusOr<uint64_t> value = ParseUint64(text);
+    if (!value.ok() || seed->quoted) {
+      return NodeError(*seed, "seed: expected an integer in [0, 2^64), got " + Quoted(text));
+    }
+    scenario->seed = *value;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateParts(const YamlNodePtr& root,
+                     const std::vector<ScenarioPart>& parts,
+                     Scenario* scenario,
+                     std::vector<SweepAxisNodes>* sweep_axes) {
+  if (root->kind != YamlNode::Kind::kMap) {
+    return NodeError(*root, std::string("the top level must be a mapping of scenario keys ") +
+                                "(scenario, device, host, env, workload, ...), got a " +
+                                root->KindName());
+  }
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section s, Section::Open(root.get(), "",
+                               {"scenario", "description", "seed", "device", "host", "env",
+                                "workload", "naming", "expect", "sweep"}));
+  // Sections are independent of each other, so each part is read alone, into fresh defaults.
+  for (ScenarioPart part : parts) {
+    switch (part) {
+      case ScenarioPart::kHeader:
+        RBLNSIM_RETURN_IF_ERROR(ParseHeader(s, *root, scenario));
+        break;
+      case ScenarioPart::kDevice:
+        scenario->device = DeviceConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseDevice(s.Get("device"), &scenario->device));
+        break;
+      case ScenarioPart::kHost:
+        scenario->host = HostConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseHost(s.Get("host"), &scenario->host));
+        break;
+      case ScenarioPart::kEnv:
+        scenario->env = EnvConfig();
+        RBLNSIM_RETURN_IF_ERROR(ParseEnv(s.Get("env"), &scenario->env));
+        break;
+      case ScenarioPart::kWorkload: {
+        const YamlNode* workload = s.Get("workload");
+        if (workload == nullptr || workload->kind != YamlNode::Kind::kMap) {
+          const YamlNode& where = workload != nullptr ? *workload : *root;
+          return NodeError(where, workload == nullptr
+                                      ? "missing required key 'workload'"
+                                      : std::string("workload: expected a mapping, got a ") +
+                                            workload->KindName());
+        }
+        scenario->workload = Workload();
+        RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, &scenario->workload));
+        break;
+      }
+      case ScenarioPart::kNaming:
+        scenario->naming = Naming();
+        RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), &scenario->naming));
+        break;
+      case ScenarioPart::kExpectAndSweep:
+        scenario->expect = Expect();
+        scenario->sweep = Sweep();
+        RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), &scenario->expect));
+        RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), &scenario->sweep, sweep_axes));
+        break;
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<Scenario> ValidateDocument(const YamlNodePtr& root,
+                                    const std::string& source_path,
+                                    std::vector<SweepAxisNodes>* sweep_axes) {
+  Scenario scenario;
+  scenario.source_path = source_path;
+  RBLNSIM_RETURN_IF_ERROR(ValidateParts(
+      root, std::vector<ScenarioPart>(std::begin(kScenarioParts), std::end(kScenarioParts)),
+      &scenario, sweep_axes));
+  return scenario;
+}
+
+}  // namespace rblnsim::scenario

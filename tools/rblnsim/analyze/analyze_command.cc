@@ -1,0 +1,140 @@
+#include "tools/rblnsim/analyze/analyze_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "profiler/analysis/explain_report.h"
+#include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/latency_plots.h"
+#include "profiler/analysis/latency_report.h"
+#include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/truth_score.h"
+#include "profiler/analysis/window_overrun.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
+#include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
+
+namespace rblnsim::cli {
+
+namespace {}  // namespace
+
+StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
+  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
+  std::string out = analysis::FormatExplainText(analysis::DetectOverhead(trace, forest));
+  const analysis::LatencyReport latency =
+      analysis::AnalyzeLaunchLatency(trace, forest, analysis::LatencyOptions());
+  if (!latency.launches.empty())
+    out += "\n" + analysis::FormatLatencyReportText(latency);
+  const std::string overrun = analysis::FormatWindowOverrunText(analysis::FindWindowOverrun(
+      trace, analysis::HasCaptureWindow(trace, /*window_from_events=*/false)));
+  if (!overrun.empty())
+    out += "\n" + overrun;
+  return out;
+}
+
+int AnalyzeCommand(const AnalyzeOptions& options) {
+  Status guarded = GuardOutputs({{"trace", options.trace_path}, {"--truth", options.truth_path}},
+                                {{"--json", options.json_path}});
+  if (!guarded.ok())
+    return ReportError(guarded);
+  if (!options.json_path.empty()) {
+    Status writable = trace::CheckWritable(options.json_path);
+    if (!writable.ok())
+      return ReportError(writable);
+  }
+  if (!options.plots_dir.empty()) {
+    // Fail before the analysis, not after printing it; create nothing until the trace is read.
+    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
+    if (!writable.ok())
+      return ReportError(writable);
+  }
+  // The analyses read a few args; a large trace's other args would only cost memory and time.
+  trace::ImportOptions import_options;
+  import_options.keep_args = analysis::OverheadArgKeys();
+  for (std::string& key : analysis::LatencyArgKeys())
+    import_options.keep_args->push_back(std::move(key));
+  auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
+  if (!imported.ok())
+    return ReportError(imported.status());
+  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
+  std::optional<analysis::GroundTruthFile> truth;
+  if (!options.truth_path.empty()) {
+    auto loaded = analysis::LoadGroundTruth(options.truth_path);
+    if (!loaded.ok())
+      return ReportError(loaded.status());
+    truth = std::move(*loaded);
+  }
+  const trace::Trace& trace = imported->trace;
+  auto forest = analysis::BuildHostForest(trace);
+  if (!forest.ok())
+    return ReportError(forest.status().WithPrefix(options.trace_path + ": "));
+  analysis::LatencyOptions latency_options;
+  latency_options.outlier_threshold_ns = options.outlier_ns;
+  latency_options.back_to_back_ns = options.back_to_back_ns;
+  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, *forest);
+  const analysis::LatencyReport latency =
+      analysis::AnalyzeLaunchLatency(trace, *forest, latency_options);
+
+  std::fputs(analysis::FormatExplainText(overhead).c_str(), stdout);
+  std::fputs("\n", stdout);
+  if (latency.launches.empty()) {
+    std::printf("RBLN launch latency: no %s markers in the trace\n", latency.marker_name.c_str());
+  } else {
+    std::fputs(analysis::FormatLatencyReportText(latency).c_str(), stdout);
+  }
+  // Device work the trace's own window does not hold (n/a when the file records no window).
+  const analysis::WindowOverrun overrun = analysis::FindWindowOverrun(
+      trace, analysis::HasCaptureWindow(trace, !imported->capture_window_from_trace));
+  const std::string overrun_text = analysis::FormatWindowOverrunText(overrun);
+  if (!overrun_text.empty())
+    std::fputs(("\n" + overrun_text).c_str(), stdout);
+  std::optional<analysis::TruthScore> score;
+  if (truth) {
+    score = analysis::ScoreAgainstTruth(*truth, latency, overhead);
+    std::fputs(("\n" + analysis::FormatTruthScoreText(*score)).c_str(), stdout);
+  }
+  if (!options.plots_dir.empty()) {
+    std::error_code created;
+    std::filesystem::create_directories(options.plots_dir, created);
+    if (created)
+      return ReportError(Status::IoError(options.plots_dir +
+                      ": cannot create the plot directory: " + created.message()));
+    Status plots = analysis::WriteLatencyPlots(options.plots_dir,
+                                               analysis::RenderLatencyPlots(trace, latency));
+    if (!plots.ok())
+      return ReportError(plots);
+    std::printf("\nplots written to %s\n", options.plots_dir.c_str());
+  }
+  if (!options.json_path.empty()) {
+    Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
+      trace::JsonWriter json(&sink, 1);
+      json.BeginObject();
+      json.Key("trace").String(options.trace_path);
+      json.Key("explain");
+      analysis::WriteExplainJson(overhead, &json);
+      json.Key("latency");
+      analysis::WriteLatencyReportJson(latency, &json);
+      json.Key("capture_window");
+      analysis::WriteWindowOverrunJson(overrun, &json);
+      json.Key("import");
+      trace::WriteImportReportJson(*imported, json);
+      if (score) {
+        json.Key("truth");
+        analysis::WriteTruthScoreJson(*score, &json);
+      }
+      json.EndObject();
+      json.Finish();
+      return sink.status();
+    });
+    if (!written.ok())
+      return ReportError(written);
+  }
+  return score && !score->passed ? 1 : 0;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,41 @@
+// `rblnsim analyze TRACE`: the trace-only analyses of any Chrome trace, simulated or captured on
+// an RBLN-CR card: hidden host work in torch.rbln.explain()'s layout (CPU fallbacks, recompiles,
+// host round trips, the NaN/Inf scan) and submission latency per launch (HTA's launch statistics,
+// queue length and idle breakdown on rbln_run / launch_id). With --truth, scores both against the
+// simulator's ground truth.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_ANALYZE_ANALYZE_COMMAND_H_
+#define RBLNSIM_TOOLS_RBLNSIM_ANALYZE_ANALYZE_COMMAND_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/status.h"
+#include "profiler/trace/trace.h"
+
+namespace CLI {
+class App;
+}
+
+namespace rblnsim::cli {
+
+struct AnalyzeOptions {
+  std::string trace_path;
+  std::string json_path;
+  std::string plots_dir;
+  std::string truth_path;
+  std::optional<int64_t> outlier_ns;  // default: the p99 submission latency
+  int64_t back_to_back_ns = 1000;
+};
+
+void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options);
+// 0 analysed (and, with --truth, everything matched), 1 a ground-truth mismatch, 2 bad input.
+int AnalyzeCommand(const AnalyzeOptions& options);
+
+// The two reports as `rblnsim run` and `analyze` print them: the explain table, then the
+// launch-latency table when the trace has rbln_run launches.
+StatusOr<std::string> FormatTraceReports(const trace::Trace& trace);
+
+}  // namespace rblnsim::cli
+
+#endif  // RBLNSIM_TOOLS_RBLNSIM_ANALYZE_ANALYZE_COMMAND_H_

@@ -1,0 +1,112 @@
+#include "tools/rblnsim/calibrate/calibrate_report.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace rblnsim::cli {
+
+namespace {
+
+std::string Ns(double ns) {
+  return fmt::format("{:.1f}ns", ns);
+}
+
+void Row(std::string* out,
+         const std::string& key,
+         const std::string& before,
+         const std::string& after) {
+  *out += fmt::format("  {:<40} {:>14} -> {:<14}{}\n", key, before, after,
+                      before == after ? "" : "  *");
+}
+
+}  // namespace
+
+std::string FormatFitError(const FitError& e) {
+  return fmt::format(
+      "device time per op {:.2f}% (worst {:.2f}%), per command class {:.2f}%, submission latency "
+      "p50 {:.2f}%, host self time {:.2f}%",
+      e.op_device_mean_pct, e.op_device_max_pct, e.class_device_mean_pct, e.latency_p50_pct,
+      e.host_self_pct);
+}
+
+CalibrationReport::CalibrationReport(const scenario::Scenario& scenario,
+                                     const CaptureContext& context,
+                                     std::string trace_path)
+    : scenario_(scenario), context_(context), trace_path_(std::move(trace_path)) {}
+
+std::string CalibrationReport::Header() const {
+  return fmt::format("rblnsim calibrate: scenario {} (hash {}) against {}\n{}", scenario_.name,
+                     context_.scenario_hash, trace_path_, DescribeCaptureContext(context_));
+}
+
+void CalibrationReport::Progress(const std::string& label, const CandidateRun& run) const {
+  std::printf("  %-34s %s\n", label.c_str(), FormatFitError(run.error).c_str());
+  std::fflush(stdout);
+}
+
+void CalibrationReport::ProbeLine(const EfficiencyModel& model) const {
+  std::printf("  %-34s commands that scale with efficiency: matmul %lld, gce %lld, dma %lld\n",
+              "probe (every efficiency halved)",
+              static_cast<long long>(model.SensitiveCommands(EngineKind::kMatmul)),
+              static_cast<long long>(model.SensitiveCommands(EngineKind::kGce)),
+              static_cast<long long>(model.SensitiveCommands(EngineKind::kDma)));
+  std::fflush(stdout);
+}
+
+int CalibrationReport::Fail(const Status& status) const {
+  std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
+  return 1;
+}
+
+std::string CalibrationReport::OverlayComment(const CandidateRun& before,
+                                              const CandidateRun& after,
+                                              double drift_ppm) const {
+  return fmt::format(
+      "rblnsim calibrate: scenario {} (hash {}) fitted to {}\n"
+      "error before: {}\n"
+      "error after:  {}\n"
+      "device.profiler: kept; the runtime's clock fit removes offset and drift (residual trend "
+      "{:+.2f} ppm)\n"
+      "use: rblnsim run {} --overlay THIS_FILE",
+      scenario_.name, context_.scenario_hash, trace_path_, FormatFitError(before.error),
+      FormatFitError(after.error), drift_ppm, scenario_.source_path);
+}
+
+std::string CalibrationReport::Summary(const CandidateRun& before,
+                                       const CandidateRun& after,
+                                       double drift_ppm,
+                                       int simulations,
+                                       const std::string& out_path) const {
+  const CalibrationParams& b = before.params;
+  const CalibrationParams& a = after.params;
+  std::string out =
+      fmt::format("\nparameters (scenario -> fitted; * changed), {} simulations:\n", simulations);
+  Row(&out, "device.matmul.efficiency", fmt::format("{:.6f}", b.matmul_efficiency),
+      fmt::format("{:.6f}", a.matmul_efficiency));
+  Row(&out, "device.gce.efficiency", fmt::format("{:.6f}", b.gce_efficiency),
+      fmt::format("{:.6f}", a.gce_efficiency));
+  Row(&out, "device.dma.efficiency", fmt::format("{:.6f}", b.dma_efficiency),
+      fmt::format("{:.6f}", a.dma_efficiency));
+  Row(&out, "host.runtime_submit", Ns(b.runtime_submit_ns), Ns(a.runtime_submit_ns));
+  Row(&out, "device.queue.doorbell", Ns(b.doorbell_ns), Ns(a.doorbell_ns));
+  Row(&out, "device.pcie.latency", Ns(b.pcie_latency_ns), Ns(a.pcie_latency_ns));
+  Row(&out, "device.queue.decode", Ns(b.decode_ns), Ns(a.decode_ns));
+  Row(&out, "device.queue.dispatch", Ns(b.dispatch_ns), Ns(a.dispatch_ns));
+  for (const auto& [key, ns] : a.op_costs_ns) {
+    const auto old = b.op_costs_ns.find(key);
+    Row(&out, "host.op_costs." + key, old == b.op_costs_ns.end() ? "-" : Ns(old->second), Ns(ns));
+  }
+  out += fmt::format(
+      "clock: device.profiler.clock_offset {} and clock_drift_ppm {} kept: the runtime converts "
+      "device cycles with a two-point clock fit that removes both, so a trace cannot show them; "
+      "residual trend of the latency error over the window: {:+.2f} ppm\n",
+      Ns(a.clock_offset_ns), a.clock_drift_ppm, drift_ppm);
+  out += fmt::format("\nerror before: {}\nerror after:  {}\n", FormatFitError(before.error),
+                     FormatFitError(after.error));
+  out += fmt::format("overlay written to {} (use: rblnsim run {} --overlay {})\n", out_path,
+                     scenario_.source_path, out_path);
+  return out;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,64 @@
+#include "tools/rblnsim/check/check_command.h"
+
+#include <cstdio>
+
+#include "profiler/analysis/contract_checks.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
+#include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/output_guard.h"
+
+namespace rblnsim::cli {
+
+int CheckCommand(const CheckCommandOptions& options) {
+  Status guarded = GuardOutputs({{"trace", options.trace_path}}, {{"--json", options.json_path}});
+  if (!guarded.ok())
+    return ReportError(guarded);
+  if (!options.json_path.empty()) {
+    Status writable = trace::CheckWritable(options.json_path);
+    if (!writable.ok()) {
+      return ReportError(writable);
+    }
+  }
+  // The checks read one arg; a large trace's other args would only cost memory and time.
+  trace::ImportOptions import_options;
+  import_options.keep_args = analysis::ContractArgKeys();
+  auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
+  if (!imported.ok()) {
+    return ReportError(imported.status());
+  }
+  analysis::CheckOptions check_options;
+  check_options.sync = options.sync;
+  check_options.contract = analysis::DialectFromName(options.contract);
+  check_options.min_launches = options.min_launches;
+  check_options.launcher_contains = options.launcher_contains;
+  check_options.window_from_events = !imported->capture_window_from_trace;
+  for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
+    check_options.unanchored_flows.push_back(orphan.flow);
+  }
+  const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
+  std::printf("contract: %s (%s)\n", trace::DialectName(report.contract).data(),
+              report.contract_forced ? "forced by --contract" : "detected from the trace");
+  std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
+  // What the import dropped or changed, by reason: never silent.
+  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
+  if (!options.json_path.empty()) {
+    const std::string json =
+        analysis::FormatCheckReportJson(report, [&](trace::JsonWriter& writer) {
+          writer.Key("import");
+          trace::WriteImportReportJson(*imported, writer);
+        });
+    Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
+      sink.Append(json);
+      return sink.status();
+    });
+    if (!written.ok()) {
+      return ReportError(written);
+    }
+  }
+  return report.passed ? 0 : 1;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,35 @@
+// `rblnsim describe SCENARIO.yaml [--set k=v]... [--overlay O.yaml]... [--json]`: the scenario as
+// the loader resolved it. The JSON form is what tools/capture/capture.py turns into the equivalent
+// eager torch program for a real RBLN-CR card, so the script never parses YAML or re-implements
+// overlays, --set and validation: the simulator and the capture read one workload.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_DESCRIBE_DESCRIBE_COMMAND_H_
+#define RBLNSIM_TOOLS_RBLNSIM_DESCRIBE_DESCRIBE_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace CLI {
+class App;
+}
+
+namespace rblnsim::cli {
+
+struct DescribeOptions {
+  std::string scenario_path;
+  std::vector<std::string> sets;
+  std::vector<std::string> overlays;
+  bool json = false;
+};
+
+void AddDescribeCommand(CLI::App* app, DescribeOptions* options);
+// 0 printed, 2 bad input (nothing printed on stdout).
+int DescribeCommand(const DescribeOptions& options);
+
+// The JSON document `describe --json` prints (ends with a newline).
+std::string DescribeScenarioJson(const scenario::Scenario& scenario);
+
+}  // namespace rblnsim::cli
+
+#endif  // RBLNSIM_TOOLS_RBLNSIM_DESCRIBE_DESCRIBE_COMMAND_H_

@@ -1,0 +1,185 @@
+#include "tools/rblnsim/run/run_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "profiler/bridge/bridge_result.h"
+#include "profiler/report/device_events.h"
+#include "profiler/report/key_averages.h"
+#include "profiler/trace/atomic_file.h"
+#include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/dialect.h"
+#include "sim/runtime/simulated_runtime.h"
+#include "scenario/env.h"
+#include "scenario/loader.h"
+#include "tools/rblnsim/analyze/analyze_command.h"
+#include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/run/expectations.h"
+#include "sim/host_trace.h"
+#include "tools/rblnsim/output_guard.h"
+#include "tools/rblnsim/run/run_outputs.h"
+#include "tools/rblnsim/run/simulated_session.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+void PrintRuntimeStatus(const scenario::Scenario& scenario,
+                        trace::Dialect dialect,
+                        bool active,
+                        const sim::SessionData& session,
+                        const bridge::BridgeStats* stats) {
+  const scenario::DeviceConfig& d = scenario.device;
+  const bool atom = d.variant == scenario::DeviceVariant::kAtom;
+  std::printf("RBLN runtime: rbln0 %s (%s, %d chiplet%s) | device profiler: %s\n",
+              d.card_name.c_str(), atom ? "atom" : "rebel100", d.chiplets,
+              d.chiplets == 1 ? "" : "s",
+              active ? "active (RBLN_PROFILER=1)"
+                     : (atom ? "inactive (ATOM: no active profiler bridge, host activity only)"
+                             : (dialect == trace::Dialect::kCAbi
+                                    ? "inactive (RBLN_PROFILER not set when the runtime started)"
+                                    : "inactive (RBLN_PROFILER not set when the profiling session "
+                                      "was configured)")));
+  if (active && stats != nullptr) {
+    std::printf(
+        "RBLN profiler: %llu device records captured, %llu dropped (record buffer full), %llu "
+        "launches, %llu slices dropped by the bridge\n",
+        static_cast<unsigned long long>(stats->producer.records_captured),
+        static_cast<unsigned long long>(stats->producer.records_dropped),
+        static_cast<unsigned long long>(stats->producer.launches),
+        static_cast<unsigned long long>(stats->dropped_out_of_window + stats->dropped_unknown_row));
+  }
+  if (session.commands_timed_out > 0) {
+    std::printf("RBLN runtime: %lld command(s) timed out\n",
+                static_cast<long long>(session.commands_timed_out));
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+
+int RunCommand(const RunOptions& options) {
+  auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);
+  if (!loaded.ok())
+    return ReportError(loaded.status());
+  scenario::Scenario scenario = std::move(*loaded);
+  if (options.seed)
+    scenario.seed = *options.seed;
+  Status env = scenario::ApplyProcessEnvironment(
+      &scenario, [](const char* name) { return std::getenv(name); });
+  if (!env.ok())
+    return ReportError(env);
+  std::vector<report::KeyAverage> probe;
+  Status sort_ok = report::SortKeyAverages(options.sort_by, &probe);
+  if (!sort_ok.ok())
+    return ReportError(sort_ok.WithPrefix("--sort-by: "));
+  std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
+  inputs.push_back({"scenario", options.scenario_path});
+  Status guarded = GuardOutputs(inputs, {{"--trace", options.trace_path},
+                                         {"--metrics", options.metrics_path},
+                                         {"--truth", options.truth_path}});
+  if (!guarded.ok())
+    return ReportError(guarded);
+  for (const std::string* path :
+       {&options.trace_path, &options.metrics_path, &options.truth_path}) {
+    if (path->empty())
+      continue;
+    Status writable = trace::CheckWritable(*path);
+    if (!writable.ok())
+      return ReportError(writable);
+  }
+
+  sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
+  Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
+  if (!configured.ok())
+    return ReportError(configured);
+  Status warm = runtime.RunWarmup();
+  if (!warm.ok()) {
+    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", warm.message().c_str());
+    return 1;
+  }
+
+  // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
+  // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
+  const trace::Dialect dialect =
+      (options.bridge.empty() ? scenario.workload.bridge : options.bridge) == "c-abi"
+          ? trace::Dialect::kCAbi
+          : trace::Dialect::kCurrent;
+  auto captured = SimulateProfiledWindow(&runtime, dialect);
+  if (!captured.ok())
+    return ReportError(captured.status());
+  const bool active = captured->active;
+  const int64_t capture_start = captured->capture_start_ns;
+  const int64_t capture_end = captured->capture_end_ns;
+  Status window = captured->window;
+  std::optional<bridge::BridgeResult> device_side = std::move(captured->device_side);
+  sim::SessionData session = std::move(captured->session);
+
+  trace::Trace trace;
+  trace.capture_start_ns = capture_start;
+  trace.capture_end_ns = capture_end;
+  trace.base_time_ns = trace::KinetoBaseTimeNs(capture_start);
+  trace.device_properties.push_back(sim::DeviceProperties(scenario));
+  sim::AppendHostTrace(scenario, session.timeline, scenario.host.system_epoch_ns, &trace);
+  session.timeline = sim::HostTimeline();  // now in |trace|; nothing below reads it
+  if (device_side) {
+    std::move(*device_side).AppendTo(&trace);
+    for (auto& entry : device_side->StatsAsMetadata())
+      trace.metadata.push_back(std::move(entry));
+  }
+
+  PrintRuntimeStatus(scenario, dialect, active, session,
+                     device_side ? &device_side->stats : nullptr);
+  report::TableOptions table_options;
+  table_options.sort_by = options.sort_by;
+  table_options.row_limit = options.row_limit;
+  table_options.attribution = options.attribution == "attributed" ? report::Attribution::kAttributed
+                                                                  : report::Attribution::kReleased;
+  auto table = report::FormatKeyAveragesTable(trace, table_options);
+  if (!table.ok())
+    return ReportError(table.status());
+  std::fputs(table->c_str(), stdout);
+  std::printf("\n%s\n", report::FormatDeviceEventsLine(report::DeviceEvents(trace), 4).c_str());
+  if (!active && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
+    std::printf(
+        "hint: the table has no Self RBLN columns and there are 0 device events because "
+        "RBLN_PROFILER=1 was not set when the %s; set it on the command line: "
+        "RBLN_PROFILER=1 rblnsim run %s\n",
+        dialect == trace::Dialect::kCAbi ? "runtime started" : "profiling session was configured",
+        options.scenario_path.c_str());
+  }
+  // The trace-only analyses of the same trace: hidden host work, then launch latency.
+  auto reports = FormatTraceReports(trace);
+  if (!reports.ok())
+    return ReportError(reports.status());
+  std::printf("\n%s", reports->c_str());
+
+  Status written = trace::WriteChromeTrace(trace, options.trace_path);
+  if (!written.ok())
+    return ReportError(written);
+  std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
+              trace.events.size());
+  if (!options.metrics_path.empty()) {
+    Status metrics = WriteMetrics(options.metrics_path, scenario, trace, session);
+    if (!metrics.ok())
+      return ReportError(metrics);
+  }
+  if (!options.truth_path.empty()) {
+    Status truth = WriteTruth(options.truth_path, scenario, session, scenario.host.system_epoch_ns);
+    if (!truth.ok())
+      return ReportError(truth);
+  }
+
+  int exit_code = 0;
+  if (!window.ok()) {
+    std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n", window.message().c_str());
+    exit_code = 1;
+  }
+  if (!options.no_expect && !CheckExpectations(scenario, trace, session, stdout))
+    exit_code = 1;
+  return exit_code;
+}
+
+}  // namespace rblnsim::cli

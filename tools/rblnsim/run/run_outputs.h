@@ -1,0 +1,39 @@
+// Machine-readable outputs of `rblnsim run`, beside the trace:
+//  - metrics: one JSON object of the run's figures, the unit of a sweep point's result;
+//  - truth: the simulator's ground truth (every launch's latency decomposition, every fallback,
+//    recompile and host round trip), which trace-only analyses are scored against.
+// Both are written atomically with the project's one JSON writer.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_RUN_RUN_OUTPUTS_H_
+#define RBLNSIM_TOOLS_RBLNSIM_RUN_RUN_OUTPUTS_H_
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "profiler/trace/trace.h"
+#include "scenario/scenario.h"
+#include "sim/simulation.h"
+
+namespace rblnsim::cli {
+
+// Ground-truth submission latencies (rbln_run start to the launch's first device work), sim ns,
+// sorted ascending; launches that never reached the device are left out.
+std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth);
+
+// Nearest-rank percentile |p| (1..100) of |sorted|; 0 when empty.
+double NearestRank(const std::vector<double>& sorted, int p);
+
+Status WriteMetrics(const std::string& path,
+                    const scenario::Scenario& scenario,
+                    const trace::Trace& trace,
+                    const sim::SessionData& session);
+
+// Times in the truth file are system-clock ns (the trace's domain): sim ns + |system_minus_sim_ns|.
+Status WriteTruth(const std::string& path,
+                  const scenario::Scenario& scenario,
+                  const sim::SessionData& session,
+                  int64_t system_minus_sim_ns);
+
+}  // namespace rblnsim::cli
+
+#endif  // RBLNSIM_TOOLS_RBLNSIM_RUN_RUN_OUTPUTS_H_
