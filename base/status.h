@@ -75,7 +75,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : data_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  StatusOr(T value) : data_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
   StatusOr(Status status) : data_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     assert(!std::get<Status>(data_).ok() && "StatusOr needs an error status or a value");
   }
@@ -96,18 +96,19 @@ class [[nodiscard]] StatusOr {
 
 }  // namespace rblnsim
 
-#define RBLNSIM_RETURN_IF_ERROR(expr)        \
-  do {                                       \
+#define RBLNSIM_RETURN_IF_ERROR(expr)         \
+  do {                                        \
     ::rblnsim::Status status_macro_ = (expr); \
-    if (!status_macro_.ok()) return status_macro_; \
+    if (!status_macro_.ok())                  \
+      return status_macro_;                   \
   } while (0)
 
 #define RBLNSIM_CONCAT_INNER_(a, b) a##b
 #define RBLNSIM_CONCAT_(a, b) RBLNSIM_CONCAT_INNER_(a, b)
-#define RBLNSIM_ASSIGN_OR_RETURN(lhs, expr)                              \
-  auto RBLNSIM_CONCAT_(statusor_, __LINE__) = (expr);                    \
-  if (!RBLNSIM_CONCAT_(statusor_, __LINE__).ok())                        \
-    return RBLNSIM_CONCAT_(statusor_, __LINE__).status();                \
+#define RBLNSIM_ASSIGN_OR_RETURN(lhs, expr)               \
+  auto RBLNSIM_CONCAT_(statusor_, __LINE__) = (expr);     \
+  if (!RBLNSIM_CONCAT_(statusor_, __LINE__).ok())         \
+    return RBLNSIM_CONCAT_(statusor_, __LINE__).status(); \
   lhs = std::move(RBLNSIM_CONCAT_(statusor_, __LINE__)).value()
 
 #endif  // RBLNSIM_BASE_STATUS_H_

@@ -115,6 +115,9 @@ TEST_F(AtomicFileTest, MissingDirectoryIsReportedWithPathAndErrno) {
                                   (dir_ / "no" / "such").string() + "': No such file or directory");
   const Status write_status = WriteText(path, "x");
   EXPECT_EQ(write_status.message(), status.message());
+  // The path the user named cannot be written: bad input, exit 2.
+  EXPECT_EQ(write_status.code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(ExitStatusFor(write_status.code()), 2);
   EXPECT_TRUE(Listing().empty());
 }
 
@@ -187,6 +190,9 @@ TEST(AtomicFileSink, FdSinkBuffersAndReportsErrors) {
   ::close(full);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message(), "cannot write 'trace.json': No space left on device");
+  // A full disk is not the user's input being wrong: it exits 3, not 2.
+  EXPECT_EQ(status.code(), StatusCode::kIoError);
+  EXPECT_EQ(ExitStatusFor(status.code()), 3);
   EXPECT_FALSE(failing.status().ok());
 }
 
