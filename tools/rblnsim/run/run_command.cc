@@ -11,16 +11,14 @@
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/dialect.h"
-#include "sim/runtime/simulated_runtime.h"
 #include "scenario/env.h"
 #include "scenario/loader.h"
+#include "sim/session.h"
 #include "tools/rblnsim/analyze/analyze_command.h"
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/run/expectations.h"
-#include "sim/host_trace.h"
 #include "tools/rblnsim/output_guard.h"
+#include "tools/rblnsim/run/expectations.h"
 #include "tools/rblnsim/run/run_outputs.h"
-#include "tools/rblnsim/run/simulated_session.h"
 
 namespace rblnsim::cli {
 
@@ -91,47 +89,26 @@ int RunCommand(const RunOptions& options) {
       return ReportError(writable);
   }
 
-  sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
-  Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
-  if (!configured.ok())
-    return ReportError(configured);
-  Status warm = runtime.RunWarmup();
-  if (!warm.ok()) {
-    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", warm.message().c_str());
-    return 1;
-  }
-
   // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
   // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
   const trace::Dialect dialect =
       (options.bridge.empty() ? scenario.workload.bridge : options.bridge) == "c-abi"
           ? trace::Dialect::kCAbi
           : trace::Dialect::kCurrent;
-  auto captured = SimulateProfiledWindow(&runtime, dialect);
-  if (!captured.ok())
-    return ReportError(captured.status());
-  const bool active = captured->active;
-  const int64_t capture_start = captured->capture_start_ns;
-  const int64_t capture_end = captured->capture_end_ns;
-  Status window = captured->window;
-  std::optional<bridge::BridgeResult> device_side = std::move(captured->device_side);
-  sim::SessionData session = std::move(captured->session);
-
-  trace::Trace trace;
-  trace.capture_start_ns = capture_start;
-  trace.capture_end_ns = capture_end;
-  trace.base_time_ns = trace::KinetoBaseTimeNs(capture_start);
-  trace.device_properties.push_back(sim::DeviceProperties(scenario));
-  sim::AppendHostTrace(scenario, session.timeline, scenario.host.system_epoch_ns, &trace);
-  session.timeline = sim::HostTimeline();  // now in |trace|; nothing below reads it
-  if (device_side) {
-    std::move(*device_side).AppendTo(&trace);
-    for (auto& entry : device_side->StatsAsMetadata())
-      trace.metadata.push_back(std::move(entry));
+  auto simulated = sim::SimulateSession({&scenario, dialect});
+  if (!simulated.ok())
+    return ReportError(simulated.status());
+  if (!simulated->warmup.ok()) {
+    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", simulated->warmup.message().c_str());
+    return 1;
   }
+  const bool active = simulated->active;
+  const Status& window = simulated->window;
+  const trace::Trace& trace = simulated->trace;
+  const sim::SessionData& session = simulated->session;
 
   PrintRuntimeStatus(scenario, dialect, active, session,
-                     device_side ? &device_side->stats : nullptr);
+                     simulated->stats ? &*simulated->stats : nullptr);
   report::TableOptions table_options;
   table_options.sort_by = options.sort_by;
   table_options.row_limit = options.row_limit;

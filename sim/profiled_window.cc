@@ -1,40 +1,29 @@
-#include "tools/rblnsim/run/simulated_session.h"
+#include "sim/profiled_window.h"
 
 #include <rbln/runtime/activity.h>
 #include <rbln/runtime/flags.h>
 
 #include "profiler/abi/rbln_kineto_api.h"
 #include "profiler/bridge/activity_bridge.h"
-#include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
+#include "sim/simulated_clock.h"
 
-namespace rblnsim::cli {
+namespace rblnsim::sim {
 
 namespace {
-
-// The bridge's clocks, read from the simulation so every run of a scenario gives the same trace.
-class SimulatedClock final : public bridge::BridgeClock {
- public:
-  explicit SimulatedClock(sim::SimulatedRuntime* runtime) : runtime_(runtime) {}
-  int64_t SteadyNowNs() override { return runtime_->SteadyNowNs(); }
-  int64_t SystemNowNs() override { return runtime_->SystemNowNs(); }
-
- private:
-  sim::SimulatedRuntime* runtime_;
-};
 
 // The session shape both bridges share: Configure when the profiler is configured, Start at the
 // capture start, run the window, Stop with the capture window. |producer_began| says whether the
 // producer opened a session (the activity seam opens none on ATOM even with the flag set).
 template <typename Bridge>
-StatusOr<Capture> DriveSession(sim::SimulatedRuntime* runtime, Bridge* bridge) {
+StatusOr<Capture> DriveSession(SimulatedRuntime* runtime, Bridge* bridge) {
   Capture capture;
   RBLNSIM_ASSIGN_OR_RETURN(const bool has_session, bridge->Configure());
   capture.capture_start_ns = runtime->SystemNowNs();
   RBLNSIM_RETURN_IF_ERROR(bridge->Start());
   const bool producer_began = has_session && runtime->in_session();
-  sim::Simulation* simulation = runtime->simulation();
+  Simulation* simulation = runtime->simulation();
   if (!producer_began)
     simulation->BeginSession();
   capture.window = runtime->RunWindow();
@@ -55,7 +44,7 @@ StatusOr<Capture> DriveSession(sim::SimulatedRuntime* runtime, Bridge* bridge) {
   return capture;
 }
 
-StatusOr<Capture> CaptureThroughCAbi(sim::SimulatedRuntime* runtime, bridge::BridgeClock* clock) {
+StatusOr<Capture> CaptureThroughCAbi(SimulatedRuntime* runtime, bridge::BridgeClock* clock) {
   RBLNSIM_ASSIGN_OR_RETURN(
       bridge::KinetoApi api,
       bridge::KinetoApi::FromFunctions(&rbln_kineto_is_active, &rbln_kineto_begin_session,
@@ -65,8 +54,7 @@ StatusOr<Capture> CaptureThroughCAbi(sim::SimulatedRuntime* runtime, bridge::Bri
   return DriveSession(runtime, &bridge);
 }
 
-StatusOr<Capture> CaptureThroughActivities(sim::SimulatedRuntime* runtime,
-                                           bridge::BridgeClock* clock) {
+StatusOr<Capture> CaptureThroughActivities(SimulatedRuntime* runtime, bridge::BridgeClock* clock) {
   RBLNSIM_ASSIGN_OR_RETURN(
       bridge::ActivityApi api,
       bridge::ActivityApi::FromFunctions(
@@ -78,10 +66,10 @@ StatusOr<Capture> CaptureThroughActivities(sim::SimulatedRuntime* runtime,
 
 }  // namespace
 
-StatusOr<Capture> SimulateProfiledWindow(sim::SimulatedRuntime* runtime, trace::Dialect dialect) {
+StatusOr<Capture> SimulateProfiledWindow(SimulatedRuntime* runtime, trace::Dialect dialect) {
   SimulatedClock clock(runtime);
   return dialect == trace::Dialect::kCAbi ? CaptureThroughCAbi(runtime, &clock)
                                           : CaptureThroughActivities(runtime, &clock);
 }
 
-}  // namespace rblnsim::cli
+}  // namespace rblnsim::sim

@@ -1,9 +1,9 @@
 // One profiled window of a configured simulated runtime, taken the way a consumer takes it: our
 // bridge drives the producer through the seam of the requested dialect (the runtime activity API
 // for current, the rbln_kineto C-ABI for c-abi) with the simulated clocks, so every run of a
-// scenario gives the same trace. `rblnsim run` and `rblnsim compare` both simulate through it.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_RUN_SIMULATED_SESSION_H_
-#define RBLNSIM_TOOLS_RBLNSIM_RUN_SIMULATED_SESSION_H_
+// scenario gives the same trace. SimulateSession (session.h) is built on it.
+#ifndef RBLNSIM_SIM_PROFILED_WINDOW_H_
+#define RBLNSIM_SIM_PROFILED_WINDOW_H_
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +13,7 @@
 #include "profiler/trace/dialect.h"
 #include "sim/runtime/simulated_runtime.h"
 
-namespace rblnsim::cli {
+namespace rblnsim::sim {
 
 // What one profiled window gave, whichever seam it went through.
 struct Capture {
@@ -22,12 +22,12 @@ struct Capture {
   int64_t capture_end_ns = 0;
   Status window;  // the simulated run's own outcome (a timed-out command fails it)
   std::optional<bridge::BridgeResult> device_side;
-  sim::SessionData session;
+  SessionData session;
 };
 
 // |runtime| must be configured with ClockMode::kSimulated and warmed up.
-StatusOr<Capture> SimulateProfiledWindow(sim::SimulatedRuntime* runtime, trace::Dialect dialect);
+StatusOr<Capture> SimulateProfiledWindow(SimulatedRuntime* runtime, trace::Dialect dialect);
 
-}  // namespace rblnsim::cli
+}  // namespace rblnsim::sim
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_RUN_SIMULATED_SESSION_H_
+#endif  // RBLNSIM_SIM_PROFILED_WINDOW_H_
