@@ -9,10 +9,10 @@
 #include "scenario/canonical.h"
 #include "sim/session.h"
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/compare/capture_context.h"
-#include "tools/rblnsim/compare/compare_digest.h"
-#include "tools/rblnsim/compare/compare_match.h"
 #include "tools/rblnsim/compare/compare_report.h"
+#include "tools/rblnsim/lib/compare/capture_context.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {

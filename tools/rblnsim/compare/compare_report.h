@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/status.h"
-#include "tools/rblnsim/compare/compare_match.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 
 namespace rblnsim::cli {
 

@@ -14,8 +14,8 @@
 #include "scenario/env.h"
 #include "scenario/loader.h"
 #include "sim/session.h"
-#include "tools/rblnsim/analyze/analyze_command.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/lib/reports/trace_reports.h"
 #include "tools/rblnsim/output_guard.h"
 #include "tools/rblnsim/run/expectations.h"
 #include "tools/rblnsim/run/run_outputs.h"
@@ -128,10 +128,10 @@ int RunCommand(const RunOptions& options) {
         options.scenario_path.c_str());
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
-  auto reports = FormatTraceReports(trace);
+  auto reports = AnalyzeTrace(trace, analysis::LatencyOptions(), /*window_from_events=*/false);
   if (!reports.ok())
     return ReportError(reports.status());
-  std::printf("\n%s", reports->c_str());
+  std::printf("\n%s", FormatTraceReports(*reports, /*say_when_no_launches=*/false).c_str());
 
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
   if (!written.ok())

@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_manifest.h"
+#include "tools/rblnsim/lib/sweep/sweep_manifest.h"
 
 #include <simdjson.h>
 

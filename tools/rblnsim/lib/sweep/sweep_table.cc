@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_table.h"
+#include "tools/rblnsim/lib/sweep/sweep_table.h"
 
 #include <algorithm>
 

@@ -3,15 +3,15 @@
 // device slices are matched by command key ("mm_1") when both launches hold the same keys, else by
 // position in start order, because command names can change between compiler releases. The
 // result holds both sides of every quantity and the differences beyond a tolerance.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_COMPARE_COMPARE_MATCH_H_
-#define RBLNSIM_TOOLS_RBLNSIM_COMPARE_COMPARE_MATCH_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_COMPARE_COMPARE_MATCH_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_COMPARE_COMPARE_MATCH_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "profiler/analysis/launch_latency.h"
-#include "tools/rblnsim/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
 
 namespace rblnsim::cli {
 
@@ -125,4 +125,4 @@ FitError ComputeFitError(const Comparison& comparison);
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_COMPARE_COMPARE_MATCH_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_COMPARE_COMPARE_MATCH_H_

@@ -1,4 +1,4 @@
-#include "tools/rblnsim/compare/compare_match.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 
 #include <fmt/format.h>
 

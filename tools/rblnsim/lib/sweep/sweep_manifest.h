@@ -3,15 +3,15 @@
 // points from it, so it can name the parameters of a point that never produced a file and tell
 // current point files from stale ones left by an earlier version of the sweep. Without it merge
 // falls back to the index and point count recorded in each point file.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_MANIFEST_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_MANIFEST_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_MANIFEST_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_MANIFEST_H_
 
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/status.h"
-#include "tools/rblnsim/sweep/sweep_plan.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
 
 namespace rblnsim::cli {
 
@@ -34,4 +34,4 @@ StatusOr<Manifest> ReadManifest(const std::string& path);
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_MANIFEST_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_MANIFEST_H_

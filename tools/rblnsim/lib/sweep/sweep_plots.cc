@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_plots.h"
+#include "tools/rblnsim/lib/sweep/sweep_plots.h"
 
 #include <algorithm>
 #include <charconv>

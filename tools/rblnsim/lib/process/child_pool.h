@@ -1,8 +1,8 @@
-// Runs child processes N at a time. SystemC elaborates once per process, so every sweep point is
-// its own process: the same rblnsim binary (/proc/self/exe, so a rebuild during a sweep cannot
-// mix two versions), with stdout and stderr going to the point's log file.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_RUNNER_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_RUNNER_H_
+// Runs child processes N at a time. SystemC elaborates once per process, so every sweep point and
+// every calibration candidate is its own process: the same rblnsim binary (/proc/self/exe, so a
+// rebuild during a sweep cannot mix two versions), with stdout and stderr going to its log file.
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_PROCESS_CHILD_POOL_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_PROCESS_CHILD_POOL_H_
 
 #include <functional>
 #include <string>
@@ -35,4 +35,4 @@ int AvailableCpus();
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_RUNNER_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_PROCESS_CHILD_POOL_H_

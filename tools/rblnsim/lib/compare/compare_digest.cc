@@ -1,4 +1,4 @@
-#include "tools/rblnsim/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
 
 #include <algorithm>
 #include <cctype>

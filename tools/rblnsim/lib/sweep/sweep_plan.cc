@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_plan.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include "scenario/env.h"
 #include "scenario/loader.h"
 #include "scenario/sweep_points.h"
-#include "tools/rblnsim/sweep/sweep_workload.h"
+#include "tools/rblnsim/lib/sweep/sweep_workload.h"
 
 namespace rblnsim::cli {
 namespace {

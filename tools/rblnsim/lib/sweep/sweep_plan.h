@@ -3,8 +3,8 @@
 // by its position, so adding values to an axis keeps the other points' keys and results), and its
 // seed is derived from that key, never from a shard, the time or a pid. Sharding is round robin
 // over the canonical index, the GoogleTest/Bazel convention: shard i of K gets points i, i+K, ...
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLAN_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLAN_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLAN_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLAN_H_
 
 #include <cstdint>
 #include <functional>
@@ -57,4 +57,4 @@ std::vector<size_t> ShardPoints(size_t point_count, int shard_index, int shard_c
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLAN_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLAN_H_

@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_workload.h"
+#include "tools/rblnsim/lib/sweep/sweep_workload.h"
 
 #include <simdjson.h>
 
@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "models/rebel100/matmul_timing.h"
 #include "scenario/op_catalog.h"
+#include "sim/device_facts.h"
 
 namespace rblnsim::cli {
 namespace {
@@ -113,7 +113,7 @@ WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario) {
 WorkloadFlops WithPeakOf(const WorkloadFlops& flops, const scenario::DeviceConfig& device) {
   WorkloadFlops result = flops;
   result.peak_flops_per_s =
-      flops.largest_dtype ? rebel100::PeakFlopsPerSecond(device, *flops.largest_dtype) : 0;
+      flops.largest_dtype ? sim::PeakMatmulFlopsPerSecond(device, *flops.largest_dtype) : 0;
   return result;
 }
 

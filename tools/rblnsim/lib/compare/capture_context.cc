@@ -1,4 +1,4 @@
-#include "tools/rblnsim/compare/capture_context.h"
+#include "tools/rblnsim/lib/compare/capture_context.h"
 
 #include <fmt/format.h>
 #include <simdjson.h>

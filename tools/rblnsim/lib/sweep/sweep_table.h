@@ -4,8 +4,8 @@
 // Derived columns, from what the sweep recorded beside the metrics: device_active_ns (the union
 // of the launches' device spans) and achieved_tflops = the workload's matrix FLOPs over it, for
 // workloads with matrix products.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_TABLE_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_TABLE_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_TABLE_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_TABLE_H_
 
 #include <cstdint>
 #include <map>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "tools/rblnsim/sweep/sweep_point_file.h"
+#include "tools/rblnsim/lib/sweep/sweep_point_file.h"
 
 namespace rblnsim::cli {
 
@@ -49,4 +49,4 @@ Status WriteJsonl(const std::string& path, const ResultTable& table);
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_TABLE_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_TABLE_H_

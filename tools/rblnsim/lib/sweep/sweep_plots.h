@@ -3,13 +3,13 @@
 // series for a 1-D sweep). Parameters plot on a numeric axis when their values are numbers, all
 // with the same unit suffix ("900ns") or square shapes ("[512, 512]" plots at 512); otherwise
 // each distinct value gets a position, named in the axis label. Wide positive ranges use log axes.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLOTS_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLOTS_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLOTS_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLOTS_H_
 
 #include <string>
 
 #include "base/status.h"
-#include "tools/rblnsim/sweep/sweep_table.h"
+#include "tools/rblnsim/lib/sweep/sweep_table.h"
 
 namespace rblnsim::cli {
 
@@ -18,4 +18,4 @@ StatusOr<size_t> WritePlots(const std::string& plots_dir, const ResultTable& tab
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_PLOTS_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_PLOTS_H_

@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_runner.h"
+#include "tools/rblnsim/lib/process/child_pool.h"
 
 #include <fcntl.h>
 #include <sched.h>

@@ -1,4 +1,4 @@
-#include "tools/rblnsim/sweep/sweep_point_file.h"
+#include "tools/rblnsim/lib/sweep/sweep_point_file.h"
 
 #include <simdjson.h>
 

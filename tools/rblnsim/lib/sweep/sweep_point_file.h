@@ -2,8 +2,8 @@
 // point count of its sweep, parameters, seed, the matrix work of its workload) and what came out
 // (status, error, and the metrics object of `rblnsim run --metrics`, copied in). Each file is
 // self-contained, so shards on different machines need nothing but their files to be merged.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_POINT_FILE_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_POINT_FILE_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_POINT_FILE_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_POINT_FILE_H_
 
 #include <cstdint>
 #include <string>
@@ -54,4 +54,4 @@ bool IsPointKey(const std::string& text);
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_POINT_FILE_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_POINT_FILE_H_

@@ -1,8 +1,8 @@
 // What a sweep point's workload asks of the matrix engines, recorded in its result file so that
 // `rblnsim merge` can report achieved TFLOPS (FLOPs over device time) against the configured peak:
 // the metrics of `rblnsim run` carry times, not work.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_WORKLOAD_H_
-#define RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_WORKLOAD_H_
+#ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_WORKLOAD_H_
+#define RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_WORKLOAD_H_
 
 #include <optional>
 #include <string>
@@ -39,4 +39,4 @@ StatusOr<double> DeviceActiveNsFromTruth(const std::string& truth_path);
 
 }  // namespace rblnsim::cli
 
-#endif  // RBLNSIM_TOOLS_RBLNSIM_SWEEP_SWEEP_WORKLOAD_H_
+#endif  // RBLNSIM_TOOLS_RBLNSIM_LIB_SWEEP_SWEEP_WORKLOAD_H_
