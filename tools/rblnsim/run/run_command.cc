@@ -139,7 +139,7 @@ int RunCommand(const RunOptions& options) {
   std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
               trace.events.size());
   if (!options.metrics_path.empty()) {
-    Status metrics = WriteMetrics(options.metrics_path, scenario, trace, session);
+    Status metrics = WriteMetricsFile(options.metrics_path, MetricsOf(scenario, trace, session));
     if (!metrics.ok())
       return ReportError(metrics);
   }

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "profiler/trace/json_writer.h"
+#include "tools/rblnsim/lib/artifacts/metrics_file.h"
 #include "tools/rblnsim/lib/sweep/sweep_workload.h"
 
 namespace rblnsim::cli {
@@ -144,9 +146,12 @@ bool Collect(const SweepPlan& plan,
   }
   record.ok = exit.spawn_error.empty() && exit.signal == 0 && exit.exit_code == 0;
   if (fs::exists(metrics_path, ignored)) {
-    StatusOr<std::string> metrics = ReadJsonObjectCompact(metrics_path);
+    StatusOr<RunMetrics> metrics = ReadMetricsFile(metrics_path);
     if (metrics.ok()) {
-      record.metrics_json = *metrics;
+      trace::StringSink sink;
+      trace::JsonWriter json(&sink, 0);
+      WriteMetricsJson(*metrics, json);
+      record.metrics_json = sink.text();
     } else if (record.ok) {
       record.ok = false;
       record.error = metrics.status().message();

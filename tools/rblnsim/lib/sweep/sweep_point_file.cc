@@ -195,16 +195,6 @@ StatusOr<PointRecord> ReadPointRecord(const std::string& path) {
   return record;
 }
 
-StatusOr<std::string> ReadJsonObjectCompact(const std::string& path) {
-  simdjson::dom::parser parser;
-  element root;
-  if (auto error = parser.load(path).get(root))
-    return JsonError(path, error, "not readable JSON");
-  if (root.type() != element_type::OBJECT)
-    return Status::Error(path + ": expected a JSON object");
-  return Compact(root);
-}
-
 StatusOr<std::vector<Metric>> FlattenMetrics(const std::string& metrics_json) {
   simdjson::dom::parser parser;
   element root;

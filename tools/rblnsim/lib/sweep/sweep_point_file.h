@@ -36,9 +36,6 @@ struct PointRecord {
 Status WritePointRecord(const std::string& path, const PointRecord& record);
 StatusOr<PointRecord> ReadPointRecord(const std::string& path);
 
-// A JSON file holding one object, re-serialized compactly by the project's JSON writer.
-StatusOr<std::string> ReadJsonObjectCompact(const std::string& path);
-
 struct Metric {
   std::string name;  // "latency_p50_ns", "engine_busy_pct.chiplet0/Neural DMA"
   std::string text;  // as JSON writes it: integers without a point, doubles round-tripping
