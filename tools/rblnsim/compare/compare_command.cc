@@ -9,6 +9,7 @@
 #include "scenario/canonical.h"
 #include "sim/session.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/compare/compare_json.h"
 #include "tools/rblnsim/compare/compare_report.h"
 #include "tools/rblnsim/lib/compare/capture_context.h"
 #include "tools/rblnsim/lib/compare/compare_digest.h"
@@ -66,7 +67,8 @@ int CompareCommand(const CompareOptions& options) {
         "was not set when profiling started, or the card is an ATOM (host activity only)\n");
   }
   if (!options.json_path.empty()) {
-    Status written = WriteComparisonJson(options.json_path, header, comparison);
+    Status written =
+        WriteCompareDocument(options.json_path, MakeCompareDocument(header, comparison));
     if (!written.ok())
       return ReportError(written);
   }
