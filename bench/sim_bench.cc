@@ -8,17 +8,17 @@
 // reached the way the CLI reaches it: the process-wide runtime behind the rbln_kineto C-ABI.
 #include <benchmark/benchmark.h>
 
-#include <systemc>
-
 #include <cstdio>
 #include <memory>
+#include <systemc>
 
 #include "profiler/abi/rbln_kineto_api.h"
-#include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
-#include "sim/runtime/simulated_runtime.h"
 #include "scenario/scenario.h"
+#include "sim/runtime/simulated_runtime.h"
+#include "sim/session.h"
+#include "sim/simulated_clock.h"
 #include "sim/simulation.h"
 
 namespace {
@@ -62,20 +62,10 @@ class PingPong : public sc_core::sc_module {
   sc_core::sc_event start_, ping_, pong_;
 };
 
-class SimulatedClock final : public rblnsim::bridge::BridgeClock {
- public:
-  explicit SimulatedClock(rblnsim::sim::SimulatedRuntime* runtime) : runtime_(runtime) {}
-  int64_t SteadyNowNs() override { return runtime_->SteadyNowNs(); }
-  int64_t SystemNowNs() override { return runtime_->SystemNowNs(); }
-
- private:
-  rblnsim::sim::SimulatedRuntime* runtime_;
-};
-
 struct World {
   rblnsim::sim::SimulatedRuntime* runtime = nullptr;
   rblnsim::sim::Simulation* simulation = nullptr;
-  std::unique_ptr<SimulatedClock> clock;
+  std::unique_ptr<rblnsim::sim::SimulatedClock> clock;
   std::unique_ptr<rblnsim::bridge::RblnBridge> bridge;
   std::unique_ptr<PingPong> ping_pong;
 };
@@ -102,19 +92,31 @@ World& GetWorld() {
       spec.shape = {dim, dim};
       s.workload.tensors.push_back(spec);
     }
-    w->runtime = &rblnsim::sim::SimulatedRuntime::Get();
-    auto configured = w->runtime->Configure(s, rblnsim::sim::ClockMode::kSimulated);
-    if (!configured.ok()) Fail(configured.message());
-    w->simulation = w->runtime->simulation();
+    // Built before the session's warm-up makes the first sc_start.
     w->ping_pong = std::make_unique<PingPong>("ping_pong");
+    // The world comes up the way every simulated session does: configured, warmed up and one
+    // profiled window through the C-ABI. The benchmarks then run their steps on that elaboration.
+    auto session = rblnsim::sim::SimulateSession({&s, rblnsim::trace::Dialect::kCAbi});
+    if (!session.ok())
+      Fail(session.status().message());
+    if (!session->warmup.ok())
+      Fail(session->warmup.message());
+    if (!session->window.ok())
+      Fail(session->window.message());
+    if (!session->active)
+      Fail("the simulated session recorded no device work");
+    w->runtime = &rblnsim::sim::SimulatedRuntime::Get();
+    w->simulation = w->runtime->simulation();
     auto api = rblnsim::bridge::KinetoApi::FromFunctions(
         &rbln_kineto_is_active, &rbln_kineto_begin_session, &rbln_kineto_end_session_and_export,
         &rblnsim_kineto_last_session_stats);
-    if (!api.ok()) Fail(api.status().message());
-    w->clock = std::make_unique<SimulatedClock>(w->runtime);
+    if (!api.ok())
+      Fail(api.status().message());
+    w->clock = std::make_unique<rblnsim::sim::SimulatedClock>(w->runtime);
     w->bridge = std::make_unique<rblnsim::bridge::RblnBridge>(*api, w->clock.get());
     auto has_session = w->bridge->Configure();
-    if (!has_session.ok() || !*has_session) Fail("the simulated runtime has no profiling session");
+    if (!has_session.ok() || !*has_session)
+      Fail("the simulated runtime has no profiling session");
     return w;
   }();
   return *world;
@@ -135,12 +137,15 @@ Step MatmulBurst(const std::string& tensor, int64_t launches) {
 
 void Warm(World& world, const std::string& tensor) {
   // Compile outside the timed loop, as the warm-up does.
-  if (!world.simulation->RunSteps({MatmulBurst(tensor, 1)}, false).ok()) Fail("warm-up failed");
+  if (!world.simulation->RunSteps({MatmulBurst(tensor, 1)}, false).ok())
+    Fail("warm-up failed");
 }
 
 void SetCommandCounters(benchmark::State& state, int64_t commands) {
-  state.counters["commands_per_s"] = benchmark::Counter(static_cast<double>(commands), benchmark::Counter::kIsRate);
-  state.counters["commands"] = static_cast<double>(commands) / static_cast<double>(state.iterations());
+  state.counters["commands_per_s"] =
+      benchmark::Counter(static_cast<double>(commands), benchmark::Counter::kIsRate);
+  state.counters["commands"] =
+      static_cast<double>(commands) / static_cast<double>(state.iterations());
 }
 
 // The simulator alone: the host and device models run the launches and hand over the records.
@@ -153,7 +158,8 @@ void SimulateMatmuls(benchmark::State& state, const std::string& tensor) {
     world.simulation->BeginSession();
     const int64_t before = world.simulation->commands_executed();
     auto status = world.simulation->RunSteps(steps, true);
-    if (!status.ok()) state.SkipWithError(status.message().c_str());
+    if (!status.ok())
+      state.SkipWithError(status.message().c_str());
     commands += world.simulation->commands_executed() - before;
     benchmark::DoNotOptimize(world.simulation->EndSession());
   }
@@ -171,10 +177,12 @@ void SimulateAndExport(benchmark::State& state, const std::string& tensor) {
   int64_t slices = 0;
   for (auto _ : state) {
     const int64_t capture_start = world.runtime->SystemNowNs();
-    if (!world.bridge->Start().ok()) state.SkipWithError("begin session failed");
+    if (!world.bridge->Start().ok())
+      state.SkipWithError("begin session failed");
     const int64_t before = world.simulation->commands_executed();
     auto status = world.simulation->RunSteps(steps, true);
-    if (!status.ok()) state.SkipWithError(status.message().c_str());
+    if (!status.ok())
+      state.SkipWithError(status.message().c_str());
     auto result = world.bridge->Stop(capture_start, world.runtime->SystemNowNs());
     if (!result.ok()) {
       state.SkipWithError(result.status().message().c_str());
@@ -185,16 +193,32 @@ void SimulateAndExport(benchmark::State& state, const std::string& tensor) {
     benchmark::DoNotOptimize(world.runtime->TakeLastSession());
   }
   SetCommandCounters(state, commands);
-  state.counters["slices_per_s"] = benchmark::Counter(static_cast<double>(slices), benchmark::Counter::kIsRate);
+  state.counters["slices_per_s"] =
+      benchmark::Counter(static_cast<double>(slices), benchmark::Counter::kIsRate);
 }
 
-void BM_Matmul512(benchmark::State& state) { SimulateMatmuls(state, "small"); }
-void BM_Matmul8192(benchmark::State& state) { SimulateMatmuls(state, "large"); }
-void BM_EndToEnd512(benchmark::State& state) { SimulateAndExport(state, "small"); }
-void BM_EndToEnd8192(benchmark::State& state) { SimulateAndExport(state, "large"); }
+void BM_Matmul512(benchmark::State& state) {
+  SimulateMatmuls(state, "small");
+}
+void BM_Matmul8192(benchmark::State& state) {
+  SimulateMatmuls(state, "large");
+}
+void BM_EndToEnd512(benchmark::State& state) {
+  SimulateAndExport(state, "small");
+}
+void BM_EndToEnd8192(benchmark::State& state) {
+  SimulateAndExport(state, "large");
+}
 // 512^3 runs 6 commands a launch: 1.7M launches are 10^7 commands, the top of the linearity range.
-BENCHMARK(BM_Matmul512)->Arg(1)->Arg(100)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Arg(1'700'000)
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Matmul512)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10'000)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Arg(1'700'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_Matmul8192)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EndToEnd512)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EndToEnd8192)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -202,20 +226,24 @@ BENCHMARK(BM_EndToEnd8192)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMilliseco
 void BM_SystemCEventHop(benchmark::State& state) {
   World& world = GetWorld();
   const int64_t hops = state.range(0);
-  for (auto _ : state) world.ping_pong->Run(hops / 2);
-  state.counters["hops_per_s"] =
-      benchmark::Counter(static_cast<double>(hops) * state.iterations(), benchmark::Counter::kIsRate);
+  for (auto _ : state)
+    world.ping_pong->Run(hops / 2);
+  state.counters["hops_per_s"] = benchmark::Counter(static_cast<double>(hops) * state.iterations(),
+                                                    benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_SystemCEventHop)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-int sc_main(int /*argc*/, char** /*argv*/) { return 0; }
+int sc_main(int /*argc*/, char** /*argv*/) {
+  return 0;
+}
 
 int main(int argc, char** argv) {
   GetWorld();  // elaborate everything before the first sc_start
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -9,8 +9,8 @@
 #include "profiler/trace/dialect.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tests/fuzz/fuzz_entries.h"
-#include "tools/rblnsim/compare/compare_digest.h"
-#include "tools/rblnsim/compare/compare_match.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 
 namespace rblnsim::fuzz {
 

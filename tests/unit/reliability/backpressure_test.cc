@@ -38,7 +38,8 @@ std::vector<double> Burst(int depth) {
                                        {"device.queue.depth=" + std::to_string(depth)});
   if (!loaded.ok())
     return {};
-  const sim::SessionData session = RunSession(*loaded);
+  const sim::SimulatedSession simulated = SimulateInProcess(*loaded);
+  const sim::SessionData& session = simulated.session;
   std::map<int64_t, std::pair<size_t, size_t>> per_launch;  // launch → (records, commands)
   for (const rebel100::DeviceRecord& r : session.records) {
     auto& [records, commands] = per_launch[r.launch_id];

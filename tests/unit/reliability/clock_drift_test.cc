@@ -13,8 +13,8 @@
 #include <map>
 #include <ostream>
 
-#include "sim/runtime/simulated_runtime.h"
 #include "scenario/loader.h"
+#include "sim/runtime/simulated_runtime.h"
 #include "tests/unit/models/sim_fixtures.h"
 #include "tests/unit/reliability/reliability_util.h"
 

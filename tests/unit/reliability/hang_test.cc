@@ -127,11 +127,11 @@ TEST(Hang, TimeoutFiresAfterTheConfiguredSimulatedTime) {
     scenario::Scenario s = SeedScenario();
     s.device.hang_command = kHungCommand;
     s.device.command_timeout_ns = 5e6;
-    Status window;
-    const sim::SessionData session = RunSession(s, &window);
+    const sim::SimulatedSession simulated = SimulateInProcess(s);
+    const sim::SessionData& session = simulated.session;
     return std::vector<double>{session.end_ns - session.begin_ns,
                                static_cast<double>(session.commands_timed_out),
-                               window.ok() ? 0.0 : 1.0};
+                               simulated.window.ok() ? 0.0 : 1.0};
   });
   ASSERT_EQ(durations.size(), 3u);
   EXPECT_EQ(durations[1], 1);

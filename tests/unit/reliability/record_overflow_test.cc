@@ -24,18 +24,21 @@ TEST(RecordOverflow, SessionDataCountsEveryDrop) {
   const auto counts = InChild([] {
     scenario::Scenario s = SeedScenario();
     s.device.record_buffer_capacity = kBuffer;
-    const sim::SessionData session = RunSession(s);
-    return std::vector<double>{static_cast<double>(session.records.size()),
-                               static_cast<double>(session.records_dropped)};
+    const sim::SimulatedSession simulated = SimulateInProcess(s);
+    return std::vector<double>{
+        static_cast<double>(simulated.session.records.size()),
+        static_cast<double>(simulated.session.records_dropped),
+        simulated.stats ? static_cast<double>(simulated.stats->producer.records_dropped) : -1};
   });
   const auto roomy = InChild([] {
-    const sim::SessionData session = RunSession(SeedScenario());
-    return std::vector<double>{static_cast<double>(session.records.size()),
-                               static_cast<double>(session.records_dropped)};
+    const sim::SimulatedSession simulated = SimulateInProcess(SeedScenario());
+    return std::vector<double>{static_cast<double>(simulated.session.records.size()),
+                               static_cast<double>(simulated.session.records_dropped)};
   });
-  ASSERT_EQ(counts.size(), 2u);
+  ASSERT_EQ(counts.size(), 3u);
   EXPECT_EQ(counts[0], kBuffer);
   EXPECT_EQ(counts[1], kDropped);
+  EXPECT_EQ(counts[2], kDropped);  // the same figure in the session's producer counters
   // The reference: the default buffer holds all of them.
   ASSERT_EQ(roomy.size(), 2u);
   EXPECT_EQ(roomy[0], kSeedRecords);

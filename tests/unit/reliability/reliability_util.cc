@@ -202,4 +202,17 @@ std::vector<ExportedSlice> DeviceSlices(const std::vector<ExportedSlice>& slices
   return device;
 }
 
+sim::SimulatedSession SimulateInProcess(const scenario::Scenario& scenario) {
+  auto simulated = sim::SimulateSession({&scenario, trace::Dialect::kCurrent});
+  if (!simulated.ok()) {
+    std::fprintf(stderr, "%s\n", simulated.status().message().c_str());
+    std::abort();
+  }
+  if (!simulated->warmup.ok()) {
+    std::fprintf(stderr, "warm-up: %s\n", simulated->warmup.message().c_str());
+    std::abort();
+  }
+  return std::move(*simulated);
+}
+
 }  // namespace rblnsim::testing

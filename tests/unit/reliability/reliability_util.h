@@ -15,8 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "profiler/abi/rbln_kineto_api.h"
 #include "base/status.h"
+#include "profiler/abi/rbln_kineto_api.h"
+#include "scenario/scenario.h"
+#include "sim/session.h"
 
 namespace rblnsim::testing {
 
@@ -83,6 +85,11 @@ struct AbiSession {
 // begin_session, end_session_and_export and rblnsim_kineto_last_session_stats on the producer
 // linked into this binary (librblnsim_kineto.so). The runtime must already be configured.
 AbiSession RunAbiSession();
+
+// One simulated session in this process through sim::SimulateSession, as `rblnsim run` takes it
+// (the runtime activity seam). Aborts when the scenario cannot be simulated or its warm-up
+// fails: the tests call it inside InChild(), which then reports no values.
+sim::SimulatedSession SimulateInProcess(const scenario::Scenario& scenario);
 
 // Device slices only (kind COMPUTE, DMA or SYNC), in export order.
 std::vector<ExportedSlice> DeviceSlices(const std::vector<ExportedSlice>& slices);

@@ -16,25 +16,10 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/lib/reports/trace_reports.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
-
-namespace {}  // namespace
-
-StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
-  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
-  std::string out = analysis::FormatExplainText(analysis::DetectOverhead(trace, forest));
-  const analysis::LatencyReport latency =
-      analysis::AnalyzeLaunchLatency(trace, forest, analysis::LatencyOptions());
-  if (!latency.launches.empty())
-    out += "\n" + analysis::FormatLatencyReportText(latency);
-  const std::string overrun = analysis::FormatWindowOverrunText(analysis::FindWindowOverrun(
-      trace, analysis::HasCaptureWindow(trace, /*window_from_events=*/false)));
-  if (!overrun.empty())
-    out += "\n" + overrun;
-  return out;
-}
 
 int AnalyzeCommand(const AnalyzeOptions& options) {
   Status guarded = GuardOutputs({{"trace", options.trace_path}, {"--truth", options.truth_path}},
@@ -70,29 +55,17 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     truth = std::move(*loaded);
   }
   const trace::Trace& trace = imported->trace;
-  auto forest = analysis::BuildHostForest(trace);
-  if (!forest.ok())
-    return ReportError(forest.status().WithPrefix(options.trace_path + ": "));
   analysis::LatencyOptions latency_options;
   latency_options.outlier_threshold_ns = options.outlier_ns;
   latency_options.back_to_back_ns = options.back_to_back_ns;
-  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, *forest);
-  const analysis::LatencyReport latency =
-      analysis::AnalyzeLaunchLatency(trace, *forest, latency_options);
-
-  std::fputs(analysis::FormatExplainText(overhead).c_str(), stdout);
-  std::fputs("\n", stdout);
-  if (latency.launches.empty()) {
-    std::printf("RBLN launch latency: no %s markers in the trace\n", latency.marker_name.c_str());
-  } else {
-    std::fputs(analysis::FormatLatencyReportText(latency).c_str(), stdout);
-  }
-  // Device work the trace's own window does not hold (n/a when the file records no window).
-  const analysis::WindowOverrun overrun = analysis::FindWindowOverrun(
-      trace, analysis::HasCaptureWindow(trace, !imported->capture_window_from_trace));
-  const std::string overrun_text = analysis::FormatWindowOverrunText(overrun);
-  if (!overrun_text.empty())
-    std::fputs(("\n" + overrun_text).c_str(), stdout);
+  auto reports = AnalyzeTrace(trace, latency_options,
+                              /*window_from_events=*/!imported->capture_window_from_trace);
+  if (!reports.ok())
+    return ReportError(reports.status().WithPrefix(options.trace_path + ": "));
+  const analysis::OverheadReport& overhead = reports->overhead;
+  const analysis::LatencyReport& latency = reports->latency;
+  const analysis::WindowOverrun& overrun = reports->overrun;
+  std::fputs(FormatTraceReports(*reports, /*say_when_no_launches=*/true).c_str(), stdout);
   std::optional<analysis::TruthScore> score;
   if (truth) {
     score = analysis::ScoreAgainstTruth(*truth, latency, overhead);
@@ -102,8 +75,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     std::error_code created;
     std::filesystem::create_directories(options.plots_dir, created);
     if (created)
-      return ReportError(Status::IoError(options.plots_dir +
-                      ": cannot create the plot directory: " + created.message()));
+      return ReportError(Status::IoError(
+          options.plots_dir + ": cannot create the plot directory: " + created.message()));
     Status plots = analysis::WriteLatencyPlots(options.plots_dir,
                                                analysis::RenderLatencyPlots(trace, latency));
     if (!plots.ok())

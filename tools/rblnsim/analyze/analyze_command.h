@@ -10,9 +10,6 @@
 #include <optional>
 #include <string>
 
-#include "base/status.h"
-#include "profiler/trace/trace.h"
-
 namespace CLI {
 class App;
 }
@@ -31,10 +28,6 @@ struct AnalyzeOptions {
 void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options);
 // 0 analysed (and, with --truth, everything matched), 1 a ground-truth mismatch, 2 bad input.
 int AnalyzeCommand(const AnalyzeOptions& options);
-
-// The two reports as `rblnsim run` and `analyze` print them: the explain table, then the
-// launch-latency table when the trace has rbln_run launches.
-StatusOr<std::string> FormatTraceReports(const trace::Trace& trace);
 
 }  // namespace rblnsim::cli
 

@@ -14,8 +14,8 @@
 #include "tools/rblnsim/calibrate/calibrate_fit.h"
 #include "tools/rblnsim/calibrate/calibrate_report.h"
 #include "tools/rblnsim/calibrate/calibrate_runner.h"
-#include "tools/rblnsim/compare/capture_context.h"
-#include "tools/rblnsim/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/capture_context.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {

@@ -23,8 +23,8 @@
 #include <tuple>
 
 #include "tools/rblnsim/calibrate/calibrate_params.h"
-#include "tools/rblnsim/compare/compare_digest.h"
-#include "tools/rblnsim/compare/compare_match.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 
 namespace rblnsim::cli {
 

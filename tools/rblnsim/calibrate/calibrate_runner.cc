@@ -4,7 +4,7 @@
 
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
-#include "tools/rblnsim/sweep/sweep_runner.h"
+#include "tools/rblnsim/lib/process/child_pool.h"
 
 namespace rblnsim::cli {
 

@@ -7,17 +7,16 @@
 
 #include "profiler/trace/atomic_file.h"
 #include "scenario/canonical.h"
+#include "sim/session.h"
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/compare/capture_context.h"
-#include "tools/rblnsim/compare/compare_digest.h"
-#include "tools/rblnsim/compare/compare_match.h"
+#include "tools/rblnsim/compare/compare_json.h"
 #include "tools/rblnsim/compare/compare_report.h"
-#include "tools/rblnsim/compare/compare_simulate.h"
+#include "tools/rblnsim/lib/compare/capture_context.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_match.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
-
-namespace {}  // namespace
 
 int CompareCommand(const CompareOptions& options) {
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
@@ -43,9 +42,12 @@ int CompareCommand(const CompareOptions& options) {
   const CaptureContext& context = loaded->context;
   const TraceDigest& captured = loaded->digest;
 
-  auto simulated_run = SimulateTrace(context.scenario, loaded->dialect);
+  // The capture's dialect, so both sides measure host time the same way.
+  auto simulated_run = sim::SimulateSession({&context.scenario, loaded->dialect});
   if (!simulated_run.ok())
     return ReportError(simulated_run.status());
+  if (!simulated_run->warmup.ok())
+    return ReportError(simulated_run->warmup.WithPrefix("warm-up failed: "));
   auto simulated = DigestTrace(simulated_run->trace);
   if (!simulated.ok())
     return ReportError(simulated.status());
@@ -65,7 +67,8 @@ int CompareCommand(const CompareOptions& options) {
         "was not set when profiling started, or the card is an ATOM (host activity only)\n");
   }
   if (!options.json_path.empty()) {
-    Status written = WriteComparisonJson(options.json_path, header, comparison);
+    Status written =
+        WriteCompareDocument(options.json_path, MakeCompareDocument(header, comparison));
     if (!written.ok())
       return ReportError(written);
   }
@@ -74,9 +77,9 @@ int CompareCommand(const CompareOptions& options) {
     if (!written.ok())
       return ReportError(written);
   }
-  if (!simulated_run->window_ok) {
+  if (!simulated_run->window.ok()) {
     std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n",
-                 simulated_run->window_error.c_str());
+                 simulated_run->window.message().c_str());
     return 1;
   }
   return 0;

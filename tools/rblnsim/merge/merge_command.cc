@@ -7,10 +7,10 @@
 #include <set>
 
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/sweep/sweep_manifest.h"
-#include "tools/rblnsim/sweep/sweep_plots.h"
-#include "tools/rblnsim/sweep/sweep_point_file.h"
-#include "tools/rblnsim/sweep/sweep_table.h"
+#include "tools/rblnsim/lib/sweep/sweep_manifest.h"
+#include "tools/rblnsim/lib/sweep/sweep_plots.h"
+#include "tools/rblnsim/lib/sweep/sweep_point_file.h"
+#include "tools/rblnsim/lib/sweep/sweep_table.h"
 
 namespace rblnsim::cli {
 namespace {

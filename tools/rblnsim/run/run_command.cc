@@ -11,16 +11,14 @@
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/dialect.h"
-#include "sim/runtime/simulated_runtime.h"
 #include "scenario/env.h"
 #include "scenario/loader.h"
-#include "tools/rblnsim/analyze/analyze_command.h"
+#include "sim/session.h"
 #include "tools/rblnsim/bad_input.h"
-#include "tools/rblnsim/run/expectations.h"
-#include "sim/host_trace.h"
+#include "tools/rblnsim/lib/reports/trace_reports.h"
 #include "tools/rblnsim/output_guard.h"
+#include "tools/rblnsim/run/expectations.h"
 #include "tools/rblnsim/run/run_outputs.h"
-#include "tools/rblnsim/run/simulated_session.h"
 
 namespace rblnsim::cli {
 
@@ -91,47 +89,26 @@ int RunCommand(const RunOptions& options) {
       return ReportError(writable);
   }
 
-  sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
-  Status configured = runtime.Configure(scenario, sim::ClockMode::kSimulated);
-  if (!configured.ok())
-    return ReportError(configured);
-  Status warm = runtime.RunWarmup();
-  if (!warm.ok()) {
-    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", warm.message().c_str());
-    return 1;
-  }
-
   // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
   // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
   const trace::Dialect dialect =
       (options.bridge.empty() ? scenario.workload.bridge : options.bridge) == "c-abi"
           ? trace::Dialect::kCAbi
           : trace::Dialect::kCurrent;
-  auto captured = SimulateProfiledWindow(&runtime, dialect);
-  if (!captured.ok())
-    return ReportError(captured.status());
-  const bool active = captured->active;
-  const int64_t capture_start = captured->capture_start_ns;
-  const int64_t capture_end = captured->capture_end_ns;
-  Status window = captured->window;
-  std::optional<bridge::BridgeResult> device_side = std::move(captured->device_side);
-  sim::SessionData session = std::move(captured->session);
-
-  trace::Trace trace;
-  trace.capture_start_ns = capture_start;
-  trace.capture_end_ns = capture_end;
-  trace.base_time_ns = trace::KinetoBaseTimeNs(capture_start);
-  trace.device_properties.push_back(sim::DeviceProperties(scenario));
-  sim::AppendHostTrace(scenario, session.timeline, scenario.host.system_epoch_ns, &trace);
-  session.timeline = sim::HostTimeline();  // now in |trace|; nothing below reads it
-  if (device_side) {
-    std::move(*device_side).AppendTo(&trace);
-    for (auto& entry : device_side->StatsAsMetadata())
-      trace.metadata.push_back(std::move(entry));
+  auto simulated = sim::SimulateSession({&scenario, dialect});
+  if (!simulated.ok())
+    return ReportError(simulated.status());
+  if (!simulated->warmup.ok()) {
+    std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", simulated->warmup.message().c_str());
+    return 1;
   }
+  const bool active = simulated->active;
+  const Status& window = simulated->window;
+  const trace::Trace& trace = simulated->trace;
+  const sim::SessionData& session = simulated->session;
 
   PrintRuntimeStatus(scenario, dialect, active, session,
-                     device_side ? &device_side->stats : nullptr);
+                     simulated->stats ? &*simulated->stats : nullptr);
   report::TableOptions table_options;
   table_options.sort_by = options.sort_by;
   table_options.row_limit = options.row_limit;
@@ -151,10 +128,10 @@ int RunCommand(const RunOptions& options) {
         options.scenario_path.c_str());
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
-  auto reports = FormatTraceReports(trace);
+  auto reports = AnalyzeTrace(trace, analysis::LatencyOptions(), /*window_from_events=*/false);
   if (!reports.ok())
     return ReportError(reports.status());
-  std::printf("\n%s", reports->c_str());
+  std::printf("\n%s", FormatTraceReports(*reports, /*say_when_no_launches=*/false).c_str());
 
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
   if (!written.ok())
@@ -162,7 +139,7 @@ int RunCommand(const RunOptions& options) {
   std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
               trace.events.size());
   if (!options.metrics_path.empty()) {
-    Status metrics = WriteMetrics(options.metrics_path, scenario, trace, session);
+    Status metrics = WriteMetricsFile(options.metrics_path, MetricsOf(scenario, trace, session));
     if (!metrics.ok())
       return ReportError(metrics);
   }

@@ -1,84 +1,81 @@
 #include "tools/rblnsim/run/run_outputs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <vector>
 
-#include "models/rebel100/engine_types.h"
 #include "profiler/report/device_events.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/json_writer.h"
+#include "sim/device_facts.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-int64_t Ns(double sim_ns, int64_t offset) { return std::llround(sim_ns) + offset; }
+int64_t Ns(double sim_ns, int64_t offset) {
+  return std::llround(sim_ns) + offset;
+}
 
 }  // namespace
 
 std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth) {
   std::vector<double> latencies;
   for (const sim::LaunchTruth& l : truth.launches) {
-    if (l.first_device_start_ns >= 0) latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
+    if (l.first_device_start_ns >= 0)
+      latencies.push_back(l.first_device_start_ns - l.marker_start_ns);
   }
   std::sort(latencies.begin(), latencies.end());
   return latencies;
 }
 
 double NearestRank(const std::vector<double>& sorted, int p) {
-  if (sorted.empty()) return 0.0;
+  if (sorted.empty())
+    return 0.0;
   // ceil(p/100 * n) in integers: 0.99 * 100 must not round up to rank 100.
   const size_t rank = (static_cast<size_t>(p) * sorted.size() + 99) / 100;
   return sorted[std::min(std::max<size_t>(rank, 1), sorted.size()) - 1];
 }
 
-Status WriteMetrics(const std::string& path,
-                    const scenario::Scenario& scenario,
-                    const trace::Trace& trace,
-                    const sim::SessionData& session) {
+RunMetrics MetricsOf(const scenario::Scenario& scenario,
+                     const trace::Trace& trace,
+                     const sim::SessionData& session) {
   const double window_ns = session.end_ns - session.begin_ns;
   const std::vector<double> latencies = SortedSubmissionLatenciesNs(session.truth);
   const auto device_events = report::DeviceEvents(trace);
   int64_t device_ns = 0;
-  for (const trace::Event* e : device_events) device_ns += e->dur_ns;
-  // Device busy: the union of all engines' activity would need intervals; per-engine busy time
-  // divided by the window and the engine count is what each track's utilisation shows.
-  double busy_total_ns = 0;
-  return trace::WriteFileAtomically(path, [&](trace::OutputSink& sink) {
-    trace::JsonWriter json(&sink, 1);
-    json.BeginObject();
-    json.Key("scenario").String(scenario.name);
-    json.Key("seed").Uint(scenario.seed);
-    json.Key("end_to_end_ns").Double(window_ns);
-    json.Key("launches").Int(static_cast<int64_t>(session.truth.launches.size()));
-    json.Key("launches_per_s").Double(window_ns > 0 ? session.truth.launches.size() / (window_ns * 1e-9) : 0.0);
-    json.Key("device_events").Int(static_cast<int64_t>(device_events.size()));
-    json.Key("self_rbln_total_ns").Int(device_ns);
-    json.Key("latency_p50_ns").Double(NearestRank(latencies, 50));
-    json.Key("latency_p90_ns").Double(NearestRank(latencies, 90));
-    json.Key("latency_p99_ns").Double(NearestRank(latencies, 99));
-    json.Key("latency_max_ns").Double(latencies.empty() ? 0.0 : latencies.back());
-    json.Key("fallbacks").Int(static_cast<int64_t>(session.truth.fallbacks.size()));
-    json.Key("recompiles").Int(static_cast<int64_t>(session.truth.recompiles.size()));
-    json.Key("records_dropped").Int(session.records_dropped);
-    json.Key("commands_timed_out").Int(session.commands_timed_out);
-    json.Key("max_ring_occupancy").Int(session.max_ring_occupancy);
-    json.Key("engine_busy_pct").BeginObject();
-    for (const sim::EngineBusy& b : session.busy) {
-      if (b.busy_ns <= 0) continue;
-      busy_total_ns += b.busy_ns;
-      const double pct = window_ns > 0 ? 100.0 * b.busy_ns / (window_ns * b.instances) : 0.0;
-      json.Key(fmt::format("chiplet{}/{}", b.chiplet, rebel100::EngineTypeName(b.engine))).Double(pct);
-    }
-    json.EndObject();
-    json.Key("device_busy_pct").Double(window_ns > 0 ? std::min(100.0, 100.0 * device_ns / window_ns) : 0.0);
-    json.EndObject();
-    json.Finish();
-    sink.Append("\n");
-    return sink.status();
-  });
+  for (const trace::Event* e : device_events)
+    device_ns += e->dur_ns;
+  RunMetrics m;
+  m.scenario = scenario.name;
+  m.seed = scenario.seed;
+  m.end_to_end_ns = window_ns;
+  m.launches = static_cast<int64_t>(session.truth.launches.size());
+  m.launches_per_s = window_ns > 0 ? session.truth.launches.size() / (window_ns * 1e-9) : 0.0;
+  m.device_events = static_cast<int64_t>(device_events.size());
+  m.self_rbln_total_ns = device_ns;
+  m.latency_p50_ns = NearestRank(latencies, 50);
+  m.latency_p90_ns = NearestRank(latencies, 90);
+  m.latency_p99_ns = NearestRank(latencies, 99);
+  m.latency_max_ns = latencies.empty() ? 0.0 : latencies.back();
+  m.fallbacks = static_cast<int64_t>(session.truth.fallbacks.size());
+  m.recompiles = static_cast<int64_t>(session.truth.recompiles.size());
+  m.records_dropped = session.records_dropped;
+  m.commands_timed_out = session.commands_timed_out;
+  m.max_ring_occupancy = session.max_ring_occupancy;
+  // Per-engine busy time divided by the window and the engine count is what each track's
+  // utilisation shows; the union of all engines' activity would need intervals.
+  for (const sim::EngineBusy& b : session.busy) {
+    if (b.busy_ns <= 0)
+      continue;
+    const double pct = window_ns > 0 ? 100.0 * b.busy_ns / (window_ns * b.instances) : 0.0;
+    m.engine_busy_pct.emplace_back(
+        fmt::format("chiplet{}/{}", b.chiplet, sim::EngineName(b.engine)), pct);
+  }
+  m.device_busy_pct = window_ns > 0 ? std::min(100.0, 100.0 * device_ns / window_ns) : 0.0;
+  return m;
 }
 
 Status WriteTruth(const std::string& path,

@@ -1,5 +1,5 @@
 // Machine-readable outputs of `rblnsim run`, beside the trace:
-//  - metrics: one JSON object of the run's figures, the unit of a sweep point's result;
+//  - metrics: the run's figures (RunMetrics), the unit of a sweep point's result;
 //  - truth: the simulator's ground truth (every launch's latency decomposition, every fallback,
 //    recompile and host round trip), which trace-only analyses are scored against.
 // Both are written atomically with the project's one JSON writer.
@@ -13,6 +13,7 @@
 #include "profiler/trace/trace.h"
 #include "scenario/scenario.h"
 #include "sim/simulation.h"
+#include "tools/rblnsim/lib/artifacts/metrics_file.h"
 
 namespace rblnsim::cli {
 
@@ -23,10 +24,10 @@ std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth);
 // Nearest-rank percentile |p| (1..100) of |sorted|; 0 when empty.
 double NearestRank(const std::vector<double>& sorted, int p);
 
-Status WriteMetrics(const std::string& path,
-                    const scenario::Scenario& scenario,
-                    const trace::Trace& trace,
-                    const sim::SessionData& session);
+// The figures of `run --metrics` (written by lib/artifacts/metrics_file.h).
+RunMetrics MetricsOf(const scenario::Scenario& scenario,
+                     const trace::Trace& trace,
+                     const sim::SessionData& session);
 
 // Times in the truth file are system-clock ns (the trace's domain): sim ns + |system_minus_sim_ns|.
 Status WriteTruth(const std::string& path,

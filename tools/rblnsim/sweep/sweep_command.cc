@@ -11,12 +11,12 @@
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/temp_cleanup.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/lib/process/child_pool.h"
+#include "tools/rblnsim/lib/sweep/sweep_manifest.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
 #include "tools/rblnsim/output_guard.h"
-#include "tools/rblnsim/sweep/sweep_manifest.h"
-#include "tools/rblnsim/sweep/sweep_plan.h"
 #include "tools/rblnsim/sweep/sweep_point_run.h"
 #include "tools/rblnsim/sweep/sweep_progress.h"
-#include "tools/rblnsim/sweep/sweep_runner.h"
 #include "tools/rblnsim/sweep/sweep_shard.h"
 
 namespace rblnsim::cli {
@@ -74,7 +74,7 @@ int SweepCommand(const SweepOptions& options) {
 
   std::vector<ChildSpec> children;
   for (size_t index : to_run)
-    children.push_back(ChildFor(options, layout, plan->points[index]));
+    children.push_back(ChildFor(inputs, options.traces, layout, plan->points[index]));
   const int jobs = std::max(1, std::min<int>(options.jobs.value_or(AvailableCpus()),
                                              static_cast<int>(std::max<size_t>(1, to_run.size()))));
   Progress progress(to_run.size(), isatty(STDERR_FILENO) == 1);
@@ -82,7 +82,7 @@ int SweepCommand(const SweepOptions& options) {
   const int interrupted = RunChildren(children, jobs, [&](size_t child, const ChildExit& exit) {
     const SweepPoint& point = plan->points[to_run[child]];
     std::string report;
-    const bool ok = Collect(*plan, point, options, layout, exit, &report);
+    const bool ok = Collect(*plan, point, options.traces, layout, exit, &report);
     if (!report.empty())
       progress.Message(report);
     if (exit.stopped)

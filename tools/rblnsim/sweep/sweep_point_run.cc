@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "tools/rblnsim/sweep/sweep_workload.h"
+#include "profiler/trace/json_writer.h"
+#include "tools/rblnsim/lib/artifacts/metrics_file.h"
+#include "tools/rblnsim/lib/sweep/sweep_workload.h"
 
 namespace rblnsim::cli {
 
@@ -76,18 +78,21 @@ bool HasResult(const Layout& layout, const SweepPlan& plan, const SweepPoint& po
   return true;
 }
 
-ChildSpec ChildFor(const SweepOptions& options, const Layout& layout, const SweepPoint& point) {
+ChildSpec ChildFor(const SweepInputs& inputs,
+                   bool keep_traces,
+                   const Layout& layout,
+                   const SweepPoint& point) {
   ChildSpec spec;
   spec.log_path = layout.LogFile(point.key);
-  spec.argv = {"rblnsim", "run", Absolute(options.scenario_path)};
-  for (const std::string& overlay : options.overlays)
-    spec.argv.insert(spec.argv.end(), {"--overlay", Absolute(overlay)});
-  for (const std::string& set : options.sets)
+  spec.argv = {"rblnsim", "run", inputs.scenario_path};
+  for (const std::string& overlay : inputs.overlays)
+    spec.argv.insert(spec.argv.end(), {"--overlay", overlay});
+  for (const std::string& set : inputs.sets)
     spec.argv.insert(spec.argv.end(), {"--set", set});
   for (const std::string& set : point.sets)
     spec.argv.insert(spec.argv.end(), {"--set", set});
   const std::string trace =
-      options.traces ? layout.TraceFile(point.key) : layout.TmpFile(point.key, "trace");
+      keep_traces ? layout.TraceFile(point.key) : layout.TmpFile(point.key, "trace");
   spec.argv.insert(
       spec.argv.end(),
       {"--seed", std::to_string(point.seed), "--metrics", layout.TmpFile(point.key, "metrics"),
@@ -125,7 +130,7 @@ std::string FailureReason(const std::string& log_path, const ChildExit& exit) {
 
 bool Collect(const SweepPlan& plan,
              const SweepPoint& point,
-             const SweepOptions& options,
+             bool keep_traces,
              const Layout& layout,
              const ChildExit& exit,
              std::string* report) {
@@ -141,9 +146,12 @@ bool Collect(const SweepPlan& plan,
   }
   record.ok = exit.spawn_error.empty() && exit.signal == 0 && exit.exit_code == 0;
   if (fs::exists(metrics_path, ignored)) {
-    StatusOr<std::string> metrics = ReadJsonObjectCompact(metrics_path);
+    StatusOr<RunMetrics> metrics = ReadMetricsFile(metrics_path);
     if (metrics.ok()) {
-      record.metrics_json = *metrics;
+      trace::StringSink sink;
+      trace::JsonWriter json(&sink, 0);
+      WriteMetricsJson(*metrics, json);
+      record.metrics_json = sink.text();
     } else if (record.ok) {
       record.ok = false;
       record.error = metrics.status().message();
@@ -162,7 +170,7 @@ bool Collect(const SweepPlan& plan,
   }
   fs::remove(metrics_path, ignored);
   fs::remove(truth_path, ignored);
-  if (!options.traces)
+  if (!keep_traces)
     fs::remove(layout.TmpFile(point.key, "trace"), ignored);
   Status written = WritePointRecord(layout.PointFile(point.key), record);
   if (!written.ok()) {

@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/rblnsim/sweep/sweep_command.h"
-#include "tools/rblnsim/sweep/sweep_plan.h"
-#include "tools/rblnsim/sweep/sweep_point_file.h"
-#include "tools/rblnsim/sweep/sweep_runner.h"
+#include "tools/rblnsim/lib/process/child_pool.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
+#include "tools/rblnsim/lib/sweep/sweep_point_file.h"
 
 namespace rblnsim::cli {
 
@@ -49,13 +48,17 @@ PointRecord RecordFor(const SweepPlan& plan, const SweepPoint& point);
 bool HasResult(const Layout& layout, const SweepPlan& plan, const SweepPoint& point);
 
 // `rblnsim run SCENARIO --set ... --seed S --metrics --truth --trace --no-expect` for the point.
-ChildSpec ChildFor(const SweepOptions& options, const Layout& layout, const SweepPoint& point);
+// |inputs| as planned (absolute paths); |keep_traces| puts the trace in layout.Traces().
+ChildSpec ChildFor(const SweepInputs& inputs,
+                   bool keep_traces,
+                   const Layout& layout,
+                   const SweepPoint& point);
 
 // Turns a finished child into its point file. Returns whether the point succeeded; |report|
 // gets the line to show for a failure or an interruption (which writes no file).
 bool Collect(const SweepPlan& plan,
              const SweepPoint& point,
-             const SweepOptions& options,
+             bool keep_traces,
              const Layout& layout,
              const ChildExit& exit,
              std::string* report);

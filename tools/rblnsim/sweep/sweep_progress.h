@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include "tools/rblnsim/sweep/sweep_plan.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
 
 namespace rblnsim::cli {
 

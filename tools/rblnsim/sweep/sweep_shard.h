@@ -14,7 +14,7 @@
 #include <string>
 
 #include "base/status.h"
-#include "tools/rblnsim/sweep/sweep_plan.h"
+#include "tools/rblnsim/lib/sweep/sweep_plan.h"
 
 namespace rblnsim::cli {
 

@@ -1,0 +1,46 @@
+#include "sim/session.h"
+
+#include <utility>
+
+#include "sim/host_trace.h"
+#include "sim/profiled_window.h"
+#include "sim/runtime/simulated_runtime.h"
+
+namespace rblnsim::sim {
+
+StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
+  if (config.scenario == nullptr)
+    return Status::Internal("SimulateSession: no scenario");
+  const scenario::Scenario& scenario = *config.scenario;
+  SimulatedRuntime& runtime = SimulatedRuntime::Get();
+  RBLNSIM_RETURN_IF_ERROR(runtime.Configure(scenario, ClockMode::kSimulated));
+
+  SimulatedSession out;
+  out.warmup = runtime.RunWarmup();
+  if (!out.warmup.ok())
+    return out;
+  RBLNSIM_ASSIGN_OR_RETURN(Capture capture, SimulateProfiledWindow(&runtime, config.dialect));
+  out.window = std::move(capture.window);
+  out.active = capture.active;
+  out.session = std::move(capture.session);
+
+  trace::Trace& trace = out.trace;
+  trace.capture_start_ns = capture.capture_start_ns;
+  trace.capture_end_ns = capture.capture_end_ns;
+  trace.base_time_ns = trace::KinetoBaseTimeNs(capture.capture_start_ns);
+  trace.device_properties.push_back(DeviceProperties(scenario));
+  AppendHostTrace(scenario, out.session.timeline, scenario.host.system_epoch_ns, &trace);
+  out.session.timeline = HostTimeline();  // now in |trace|: a long window's timeline is large
+  if (capture.device_side) {
+    bridge::BridgeResult& device_side = *capture.device_side;
+    // The counters are read before the events move out, so nothing reads a moved-from result.
+    out.stats = device_side.stats;
+    auto metadata = device_side.StatsAsMetadata();
+    std::move(device_side).AppendTo(&trace);
+    for (auto& entry : metadata)
+      trace.metadata.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace rblnsim::sim

@@ -1,0 +1,242 @@
+#include "tools/rblnsim/lib/compare/compare_digest.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/launch_index.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/import_report.h"
+#include "profiler/trace/json_writer.h"
+#include "scenario/op_catalog.h"
+
+namespace rblnsim::cli {
+
+namespace {
+
+bool Contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// Digits after `pos` up to `end_char`; returns the position after end_char, or npos.
+size_t SkipNumber(std::string_view text, size_t pos, char end_char) {
+  const size_t start = pos;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+    ++pos;
+  if (pos == start || pos >= text.size() || text[pos] != end_char)
+    return std::string_view::npos;
+  return pos + 1;
+}
+
+// The slice's engine: the producer's "categories" annotation ("Neural DMA, chiplet 0"), else
+// its lane's name without the instance number ("Neural DMA 3"), else its Kineto category.
+std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
+  std::string text;
+  if (const trace::Arg* arg = e.FindArg("categories")) {
+    if (const auto* s = std::get_if<std::string>(&arg->value))
+      text = s->substr(0, s->find(','));
+  }
+  if (text.empty()) {
+    if (const trace::ThreadRow* row = trace.FindThread(e.pid, e.tid))
+      text = row->name;
+    while (!text.empty() &&
+           (std::isdigit(static_cast<unsigned char>(text.back())) || text.back() == ' ')) {
+      text.pop_back();
+    }
+  }
+  return text.empty() ? std::string(e.cat()) : text;
+}
+
+const std::set<std::string, std::less<>>& KnownCostKeys() {
+  static const auto* keys = [] {
+    auto* set = new std::set<std::string, std::less<>>();
+    for (std::string_view name : scenario::KnownAtenNames())
+      set->emplace(name);
+    return set;
+  }();
+  return *keys;
+}
+
+// The host model's cost key an event is charged to (models/host/host_costs.cc, eager_ops.cc):
+// its own name, except the kernel frame of the compiled path (an op whose direct child is the
+// rbln_run marker: "rbln::kernel"), a compiled graph call ("rbln::graph"), and an op nested
+// directly in an op of the same name without a launch: the inner kernel ("aten::abs.out" in the
+// NaN/Inf scan, "cpu::kernel" for a fallback's CPU kernel). "" when it is no op cost.
+std::string HostCostKey(const analysis::HostForest& forest, uint32_t node, bool has_marker_child) {
+  const std::string_view name = forest.names[forest.name[node]];
+  if (forest.kind[node] == analysis::HostKind::kAnnotation) {
+    return name == "Torch-Compiled Region" ? "rbln::graph" : "";
+  }
+  if (has_marker_child)
+    return "rbln::kernel";
+  const uint32_t parent = forest.parent[node];
+  if (parent != analysis::HostForest::kNone && forest.name[parent] == forest.name[node]) {
+    return name == "aten::abs" ? "aten::abs.out" : "cpu::kernel";
+  }
+  return std::string(name);
+}
+
+void DigestHost(const trace::Trace& trace,
+                const analysis::HostForest& forest,
+                TraceDigest* digest) {
+  std::vector<double> children_ns(forest.size(), 0.0);
+  std::vector<bool> marker_child(forest.size(), false);
+  for (uint32_t n = 0; n < forest.size(); ++n) {
+    const uint32_t parent = forest.parent[n];
+    if (parent == analysis::HostForest::kNone)
+      continue;
+    children_ns[parent] += static_cast<double>(trace.events[forest.event[n]].dur_ns);
+    if (forest.kind[n] == analysis::HostKind::kMarker)
+      marker_child[parent] = true;
+  }
+  for (uint32_t n = 0; n < forest.size(); ++n) {
+    if (forest.kind[n] == analysis::HostKind::kMarker)
+      continue;
+    const double self_ns =
+        static_cast<double>(trace.events[forest.event[n]].dur_ns) - children_ns[n];
+    HostTime& by_name = digest->host_ops[std::string(forest.names[forest.name[n]])];
+    ++by_name.count;
+    by_name.self_ns += self_ns;
+    const std::string key = HostCostKey(forest, n, marker_child[n]);
+    if (key.empty() || KnownCostKeys().count(key) == 0)
+      continue;
+    HostTime& by_key = digest->host_keys[key];
+    ++by_key.count;
+    by_key.self_ns += self_ns;
+  }
+}
+
+}  // namespace
+
+const char* EngineKindName(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::kMatmul:
+      return "matmul";
+    case EngineKind::kGce:
+      return "gce";
+    case EngineKind::kDma:
+      return "dma";
+    case EngineKind::kSync:
+      return "sync";
+    case EngineKind::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+EngineKind EngineKindOfClass(std::string_view engine_class, trace::Category category) {
+  if (Contains(engine_class, "Neural Engine") || Contains(engine_class, "NEC"))
+    return EngineKind::kMatmul;
+  if (Contains(engine_class, "General Compute") || Contains(engine_class, "GCE"))
+    return EngineKind::kGce;
+  if (Contains(engine_class, "DMA"))
+    return EngineKind::kDma;
+  if (Contains(engine_class, "Sync") || engine_class == "collective")
+    return EngineKind::kSync;
+  if (category == trace::Category::kGpuMemcpy || category == trace::Category::kGpuMemset) {
+    return EngineKind::kDma;
+  }
+  return EngineKind::kOther;
+}
+
+std::string CommandKey(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'i')
+    return std::string(name);
+  size_t pos = SkipNumber(name, 1, '_');
+  if (pos != std::string_view::npos)
+    pos = SkipNumber(name, pos, '_');
+  if (pos == std::string_view::npos || pos >= name.size() || name[pos] != 'W')
+    return std::string(name);
+  pos = SkipNumber(name, pos + 1, '_');
+  if (pos == std::string_view::npos || pos >= name.size())
+    return std::string(name);
+  return std::string(name.substr(pos));
+}
+
+StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
+  TraceDigest digest;
+  digest.window_ns = trace.capture_end_ns - trace.capture_start_ns;
+  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
+  DigestHost(trace, forest, &digest);
+
+  const analysis::LaunchIndex index(trace);
+  for (size_t i : index.device_slices) {
+    if (trace::IsDeviceCategory(trace.events[i].category))
+      ++digest.device_events;
+  }
+  for (const auto& [launch_id, slices] : index.slices_by_launch) {
+    if (!index.MarkerOf(launch_id))
+      digest.slices_without_marker += static_cast<int64_t>(slices.size());
+  }
+  for (const auto& [launch_id, markers] : index.markers_by_launch) {
+    const trace::Event& marker = trace.events[markers.front()];
+    DigestLaunch launch;
+    launch.launch_id = launch_id;
+    const auto launcher = index.LauncherOf(markers.front());
+    launch.op = launcher ? trace.events[*launcher].name : kNoLaunchingOp;
+    launch.marker_start_ns = marker.ts_ns;
+    launch.marker_dur_ns = marker.dur_ns;
+    const auto slices = index.slices_by_launch.find(launch_id);
+    if (slices != index.slices_by_launch.end()) {
+      for (size_t s : slices->second) {
+        const trace::Event& e = trace.events[s];
+        if (index.LaneOf(e) == analysis::LaneKind::kHost) {
+          ++digest.host_steps;
+          continue;
+        }
+        DigestSlice slice{
+            e.name,  CommandKey(e.name), EngineClass(trace, e), EngineKind::kOther, e.ts_ns,
+            e.dur_ns};
+        slice.kind = EngineKindOfClass(slice.engine_class, e.category);
+        launch.device_ns += e.dur_ns;
+        ++digest.device_keys[slice.key];
+        launch.slices.push_back(std::move(slice));
+      }
+    }
+    std::sort(launch.slices.begin(), launch.slices.end(),
+              [](const DigestSlice& a, const DigestSlice& b) {
+                return std::tie(a.start_ns, a.key) < std::tie(b.start_ns, b.key);
+              });
+    digest.launches.push_back(std::move(launch));
+  }
+  std::stable_sort(digest.launches.begin(), digest.launches.end(),
+                   [](const DigestLaunch& a, const DigestLaunch& b) {
+                     return a.marker_start_ns < b.marker_start_ns;
+                   });
+
+  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, forest);
+  for (const analysis::DetectedFallback& f : overhead.fallbacks)
+    ++digest.fallbacks[f.op];
+  for (const analysis::DetectedRecompile& r : overhead.recompiles)
+    ++digest.recompiles[r.op];
+  return digest;
+}
+
+StatusOr<LoadedCapture> LoadCapture(const std::string& scenario_path,
+                                    const std::vector<std::string>& overlays,
+                                    const std::vector<std::string>& sets,
+                                    const std::string& trace_path) {
+  auto context = ResolveCaptureContext(scenario_path, overlays, sets, trace_path);
+  if (!context.ok())
+    return context.status();
+  auto imported = trace::ImportChromeTrace(trace_path);
+  if (!imported.ok())
+    return imported.status();
+  if (const std::string notice = trace::FormatImportNotice(*imported, trace_path); !notice.empty())
+    std::fprintf(stderr, "%s\n", notice.c_str());
+  auto digest = DigestTrace(imported->trace);
+  if (!digest.ok())
+    return digest.status().WithPrefix(trace_path + ": ");
+  trace::StringSink report;
+  trace::JsonWriter json(&report, 0);
+  trace::WriteImportReportJson(*imported, json);
+  json.Finish();
+  return LoadedCapture{std::move(*context), std::move(*digest),
+                       trace::DetectDialect(imported->trace), report.text()};
+}
+
+}  // namespace rblnsim::cli

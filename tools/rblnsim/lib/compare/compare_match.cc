@@ -1,0 +1,267 @@
+#include "tools/rblnsim/lib/compare/compare_match.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace rblnsim::cli {
+
+namespace {
+
+bool Differs(double sim, double hw, const CompareTolerance& tolerance) {
+  const double diff = std::abs(sim - hw);
+  return diff > tolerance.absolute_ns && diff > tolerance.relative_pct / 100.0 * std::abs(hw);
+}
+
+// Pairs the slices of one matched launch (see the header for the rule).
+void MatchSlices(const DigestLaunch& sim, const DigestLaunch& hw, size_t pair, Comparison* out) {
+  auto keys = [](const DigestLaunch& launch) {
+    std::vector<std::string> k;
+    for (const DigestSlice& s : launch.slices)
+      k.push_back(s.key);
+    std::sort(k.begin(), k.end());
+    return k;
+  };
+  std::vector<std::pair<size_t, size_t>> pairs;
+  if (keys(sim) == keys(hw)) {
+    std::map<std::string, std::deque<size_t>> by_key;
+    for (size_t h = 0; h < hw.slices.size(); ++h)
+      by_key[hw.slices[h].key].push_back(h);
+    for (size_t s = 0; s < sim.slices.size(); ++s) {
+      std::deque<size_t>& queue = by_key[sim.slices[s].key];
+      pairs.emplace_back(s, queue.front());
+      queue.pop_front();
+    }
+  } else {
+    for (size_t i = 0; i < std::min(sim.slices.size(), hw.slices.size()); ++i)
+      pairs.emplace_back(i, i);
+  }
+  out->unmatched_sim_slices += static_cast<int64_t>(sim.slices.size() - pairs.size());
+  out->unmatched_hw_slices += static_cast<int64_t>(hw.slices.size() - pairs.size());
+  for (const auto& [s, h] : pairs) {
+    const DigestSlice& slice = sim.slices[s];
+    out->commands.push_back(
+        {pair, slice.key, slice.engine_class, slice.kind, slice.dur_ns, hw.slices[h].dur_ns});
+  }
+}
+
+analysis::Percentiles LatencyOf(const TraceDigest& digest,
+                                const std::vector<size_t>& launches,
+                                std::vector<int64_t>* values) {
+  std::vector<int64_t> latencies;
+  for (size_t i : launches) {
+    if (digest.launches[i].has_device())
+      latencies.push_back(digest.launches[i].latency_ns());
+  }
+  analysis::Percentiles p = analysis::ComputePercentiles(&latencies);
+  if (values != nullptr)
+    *values = std::move(latencies);
+  return p;
+}
+
+std::vector<CountDiff> CountDiffs(const std::map<std::string, int64_t>& sim,
+                                  const std::map<std::string, int64_t>& hw) {
+  std::set<std::string> names;
+  for (const auto& [name, count] : sim)
+    names.insert(name);
+  for (const auto& [name, count] : hw)
+    names.insert(name);
+  std::vector<CountDiff> diffs;
+  for (const std::string& name : names) {
+    const int64_t s = sim.count(name) ? sim.at(name) : 0;
+    const int64_t h = hw.count(name) ? hw.at(name) : 0;
+    if (s != h)
+      diffs.push_back({name, s, h});
+  }
+  return diffs;
+}
+
+void CompareOps(const TraceDigest& sim, const TraceDigest& hw, Comparison* out) {
+  std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_op;
+  for (size_t i = 0; i < sim.launches.size(); ++i)
+    by_op[sim.launches[i].op].first.push_back(i);
+  for (size_t i = 0; i < hw.launches.size(); ++i)
+    by_op[hw.launches[i].op].second.push_back(i);
+  for (const auto& [op, launches] : by_op) {
+    const auto& [sim_launches, hw_launches] = launches;
+    OpComparison row;
+    row.op = op;
+    row.sim_launches = static_cast<int64_t>(sim_launches.size());
+    row.hw_launches = static_cast<int64_t>(hw_launches.size());
+    row.matched = std::min(row.sim_launches, row.hw_launches);
+    for (int64_t k = 0; k < row.matched; ++k) {
+      const size_t s = sim_launches[k];
+      const size_t h = hw_launches[k];
+      out->launch_pairs.push_back({s, h, op, sim.launches[s].device_ns, hw.launches[h].device_ns});
+      row.sim_device_ns +=
+          static_cast<double>(sim.launches[s].device_ns) / static_cast<double>(row.matched);
+      row.hw_device_ns +=
+          static_cast<double>(hw.launches[h].device_ns) / static_cast<double>(row.matched);
+    }
+    out->unmatched_sim_launches += row.sim_launches - row.matched;
+    out->unmatched_hw_launches += row.hw_launches - row.matched;
+    row.sim_latency = LatencyOf(sim, sim_launches, nullptr);
+    row.hw_latency = LatencyOf(hw, hw_launches, nullptr);
+    out->ops.push_back(std::move(row));
+  }
+  std::sort(out->launch_pairs.begin(), out->launch_pairs.end(),
+            [](const LaunchPair& a, const LaunchPair& b) { return a.sim < b.sim; });
+  std::stable_sort(out->ops.begin(), out->ops.end(),
+                   [](const OpComparison& a, const OpComparison& b) {
+                     return a.hw_device_ns * static_cast<double>(a.matched) >
+                            b.hw_device_ns * static_cast<double>(b.matched);
+                   });
+  for (size_t p = 0; p < out->launch_pairs.size(); ++p) {
+    MatchSlices(sim.launches[out->launch_pairs[p].sim], hw.launches[out->launch_pairs[p].hw], p,
+                out);
+  }
+  std::map<std::pair<EngineKind, std::string>, ClassComparison> classes;
+  for (const CommandPair& c : out->commands) {
+    ClassComparison& row = classes[{c.kind, c.engine_class}];
+    row.engine_class = c.engine_class;
+    row.kind = c.kind;
+    ++row.commands;
+    row.sim_ns += static_cast<double>(c.sim_ns);
+    row.hw_ns += static_cast<double>(c.hw_ns);
+  }
+  for (auto& [key, row] : classes) {
+    row.sim_ns /= static_cast<double>(row.commands);
+    row.hw_ns /= static_cast<double>(row.commands);
+    out->classes.push_back(row);
+  }
+}
+
+void CollectDifferences(const CompareTolerance& tol, Comparison* out) {
+  auto add = [&](const char* kind, std::string what, double sim, double hw) {
+    out->differences.push_back({kind, std::move(what), sim, hw});
+  };
+  for (const OpComparison& op : out->ops) {
+    if (op.sim_launches != op.hw_launches)
+      add("launches", op.op, op.sim_launches, op.hw_launches);
+    if (op.matched > 0 && Differs(op.sim_device_ns, op.hw_device_ns, tol)) {
+      add("device_time_op", op.op, op.sim_device_ns, op.hw_device_ns);
+    }
+  }
+  for (const ClassComparison& c : out->classes) {
+    if (Differs(c.sim_ns, c.hw_ns, tol))
+      add("device_time_class", c.engine_class, c.sim_ns, c.hw_ns);
+  }
+  const analysis::Percentiles& s = out->sim_latency;
+  const analysis::Percentiles& h = out->hw_latency;
+  for (const auto& [name, sim_ns, hw_ns] :
+       {std::tuple{"p50", s.p50_ns, h.p50_ns}, std::tuple{"p90", s.p90_ns, h.p90_ns},
+        std::tuple{"p99", s.p99_ns, h.p99_ns}}) {
+    if (Differs(static_cast<double>(sim_ns), static_cast<double>(hw_ns), tol)) {
+      add("latency", fmt::format("submission latency {}", name), sim_ns, hw_ns);
+    }
+  }
+  if (out->sim_device_events != out->hw_device_events) {
+    add("device_events", "device events", out->sim_device_events, out->hw_device_events);
+  }
+  for (const CountDiff& d : out->event_names)
+    add("event_names", d.name, d.sim, d.hw);
+  for (const HostComparison& op : out->host_ops) {
+    if (op.sim_count != op.hw_count)
+      add("host_calls", op.name, op.sim_count, op.hw_count);
+    if (op.sim_count > 0 && op.hw_count > 0 && Differs(op.sim_self_ns, op.hw_self_ns, tol)) {
+      add("host_self_time", op.name, op.sim_self_ns, op.hw_self_ns);
+    }
+  }
+  for (const CountDiff& d : out->fallbacks)
+    add("fallbacks", d.name, d.sim, d.hw);
+  for (const CountDiff& d : out->recompiles)
+    add("recompiles", d.name, d.sim, d.hw);
+}
+
+}  // namespace
+
+double ErrorPct(double sim, double hw) {
+  if (hw == 0)
+    return sim == 0 ? 0.0 : (sim > 0 ? 100.0 : -100.0);
+  return 100.0 * (sim - hw) / hw;
+}
+
+Comparison CompareDigests(const TraceDigest& sim,
+                          const TraceDigest& hw,
+                          const CompareTolerance& tolerance) {
+  Comparison out;
+  CompareOps(sim, hw, &out);
+  std::vector<size_t> all_sim(sim.launches.size());
+  std::vector<size_t> all_hw(hw.launches.size());
+  for (size_t i = 0; i < all_sim.size(); ++i)
+    all_sim[i] = i;
+  for (size_t i = 0; i < all_hw.size(); ++i)
+    all_hw[i] = i;
+  out.sim_latency = LatencyOf(sim, all_sim, &out.sim_latencies_ns);
+  out.hw_latency = LatencyOf(hw, all_hw, &out.hw_latencies_ns);
+  out.sim_device_events = sim.device_events;
+  out.hw_device_events = hw.device_events;
+  std::set<std::string> host_names;
+  for (const auto& [name, t] : sim.host_ops)
+    host_names.insert(name);
+  for (const auto& [name, t] : hw.host_ops)
+    host_names.insert(name);
+  for (const std::string& name : host_names) {
+    HostComparison row{name, 0, 0, 0, 0};
+    if (auto it = sim.host_ops.find(name); it != sim.host_ops.end()) {
+      row.sim_count = it->second.count;
+      row.sim_self_ns = it->second.MeanNs();
+    }
+    if (auto it = hw.host_ops.find(name); it != hw.host_ops.end()) {
+      row.hw_count = it->second.count;
+      row.hw_self_ns = it->second.MeanNs();
+    }
+    out.host_ops.push_back(row);
+  }
+  out.event_names = CountDiffs(sim.device_keys, hw.device_keys);
+  out.fallbacks = CountDiffs(sim.fallbacks, hw.fallbacks);
+  out.recompiles = CountDiffs(sim.recompiles, hw.recompiles);
+  CollectDifferences(tolerance, &out);
+  return out;
+}
+
+FitError ComputeFitError(const Comparison& c) {
+  FitError error;
+  double weight = 0;
+  for (const OpComparison& op : c.ops) {
+    if (op.matched == 0 || op.hw_device_ns <= 0)
+      continue;
+    const double e = std::abs(ErrorPct(op.sim_device_ns, op.hw_device_ns));
+    error.op_device_max_pct = std::max(error.op_device_max_pct, e);
+    error.op_device_mean_pct += e * static_cast<double>(op.matched);
+    weight += static_cast<double>(op.matched);
+  }
+  if (weight > 0)
+    error.op_device_mean_pct /= weight;
+  weight = 0;
+  for (const ClassComparison& cls : c.classes) {
+    if (cls.hw_ns <= 0)
+      continue;
+    error.class_device_mean_pct +=
+        std::abs(ErrorPct(cls.sim_ns, cls.hw_ns)) * static_cast<double>(cls.commands);
+    weight += static_cast<double>(cls.commands);
+  }
+  if (weight > 0)
+    error.class_device_mean_pct /= weight;
+  if (c.hw_latency.count > 0) {
+    error.latency_p50_pct = std::abs(ErrorPct(static_cast<double>(c.sim_latency.p50_ns),
+                                              static_cast<double>(c.hw_latency.p50_ns)));
+  }
+  double diff = 0;
+  double total = 0;
+  for (const HostComparison& op : c.host_ops) {
+    const double sim_total = op.sim_self_ns * static_cast<double>(op.sim_count);
+    const double hw_total = op.hw_self_ns * static_cast<double>(op.hw_count);
+    diff += std::abs(sim_total - hw_total);
+    total += hw_total;
+  }
+  error.host_self_pct = total > 0 ? 100.0 * diff / total : 0.0;
+  return error;
+}
+
+}  // namespace rblnsim::cli

@@ -1,0 +1,34 @@
+#include "tools/rblnsim/lib/reports/trace_reports.h"
+
+#include "profiler/analysis/explain_report.h"
+#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/latency_report.h"
+
+namespace rblnsim::cli {
+
+StatusOr<TraceReports> AnalyzeTrace(const trace::Trace& trace,
+                                    const analysis::LatencyOptions& latency_options,
+                                    bool window_from_events) {
+  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
+  TraceReports reports;
+  reports.overhead = analysis::DetectOverhead(trace, forest);
+  reports.latency = analysis::AnalyzeLaunchLatency(trace, forest, latency_options);
+  reports.overrun =
+      analysis::FindWindowOverrun(trace, analysis::HasCaptureWindow(trace, window_from_events));
+  return reports;
+}
+
+std::string FormatTraceReports(const TraceReports& reports, bool say_when_no_launches) {
+  std::string out = analysis::FormatExplainText(reports.overhead);
+  if (!reports.latency.launches.empty()) {
+    out += "\n" + analysis::FormatLatencyReportText(reports.latency);
+  } else if (say_when_no_launches) {
+    out += "\nRBLN launch latency: no " + reports.latency.marker_name + " markers in the trace\n";
+  }
+  const std::string overrun = analysis::FormatWindowOverrunText(reports.overrun);
+  if (!overrun.empty())
+    out += "\n" + overrun;
+  return out;
+}
+
+}  // namespace rblnsim::cli
