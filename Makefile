@@ -55,8 +55,9 @@ fuzz: | setup
 	cmake --build build-fuzz -j $(JOBS) --target rblnsim_fuzzers
 	bash tests/fuzz/run_fuzzers.sh build-fuzz 300
 
+# Every tracked C/C++ file, the same list the hygiene.format test checks.
 format:
-	git ls-files '*.h' '*.cc' | xargs clang-format -i
+	bash tools/format.sh
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(SOURCE, "scenarios")
 BUILD = None
@@ -151,12 +153,8 @@ def test_truth_mismatch_exit_1():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    if name == "truth":
-        test_truth(sys.argv[3])
-    else:
-        globals()["test_" + name]()
-        print(f"ok {name}")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-analysis-")
+    print(f"ok {ran}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(SOURCE, "scenarios")
 SEED = os.path.join(SCENARIOS, "profile_matmul.yaml")
@@ -250,9 +252,8 @@ def test_bad_inputs_exit_2():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    globals()["test_" + name]()
-    print(f"ok {name}")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-calib-")
+    print(f"ok {ran}")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+import e2e_runner  # noqa: E402
 import fake_torch_card  # noqa: E402
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -241,9 +242,8 @@ def test_fake_card_pipeline():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    globals()["test_" + name](*sys.argv[3:])
-    print(f"ok {name} {' '.join(sys.argv[3:])}")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-capture-")
+    print(f"ok {ran}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 BASE_NS = 1764547200000000000  # baseTimeNanoseconds
 HOST_PID = 4321
 NPU_PID = 0
@@ -255,4 +257,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Every temporary under one scratch folder, removed whether the checks pass or fail.
+    with e2e_runner.scratch_root("rblnsim-current-"):
+        status = main()
+    sys.exit(status)

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -116,4 +118,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Every temporary under one scratch folder, removed whether the checks pass or fail.
+    with e2e_runner.scratch_root("rblnsim-mutations-"):
+        status = main()
+    sys.exit(status)

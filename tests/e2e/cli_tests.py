@@ -9,6 +9,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(SOURCE, "scenarios", "profile_matmul.yaml")
 BUILD = None
@@ -290,9 +292,8 @@ def test_help():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    globals()["test_" + name]()
-    print(f"ok {name}")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-cli-")
+    print(f"ok {ran}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(SOURCE, "scenarios", "profile_matmul.yaml")
 FLOW_BASE = 0xF0000000
@@ -134,4 +136,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Every temporary under one scratch folder, removed whether the checks pass or fail.
+    with e2e_runner.scratch_root("rblnsim-dialects-"):
+        status = main()
+    sys.exit(status)

@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = os.path.join(SOURCE, "scenarios", "profile_matmul.yaml")
 MANY = os.path.join(SOURCE, "tests", "e2e", "data", "many_launches.yaml")
@@ -351,6 +353,11 @@ def test_out_of_memory_is_reported_as_such():
     """Under an address-space limit the import fails with one line naming the memory, exit 2;
     never 'invalid JSON', never a crash. Limits are tried from tight to loose, since how much the
     process needs before it reads the trace depends on the machine's libraries."""
+    if os.environ.get("RBLNSIM_SANITIZED") == "1":
+        # AddressSanitizer reserves terabytes of address space for its shadow memory, so an
+        # address-space limit cannot be set under it: the default build holds this one.
+        print("skipped: no address-space limit under the sanitizers")
+        sys.exit(77)
     import resource
     with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
         trace = os.path.join(tmp, "big.json")
@@ -377,9 +384,8 @@ def test_out_of_memory_is_reported_as_such():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    globals()["test_" + name]()
-    print(f"ok {name}")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-rel-")
+    print(f"ok {ran}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+import e2e_runner
+
 
 def main():
     build, scenario = sys.argv[1], sys.argv[2]
@@ -39,4 +41,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Every temporary under one scratch folder, removed whether the checks pass or fail.
+    with e2e_runner.scratch_root("rblnsim-scenario-"):
+        status = main()
+    sys.exit(status)

@@ -13,6 +13,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
 
+import e2e_runner
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(SOURCE, "scenarios")
 PCIE = os.path.join(SCENARIOS, "pcie_latency_sweep.yaml")  # 10 points
@@ -53,12 +55,9 @@ def merge(out, expect=0):
     return rblnsim(["merge", out], expect=expect)
 
 
-TMPDIRS = []
-
-
 def tmpdir():
-    TMPDIRS.append(tempfile.mkdtemp(prefix="rblnsim-sweep-"))
-    return TMPDIRS[-1]
+    # Under the test's scratch root (e2e_runner), removed with it.
+    return tempfile.mkdtemp(prefix="rblnsim-sweep-")
 
 
 def read_bytes(path):
@@ -327,11 +326,8 @@ def test_escaped_values_are_recorded_exactly():
 def main():
     global BUILD
     BUILD = sys.argv[1]
-    name = sys.argv[2]
-    globals()["test_" + name]()
-    for path in TMPDIRS:  # kept when a test fails, for a look at the logs
-        shutil.rmtree(path, ignore_errors=True)
-    print(f"sweep.{name}: ok")
+    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-sweep-")
+    print(f"sweep.{ran}: ok")
 
 
 if __name__ == "__main__":

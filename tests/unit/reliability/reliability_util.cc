@@ -29,6 +29,16 @@ std::string EnvOrEmpty(const char* name) {
   return value == nullptr ? "" : value;
 }
 
+// A variable rblnsim_test sets on every test; without it the paths below would point nowhere.
+std::string RequiredEnv(const char* name) {
+  const std::string value = EnvOrEmpty(name);
+  if (value.empty()) {
+    std::fprintf(stderr, "%s is not set: run the test through ctest\n", name);
+    std::abort();
+  }
+  return value;
+}
+
 std::string ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -39,7 +49,7 @@ std::string ReadWholeFile(const std::string& path) {
 }  // namespace
 
 std::string SourcePath(const std::string& relative) {
-  return EnvOrEmpty("RBLNSIM_SOURCE_DIR") + "/" + relative;
+  return RequiredEnv("RBLNSIM_SOURCE_DIR") + "/" + relative;
 }
 
 TempDir::TempDir() {
@@ -60,7 +70,7 @@ ProcessResult RunRblnsim(const std::vector<std::string>& args,
   const TempDir dir;
   const std::string out_path = dir.path() + "/stdout";
   const std::string err_path = dir.path() + "/stderr";
-  const std::string binary = RBLNSIM_CLI_PATH;
+  const std::string binary = RequiredEnv("RBLNSIM_BUILD_DIR") + "/bin/rblnsim";
 
   // Built before fork(): the child only calls async-signal-safe functions.
   std::vector<std::string> argv_text = {binary};

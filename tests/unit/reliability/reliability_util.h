@@ -46,7 +46,7 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs the rblnsim CLI of this build tree (RBLNSIM_CLI_PATH, set by CMake) with |args|. The
+// Runs the rblnsim CLI of this build tree ($RBLNSIM_BUILD_DIR/bin/rblnsim) with |args|. The
 // environment is the test's minus every RBLN*/TORCH_RBLN* variable, plus |env| ("NAME=value").
 ProcessResult RunRblnsim(const std::vector<std::string>& args,
                          const std::vector<std::string>& env = {},

@@ -1,0 +1,44 @@
+"""What the e2e runners share: how ctest names a test, and one scratch folder per test process.
+
+A runner defines its tests as functions test_NAME(); tests/e2e/CMakeLists.txt registers one ctest
+per argument-less test_NAME() it finds in the file (a function taking arguments, such as one run
+per scenario, is registered by its own loop there), and ctest runs `RUNNER BUILD_DIR NAME [ARG...]`.
+
+Every temporary file or folder a test makes through the tempfile module lands under its scratch
+folder, which is removed when the test ends, passed or failed. RBLNSIM_KEEP_TEMP=1 keeps it (the
+path is printed) for a look at the logs of a failure.
+"""
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+
+
+@contextlib.contextmanager
+def scratch_root(prefix):
+    root = tempfile.mkdtemp(prefix=prefix)
+    previous = tempfile.tempdir
+    tempfile.tempdir = root
+    try:
+        yield root
+    finally:
+        tempfile.tempdir = previous
+        if os.environ.get("RBLNSIM_KEEP_TEMP"):
+            print(f"RBLNSIM_KEEP_TEMP: kept {root}", file=sys.stderr)
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def run_named_test(namespace, argv, prefix):
+    """Calls namespace's test_NAME(ARG...) for `argv` = [RUNNER, BUILD_DIR, NAME, ARG...] inside a
+    scratch root named |prefix|; returns NAME and the arguments for the runner's "ok" line."""
+    if len(argv) < 3:
+        raise SystemExit(f"usage: {argv[0]} BUILD_DIR NAME [ARG...]")
+    name, args = argv[2], argv[3:]
+    test = namespace.get("test_" + name)
+    if test is None:
+        raise SystemExit(f"{argv[0]}: no test named {name}")
+    with scratch_root(prefix):
+        test(*args)
+    return " ".join([name] + args)

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Runs clang-tidy (the checks .clang-tidy enables, every finding an error) on the C/C++ files that
+# differ from a base commit, using BUILD_DIR/compile_commands.json. The hygiene.tidy_changed test.
+#
+#   tools/tidy_changed.sh BUILD_DIR
+#
+# The base: $RBLNSIM_TIDY_BASE if set; else `git merge-base HEAD origin/main`; when that is HEAD
+# itself (a checkout of main) or there is no origin/main, HEAD~1, so the last commit is checked.
+# A clone without that history (shallow, or a single commit) has nothing to compare: the script
+# says so and exits 77, which ctest reports as skipped. Uncommitted edits count as changes.
+#
+# A changed .cc/.c is checked as its own translation unit; a changed header through the .cc of the
+# same name, with diagnostics limited to the changed files. At most $RBLNSIM_TIDY_MAX_FILES units
+# (default 12) keep the test fast; 0 checks them all.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+max_files=${RBLNSIM_TIDY_MAX_FILES:-12}
+skip=77
+
+if ! command -v clang-tidy >/dev/null 2>&1; then
+  echo "tidy_changed: clang-tidy is not installed (make setup)" >&2
+  exit 1
+fi
+if [[ ! -f $build_dir/compile_commands.json ]]; then
+  echo "tidy_changed: $build_dir/compile_commands.json is missing (configure with cmake --preset default)" >&2
+  exit 1
+fi
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  echo "tidy_changed: $root is not a git checkout: no changes to check" >&2
+  exit "$skip"
+fi
+
+commit_exists() { git rev-parse --verify --quiet "$1^{commit}" >/dev/null; }
+
+if [[ -n ${RBLNSIM_TIDY_BASE:-} ]]; then
+  if ! commit_exists "$RBLNSIM_TIDY_BASE"; then
+    echo "tidy_changed: RBLNSIM_TIDY_BASE=$RBLNSIM_TIDY_BASE is not a commit here" >&2
+    exit 1
+  fi
+  base=$RBLNSIM_TIDY_BASE
+  why="RBLNSIM_TIDY_BASE"
+else
+  base=""
+  if commit_exists origin/main; then
+    base=$(git merge-base HEAD origin/main 2>/dev/null || true)
+    why="merge-base with origin/main"
+  fi
+  if [[ -z $base || $base == "$(git rev-parse HEAD)" ]]; then
+    if ! commit_exists HEAD~1; then
+      echo "tidy_changed: skipped: no base to compare with (no merge-base with origin/main and" \
+           "no parent commit: a shallow or single-commit clone); set RBLNSIM_TIDY_BASE" >&2
+      exit "$skip"
+    fi
+    base=$(git rev-parse HEAD~1)
+    why="HEAD~1"
+  fi
+fi
+
+mapfile -t changed < <(git diff --name-only --diff-filter=ACMR "$base" -- '*.h' '*.cc' '*.c' | sort)
+echo "tidy_changed: base $(git rev-parse --short "$base") ($why): ${#changed[@]} changed C/C++ files"
+if ((${#changed[@]} == 0)); then
+  exit 0
+fi
+
+# The translation units compile_commands.json knows, relative to the checkout.
+mapfile -t known < <(python3 - "$build_dir/compile_commands.json" "$root" <<'EOF'
+import json, os, sys
+root = sys.argv[2]
+for entry in json.load(open(sys.argv[1])):
+    path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    if path.startswith(root + os.sep):
+        print(os.path.relpath(path, root))
+EOF
+)
+declare -A is_unit=()
+for f in "${known[@]}"; do is_unit[$f]=1; done
+
+units=()
+headers=()
+declare -A queued=()
+for f in "${changed[@]}"; do
+  unit=""
+  case $f in
+    *.h)
+      headers+=("$f")
+      for candidate in "${f%.h}.cc" "${f%.h}.c"; do
+        [[ -n ${is_unit[$candidate]:-} ]] && unit=$candidate && break
+      done
+      [[ -z $unit ]] && echo "tidy_changed: $f: no ${f%.h}.cc in the build; checked only through changed units that include it"
+      ;;
+    *)
+      if [[ -n ${is_unit[$f]:-} ]]; then
+        unit=$f
+      else
+        echo "tidy_changed: $f: not compiled in $build_dir (another preset's target?), not checked"
+      fi
+      ;;
+  esac
+  if [[ -n $unit && -z ${queued[$unit]:-} ]]; then
+    queued[$unit]=1
+    units+=("$unit")
+  fi
+done
+
+if ((${#units[@]} == 0)); then
+  echo "tidy_changed: no changed file is a translation unit of $build_dir"
+  exit 0
+fi
+if ((max_files > 0 && ${#units[@]} > max_files)); then
+  echo "tidy_changed: checking the first $max_files of ${#units[@]} units" \
+       "(RBLNSIM_TIDY_MAX_FILES=0 checks them all)"
+  units=("${units[@]:0:max_files}")
+fi
+
+# Diagnostics in headers only for the headers that changed: an untouched header's findings belong
+# to whoever changes it next, and the enabled checks hold on today's tree anyway.
+header_filter='^$'
+if ((${#headers[@]} > 0)); then
+  header_filter="/($(printf '%s\n' "${headers[@]}" | sed -e 's/[.[\*^$()+?{|]/\\&/g' | paste -sd '|'))\$"
+fi
+
+# The build uses GCC; clang does not know some of its warning options.
+printf '%s\0' "${units[@]}" |
+  xargs -0 -n 1 -P 2 clang-tidy -p "$build_dir" --quiet --warnings-as-errors='*' \
+    --extra-arg=-Wno-unknown-warning-option --header-filter="$header_filter" ||
+  {
+    echo "tidy_changed: clang-tidy found problems in the files changed since $(git rev-parse --short "$base")" >&2
+    exit 1
+  }
+echo "tidy_changed: ${#units[@]} units clean: ${units[*]}"
