@@ -14,8 +14,8 @@ struct Unit {
 };
 
 // `value` in the largest unit of `units` (largest first) it reaches at least once, so defaults
-// read as "5us" and "36GiB" rather than "5000ns" and "38654705664B". `exact` units are used only
-// when they divide the value (binary sizes).
+// read as "5us" and "36GiB" rather than "5000ns" and "38654705664B". With `exact`, a unit must
+// divide the value; empty when none does.
 std::string InUnits(double value, const std::vector<Unit>& units, bool exact) {
   for (const Unit& unit : units) {
     const double scaled = value / unit.scale;
@@ -24,7 +24,7 @@ std::string InUnits(double value, const std::vector<Unit>& units, bool exact) {
     }
     return FormatNumber(scaled) + unit.name;
   }
-  return FormatNumber(value) + units.back().name;
+  return exact ? "" : FormatNumber(value) + units.back().name;
 }
 
 std::string Human(ParamKind kind, double value) {
@@ -35,9 +35,10 @@ std::string Human(ParamKind kind, double value) {
     case ParamKind::kFrequency:
       return InUnits(value, {{"GHz", 1}, {"MHz", 1e-3}, {"kHz", 1e-6}, {"Hz", 1e-9}}, false);
     case ParamKind::kSize: {
+      // Binary units when they are exact (64MiB), decimal ones otherwise (3MB).
       const std::string binary = InUnits(
           value, {{"TiB", 0x1p40}, {"GiB", 0x1p30}, {"MiB", 0x1p20}, {"KiB", 0x1p10}}, true);
-      return binary.find("iB") != std::string::npos && value != 0
+      return !binary.empty()
                  ? binary
                  : InUnits(value, {{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}},
                            false);
@@ -104,10 +105,15 @@ std::string HumanRangeText(const Param& param) {
     default:
       break;
   }
+  // Zero needs no unit; integers are written out whole, the way the loader reads them.
   const auto bound = [&](double value) {
-    return param.kind == ParamKind::kInt || param.kind == ParamKind::kOpCountMap
-               ? FormatNumber(value)
-               : Human(param.kind, value);
+    if (value == 0) {
+      return std::string("0");
+    }
+    if (param.kind == ParamKind::kInt || param.kind == ParamKind::kOpCountMap) {
+      return std::to_string(static_cast<int64_t>(value));
+    }
+    return Human(param.kind, value);
   };
   std::string text;
   if (has_min && has_max) {
