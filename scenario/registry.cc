@@ -71,22 +71,31 @@ const std::vector<std::string_view>& RegistrySections() {
   return kSections;
 }
 
-std::vector<std::string_view> ChildKeys(std::string_view mapping_path) {
-  std::vector<std::string_view> keys;
-  for (const Param& param : Parameters()) {
-    std::string_view rest = param.path;
-    if (!mapping_path.empty()) {
-      if (!Under(rest, mapping_path)) {
-        continue;
-      }
-      rest.remove_prefix(mapping_path.size() + 1);
-    }
-    const std::string_view key = rest.substr(0, rest.find('.'));
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      keys.push_back(key);
-    }
-  }
-  return keys;
+const std::vector<std::string_view>& ChildKeys(std::string_view mapping_path) {
+  // Built once: every sweep point reads its sections again, opening a mapping per key group.
+  static const std::map<std::string_view, std::vector<std::string_view>, std::less<>> kChildren =
+      [] {
+        std::map<std::string_view, std::vector<std::string_view>, std::less<>> children;
+        for (const Param& param : Parameters()) {
+          for (size_t start = 0;;) {
+            const size_t dot = param.path.find('.', start);
+            const std::string_view mapping = start == 0 ? "" : param.path.substr(0, start - 1);
+            const std::string_view key = param.path.substr(start, dot - start);
+            std::vector<std::string_view>& keys = children[mapping];
+            if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+              keys.push_back(key);
+            }
+            if (dot == std::string_view::npos) {
+              break;
+            }
+            start = dot + 1;
+          }
+        }
+        return children;
+      }();
+  static const std::vector<std::string_view> kNone;
+  const auto it = kChildren.find(mapping_path);
+  return it == kChildren.end() ? kNone : it->second;
 }
 
 ParamValue DefaultValue(const Param& param) {

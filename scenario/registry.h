@@ -62,7 +62,7 @@ const Param* FindParam(std::string_view path);
 const std::vector<std::string_view>& RegistrySections();
 // The keys directly under `mapping_path` ("device" -> variant, ..., matmul, ...; "device.queue" ->
 // depth, ...), in registry order: the keys the loader accepts in that mapping.
-std::vector<std::string_view> ChildKeys(std::string_view mapping_path);
+const std::vector<std::string_view>& ChildKeys(std::string_view mapping_path);
 // The key's value in a default-constructed Scenario.
 ParamValue DefaultValue(const Param& param);
 
