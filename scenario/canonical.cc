@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "scenario/registry.h"
 #include "scenario/units.h"
 #include "scenario/yaml_tree.h"
 
@@ -11,12 +12,6 @@ namespace {
 // Values in base units with their unit, so the text loads back exactly.
 std::string Ns(double ns) {
   return FormatNumber(ns) + "ns";
-}
-std::string Bytes(int64_t bytes) {
-  return std::to_string(bytes) + "B";
-}
-std::string PerS(double bytes_per_s) {
-  return FormatNumber(bytes_per_s) + "B/s";
 }
 std::string Q(const std::string& text) {
   return YamlDoubleQuoted(text);
@@ -85,70 +80,44 @@ void Steps(Writer* w, const char* key, const std::vector<Step>& steps) {
   }
 }
 
-void WriteDevice(Writer* w, const DeviceConfig& d) {
-  static const char* const kDataflow[] = {"ws", "os", "is"};
-  w->Line(0, "device");
-  w->Line(1, "variant", d.variant == DeviceVariant::kAtom ? "atom" : "rebel100");
-  w->Line(1, "card_name", Q(d.card_name));
-  w->Line(1, "chiplets", std::to_string(d.chiplets));
-  w->Line(1, "clock", FormatNumber(d.clock_ghz) + "GHz");
-  w->Line(1, "matmul");
-  w->Line(2, "engines_per_chiplet", std::to_string(d.engines_per_chiplet));
-  w->Line(2, "array_rows", std::to_string(d.array_rows));
-  w->Line(2, "array_cols", std::to_string(d.array_cols));
-  w->Line(2, "dataflow", kDataflow[static_cast<int>(d.dataflow)]);
-  w->Line(2, "efficiency", FormatNumber(d.matmul_efficiency));
-  w->Line(2, "sram", Bytes(d.sram_bytes_per_chiplet));
-  w->Line(2, "split_min_flops", std::to_string(d.chiplet_split_min_flops));
-  w->Line(1, "gce");
-  w->Line(2, "elements_per_cycle", std::to_string(d.gce_elements_per_cycle));
-  w->Line(2, "efficiency", FormatNumber(d.gce_efficiency));
-  w->Line(1, "hbm");
-  w->Line(2, "capacity", Bytes(d.hbm_bytes_per_chiplet));
-  w->Line(2, "bandwidth", PerS(d.hbm_bandwidth_bytes_per_s));
-  w->Line(1, "d2d");
-  w->Line(2, "latency", Ns(d.d2d_latency_ns));
-  w->Line(2, "bandwidth", PerS(d.d2d_bandwidth_bytes_per_s));
-  w->Line(1, "dma");
-  w->Line(2, "bandwidth", PerS(d.dma_bandwidth_bytes_per_s));
-  w->Line(2, "efficiency", FormatNumber(d.dma_efficiency));
-  w->Line(1, "pcie");
-  w->Line(2, "bandwidth", PerS(d.pcie_bandwidth_bytes_per_s));
-  w->Line(2, "links", std::to_string(d.pcie_links));
-  w->Line(2, "latency", Ns(d.pcie_latency_ns));
-  w->Line(1, "queue");
-  w->Line(2, "depth", std::to_string(d.queue_depth));
-  w->Line(2, "fetch_batch", std::to_string(d.fetch_batch));
-  w->Line(2, "doorbell", Ns(d.doorbell_ns));
-  w->Line(2, "decode", Ns(d.decode_ns));
-  w->Line(2, "dispatch", Ns(d.dispatch_ns));
-  w->Line(2, "completion", Ns(d.completion_ns));
-  w->Line(2, "command_overhead", FormatNumber(d.command_overhead_cycles));
-  w->Line(2, "command_timeout", Ns(d.command_timeout_ns));
-  w->Line(1, "profiler");
-  w->Line(2, "record_buffer", std::to_string(d.record_buffer_capacity));
-  w->Line(2, "clock_offset", Ns(d.clock_offset_ns));
-  w->Line(2, "clock_drift_ppm", FormatNumber(d.clock_drift_ppm));
-  w->Line(1, "faults");
-  w->Line(2, "hang_command", Q(d.hang_command));
-}
-
-void WriteHost(Writer* w, const HostConfig& h) {
-  w->Line(0, "host");
-  w->Line(1, "pid", std::to_string(h.pid));
-  w->Line(1, "tid", std::to_string(h.tid));
-  w->Line(1, "process_name", Q(h.process_name));
-  w->Line(1, "op_costs", h.op_costs.empty() ? "{}" : "");
-  for (const auto& [name, cost] : h.op_costs) {
-    w->Line(2, Q(name), Ns(cost.self_ns));
+// A registry section, nested as its key paths are; unset optional keys are left out.
+void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
+  w->Line(0, std::string(section));
+  std::vector<std::string_view> open;  // the nested mappings the previous key was in
+  for (const Param& param : Parameters()) {
+    if (param.path.substr(0, param.path.find('.')) != section) {
+      continue;
+    }
+    std::vector<std::string_view> mappings;
+    std::string_view rest = param.path.substr(section.size() + 1);
+    for (size_t dot = rest.find('.'); dot != std::string_view::npos; dot = rest.find('.')) {
+      mappings.push_back(rest.substr(0, dot));
+      rest.remove_prefix(dot + 1);
+    }
+    size_t same = 0;
+    while (same < open.size() && same < mappings.size() && open[same] == mappings[same]) {
+      ++same;
+    }
+    for (size_t i = same; i < mappings.size(); ++i) {
+      w->Line(static_cast<int>(i) + 1, std::string(mappings[i]));
+    }
+    open = mappings;
+    const int depth = static_cast<int>(mappings.size()) + 1;
+    const ParamValue value = param.get(s);
+    if (const auto* costs = std::get_if<OpCostsNs>(&value)) {
+      w->Line(depth, std::string(rest), costs->empty() ? "{}" : "");
+      for (const auto& [name, ns] : *costs) {
+        w->Line(depth + 1, Q(name), Ns(ns));
+      }
+    } else if (const auto* counts = std::get_if<OpCounts>(&value)) {
+      w->Line(depth, std::string(rest), counts->empty() ? "{}" : "");
+      for (const auto& [name, count] : *counts) {
+        w->Line(depth + 1, Q(name), std::to_string(count));
+      }
+    } else if (!std::holds_alternative<std::monostate>(value)) {
+      w->Line(depth, std::string(rest), CanonicalValueText(param, value));
+    }
   }
-  w->Line(1, "default_op_cost", Ns(h.default_op_ns));
-  w->Line(1, "jitter", FormatNumber(h.jitter));
-  w->Line(1, "runtime_submit", Ns(h.runtime_submit_ns));
-  w->Line(1, "compile", Ns(h.compile_ns));
-  w->Line(1, "copy_bandwidth", PerS(h.host_copy_bytes_per_s));
-  w->Line(1, "steady_epoch", std::to_string(h.steady_epoch_ns) + "ns");
-  w->Line(1, "system_epoch", std::to_string(h.system_epoch_ns) + "ns");
 }
 
 void WriteWorkload(Writer* w, const Workload& wl) {
@@ -187,25 +156,9 @@ void WriteWorkload(Writer* w, const Workload& wl) {
   Steps(w, "profile", wl.profile);
 }
 
-void ExpectAndSweep(Writer* w, const Expect& e, const Sweep& sweep) {
-  w->Line(0, "expect");
-  if (e.device_events) {
-    w->Line(1, "device_events", std::to_string(*e.device_events));
-  }
-  if (e.self_rbln_total_us) {
-    w->Line(1, "self_rbln_total_us", FormatNumber(*e.self_rbln_total_us));
-  }
-  w->Line(1, "self_rbln_tolerance", FormatNumber(e.self_rbln_tolerance));
-  if (e.fallbacks) {
-    w->Line(1, "fallbacks", std::to_string(*e.fallbacks));
-  }
-  if (e.latency_p99_max_ns) {
-    w->Line(1, "latency_p99_max", Ns(*e.latency_p99_max_ns));
-  }
-  w->Line(1, "op_calls", e.op_calls.empty() ? "{}" : "");
-  for (const auto& [name, count] : e.op_calls) {
-    w->Line(2, Q(name), std::to_string(count));
-  }
+void ExpectAndSweep(Writer* w, const Scenario& s) {
+  WriteSection(w, s, "expect");
+  const Sweep& sweep = s.sweep;
   if (sweep.axes.empty()) {
     return;
   }
@@ -227,20 +180,6 @@ void WriteHeader(Writer* w, const Scenario& s) {
   w->Line(0, "seed", std::to_string(s.seed));
 }
 
-void WriteEnv(Writer* w, const EnvConfig& env) {
-  w->Line(0, "env");
-  w->Line(1, "RBLN_PROFILER", env.rbln_profiler ? "\"1\"" : "\"0\"");
-  w->Line(1, "RBLN_PROFILER_DIR", Q(env.rbln_profiler_dir));
-  w->Line(1, "TORCH_RBLN_DEPLOY", env.torch_rbln_deploy ? "\"ON\"" : "\"OFF\"");
-  w->Line(1, "RBLN_RUNTIME_FORCE_SYNC", env.runtime_force_sync ? "\"1\"" : "\"0\"");
-}
-
-void WriteNaming(Writer* w, const Naming& naming) {
-  w->Line(0, "naming");
-  w->Line(1, "command_template", Q(naming.command_template));
-  w->Line(1, "instance_base", std::to_string(naming.instance_base));
-}
-
 }  // namespace
 
 std::string CanonicalPart(const Scenario& s, ScenarioPart part) {
@@ -250,22 +189,22 @@ std::string CanonicalPart(const Scenario& s, ScenarioPart part) {
       WriteHeader(&w, s);
       break;
     case ScenarioPart::kDevice:
-      WriteDevice(&w, s.device);
+      WriteSection(&w, s, "device");
       break;
     case ScenarioPart::kHost:
-      WriteHost(&w, s.host);
+      WriteSection(&w, s, "host");
       break;
     case ScenarioPart::kEnv:
-      WriteEnv(&w, s.env);
+      WriteSection(&w, s, "env");
       break;
     case ScenarioPart::kWorkload:
       WriteWorkload(&w, s.workload);
       break;
     case ScenarioPart::kNaming:
-      WriteNaming(&w, s.naming);
+      WriteSection(&w, s, "naming");
       break;
     case ScenarioPart::kExpectAndSweep:
-      ExpectAndSweep(&w, s.expect, s.sweep);
+      ExpectAndSweep(&w, s);
       break;
   }
   return w.Take();

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "scenario/registry.h"
 #include "scenario/suggest.h"
 
 namespace rblnsim::scenario {
@@ -32,8 +33,7 @@ StatusOr<bool> ZeroOrOne(std::string_view value) {
 }  // namespace
 
 const std::vector<std::string_view>& EnvVariableNames() {
-  static const std::vector<std::string_view> kNames = {
-      "RBLN_PROFILER", "RBLN_PROFILER_DIR", "TORCH_RBLN_DEPLOY", "RBLN_RUNTIME_FORCE_SYNC"};
+  static const std::vector<std::string_view> kNames = ChildKeys("env");
   return kNames;
 }
 

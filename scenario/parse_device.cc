@@ -6,24 +6,11 @@
 
 #include "scenario/limits.h"
 #include "scenario/parse_sections.h"
+#include "scenario/registry.h"
 #include "scenario/section.h"
 
 namespace rblnsim::scenario {
 namespace {
-
-// Ranges from limits.h: every duration the models derive from them stays representable.
-Range TimeAtLeastZero() {
-  return Range{0, kMaxDurationNs, false, false, "ns"};
-}
-Range TimePositive() {
-  return Range{0, kMaxDurationNs, true, false, "ns"};
-}
-Range EfficiencyRange() {
-  return Between(kMinEfficiency, 1);
-}
-Range BandwidthRange() {
-  return Range{kMinBandwidthBytesPerS, kMaxBandwidthBytesPerS, false, false, "B/s"};
-}
 
 // ATOM peak FP16 is 32 TFLOPS (press); engines × rows × cols × 2 FLOP × clock must give that.
 constexpr double kAtomPeakFlops = 32e12;
@@ -91,115 +78,37 @@ Status CheckCardName(const Section& section, const DeviceConfig& device) {
   return Status::Ok();
 }
 
+// The rules that tie device keys together, applied as each key is read (registry order).
+Status DeviceRules(const Param& param, const Section& mapping, Scenario* scenario) {
+  DeviceConfig* d = &scenario->device;
+  const bool atom = d->variant == DeviceVariant::kAtom;
+  if (param.field == "device.variant" && atom) {
+    ApplyAtomDefaults(d);
+  } else if (param.field == "device.card_name") {
+    return CheckCardName(mapping, *d);
+  } else if (param.field == "device.array_cols" && atom) {
+    SizeAtomArray(d, mapping.Get("array_rows") != nullptr, mapping.Get("array_cols") != nullptr);
+  } else if (param.field == "device.fetch_batch" && d->fetch_batch > d->queue_depth) {
+    // The command processor cannot fetch more entries than the ring holds. A default fetch batch
+    // follows a smaller ring (so sweeping depth down to 1 just works); an explicit one is an
+    // error.
+    const YamlNode* given = mapping.Get("fetch_batch");
+    if (given == nullptr) {
+      d->fetch_batch = d->queue_depth;
+      return Status::Ok();
+    }
+    return NodeError(*given, "out of range: " + std::string(param.path) + " (" +
+                                 std::to_string(d->fetch_batch) + ") must not exceed " +
+                                 mapping.Path("depth") + " (" + std::to_string(d->queue_depth) +
+                                 ")");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Status ParseDevice(const YamlNode* node, DeviceConfig* d) {
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section s, Section::Open(node, "device",
-                               {"variant", "card_name", "chiplets", "clock", "matmul", "gce", "hbm",
-                                "d2d", "dma", "pcie", "queue", "profiler", "faults"}));
-  RBLNSIM_RETURN_IF_ERROR(s.Enum<DeviceVariant>(
-      "variant", {{"rebel100", DeviceVariant::kRebel100}, {"atom", DeviceVariant::kAtom}},
-      &d->variant));
-  if (d->variant == DeviceVariant::kAtom) {
-    ApplyAtomDefaults(d);
-  }
-  RBLNSIM_RETURN_IF_ERROR(s.String("card_name", &d->card_name));
-  RBLNSIM_RETURN_IF_ERROR(CheckCardName(s, *d));
-  RBLNSIM_RETURN_IF_ERROR(s.Int("chiplets", Between(1, 16), &d->chiplets));
-  RBLNSIM_RETURN_IF_ERROR(
-      s.Frequency("clock", Range{kMinClockGhz, kMaxClockGhz, false, false, "GHz"}, &d->clock_ghz));
-
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section mm, Section::Open(s.Get("matmul"), s.Path("matmul"),
-                                {"engines_per_chiplet", "array_rows", "array_cols", "dataflow",
-                                 "efficiency", "sram", "split_min_flops"}));
-  RBLNSIM_RETURN_IF_ERROR(mm.Int("engines_per_chiplet", Between(1, 1024), &d->engines_per_chiplet));
-  RBLNSIM_RETURN_IF_ERROR(mm.Int("array_rows", Between(1, 4096), &d->array_rows));
-  RBLNSIM_RETURN_IF_ERROR(mm.Int("array_cols", Between(1, 4096), &d->array_cols));
-  if (d->variant == DeviceVariant::kAtom) {
-    SizeAtomArray(d, mm.Get("array_rows") != nullptr, mm.Get("array_cols") != nullptr);
-  }
-  RBLNSIM_RETURN_IF_ERROR(mm.Enum<Dataflow>("dataflow",
-                                            {{"ws", Dataflow::kWeightStationary},
-                                             {"os", Dataflow::kOutputStationary},
-                                             {"is", Dataflow::kInputStationary}},
-                                            &d->dataflow));
-  RBLNSIM_RETURN_IF_ERROR(mm.Double("efficiency", EfficiencyRange(), &d->matmul_efficiency));
-  RBLNSIM_RETURN_IF_ERROR(mm.Size("sram", Positive(), &d->sram_bytes_per_chiplet));
-  RBLNSIM_RETURN_IF_ERROR(mm.Int("split_min_flops", AtLeast(0), &d->chiplet_split_min_flops));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section gce, Section::Open(s.Get("gce"), s.Path("gce"),
-                                                      {"elements_per_cycle", "efficiency"}));
-  RBLNSIM_RETURN_IF_ERROR(
-      gce.Int("elements_per_cycle", Between(1, 1 << 20), &d->gce_elements_per_cycle));
-  RBLNSIM_RETURN_IF_ERROR(gce.Double("efficiency", EfficiencyRange(), &d->gce_efficiency));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section hbm,
-                           Section::Open(s.Get("hbm"), s.Path("hbm"), {"capacity", "bandwidth"}));
-  RBLNSIM_RETURN_IF_ERROR(hbm.Size("capacity", Positive(), &d->hbm_bytes_per_chiplet));
-  RBLNSIM_RETURN_IF_ERROR(
-      hbm.Bandwidth("bandwidth", BandwidthRange(), &d->hbm_bandwidth_bytes_per_s));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section d2d,
-                           Section::Open(s.Get("d2d"), s.Path("d2d"), {"latency", "bandwidth"}));
-  RBLNSIM_RETURN_IF_ERROR(d2d.Time("latency", TimeAtLeastZero(), &d->d2d_latency_ns));
-  RBLNSIM_RETURN_IF_ERROR(
-      d2d.Bandwidth("bandwidth", BandwidthRange(), &d->d2d_bandwidth_bytes_per_s));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section dma,
-                           Section::Open(s.Get("dma"), s.Path("dma"), {"bandwidth", "efficiency"}));
-  RBLNSIM_RETURN_IF_ERROR(
-      dma.Bandwidth("bandwidth", BandwidthRange(), &d->dma_bandwidth_bytes_per_s));
-  RBLNSIM_RETURN_IF_ERROR(dma.Double("efficiency", EfficiencyRange(), &d->dma_efficiency));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section pcie, Section::Open(s.Get("pcie"), s.Path("pcie"),
-                                                       {"bandwidth", "links", "latency"}));
-  RBLNSIM_RETURN_IF_ERROR(
-      pcie.Bandwidth("bandwidth", BandwidthRange(), &d->pcie_bandwidth_bytes_per_s));
-  RBLNSIM_RETURN_IF_ERROR(pcie.Int("links", Between(1, 16), &d->pcie_links));
-  RBLNSIM_RETURN_IF_ERROR(pcie.Time("latency", TimeAtLeastZero(), &d->pcie_latency_ns));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section q,
-                           Section::Open(s.Get("queue"), s.Path("queue"),
-                                         {"depth", "fetch_batch", "doorbell", "decode", "dispatch",
-                                          "completion", "command_overhead", "command_timeout"}));
-  RBLNSIM_RETURN_IF_ERROR(q.Int("depth", Between(1, 65536), &d->queue_depth));
-  RBLNSIM_RETURN_IF_ERROR(q.Int("fetch_batch", Between(1, 65536), &d->fetch_batch));
-  // The command processor cannot fetch more entries than the ring holds. A default fetch batch
-  // follows a smaller ring (so sweeping depth down to 1 just works); an explicit one is an error.
-  if (d->fetch_batch > d->queue_depth) {
-    if (q.Get("fetch_batch") == nullptr) {
-      d->fetch_batch = d->queue_depth;
-    } else {
-      return NodeError(*q.Get("fetch_batch"), "out of range: device.queue.fetch_batch (" +
-                                                  std::to_string(d->fetch_batch) +
-                                                  ") must not exceed device.queue.depth (" +
-                                                  std::to_string(d->queue_depth) + ")");
-    }
-  }
-  RBLNSIM_RETURN_IF_ERROR(q.Time("doorbell", TimeAtLeastZero(), &d->doorbell_ns));
-  RBLNSIM_RETURN_IF_ERROR(q.Time("decode", TimeAtLeastZero(), &d->decode_ns));
-  RBLNSIM_RETURN_IF_ERROR(q.Time("dispatch", TimeAtLeastZero(), &d->dispatch_ns));
-  RBLNSIM_RETURN_IF_ERROR(q.Time("completion", TimeAtLeastZero(), &d->completion_ns));
-  RBLNSIM_RETURN_IF_ERROR(q.Double("command_overhead", Between(0, kMaxCommandOverheadCycles),
-                                   &d->command_overhead_cycles));
-  RBLNSIM_RETURN_IF_ERROR(q.Time("command_timeout", TimePositive(), &d->command_timeout_ns));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section prof,
-                           Section::Open(s.Get("profiler"), s.Path("profiler"),
-                                         {"record_buffer", "clock_offset", "clock_drift_ppm"}));
-  RBLNSIM_RETURN_IF_ERROR(
-      prof.Int("record_buffer", Between(1, 1 << 30), &d->record_buffer_capacity));
-  RBLNSIM_RETURN_IF_ERROR(prof.Time("clock_offset",
-                                    Range{-kMaxSimulatedNs, kMaxSimulatedNs, false, false, "ns"},
-                                    &d->clock_offset_ns));
-  RBLNSIM_RETURN_IF_ERROR(
-      prof.Double("clock_drift_ppm", Between(-1000, 1000), &d->clock_drift_ppm));
-
-  RBLNSIM_ASSIGN_OR_RETURN(Section faults,
-                           Section::Open(s.Get("faults"), s.Path("faults"), {"hang_command"}));
-  return faults.String("hang_command", &d->hang_command);
+Status ParseDevice(const YamlNode* node, Scenario* scenario) {
+  return ReadRegistrySection(node, "device", scenario, DeviceRules);
 }
 
 }  // namespace rblnsim::scenario

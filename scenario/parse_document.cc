@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "scenario/parse_sections.h"
+#include "scenario/registry.h"
 #include "scenario/section.h"
 #include "scenario/suggest.h"
 #include "scenario/units.h"
@@ -25,47 +26,11 @@ bool IsScenarioName(std::string_view name) {
 
 }  // namespace
 
-Status ParseExpect(const YamlNode* node, Expect* expect) {
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section s, Section::Open(node, "expect",
-                               {"device_events", "self_rbln_total_us", "self_rbln_tolerance",
-                                "fallbacks", "latency_p99_max", "op_calls"}));
+Status ParseExpect(const YamlNode* node, Scenario* scenario) {
   if (node != nullptr) {
-    expect->loc = ToSourceLoc(*node);
+    scenario->expect.loc = ToSourceLoc(*node);
   }
-  int64_t count = 0;
-  if (s.Get("device_events") != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(s.Int("device_events", AtLeast(0), &count));
-    expect->device_events = count;
-  }
-  if (s.Get("fallbacks") != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(s.Int("fallbacks", AtLeast(0), &count));
-    expect->fallbacks = count;
-  }
-  double value = 0;
-  if (s.Get("self_rbln_total_us") != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(s.Double("self_rbln_total_us", AtLeast(0), &value));
-    expect->self_rbln_total_us = value;
-  }
-  RBLNSIM_RETURN_IF_ERROR(
-      s.Double("self_rbln_tolerance", Between(0, 1), &expect->self_rbln_tolerance));
-  if (s.Get("latency_p99_max") != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(s.Time("latency_p99_max", Positive(), &value));
-    expect->latency_p99_max_ns = value;
-  }
-  if (const YamlNode* calls = s.Get("op_calls"); calls != nullptr) {
-    if (calls->kind != YamlNode::Kind::kMap && calls->kind != YamlNode::Kind::kNull) {
-      return NodeError(*calls, "expect.op_calls: expected a mapping of ATen op to count, got a " +
-                                   std::string(calls->KindName()));
-    }
-    for (const auto& [key, count_node] : calls->entries) {
-      RBLNSIM_RETURN_IF_ERROR(CheckAtenName(*key, "expect.op_calls"));
-      RBLNSIM_ASSIGN_OR_RETURN(
-          expect->op_calls[key->scalar],
-          ReadIntNode(*count_node, "expect.op_calls." + key->scalar, AtLeast(0)));
-    }
-  }
-  return Status::Ok();
+  return ReadRegistrySection(node, "expect", scenario);
 }
 
 Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes) {
@@ -181,15 +146,15 @@ Status ValidateParts(const YamlNodePtr& root,
         break;
       case ScenarioPart::kDevice:
         scenario->device = DeviceConfig();
-        RBLNSIM_RETURN_IF_ERROR(ParseDevice(s.Get("device"), &scenario->device));
+        RBLNSIM_RETURN_IF_ERROR(ParseDevice(s.Get("device"), scenario));
         break;
       case ScenarioPart::kHost:
         scenario->host = HostConfig();
-        RBLNSIM_RETURN_IF_ERROR(ParseHost(s.Get("host"), &scenario->host));
+        RBLNSIM_RETURN_IF_ERROR(ParseHost(s.Get("host"), scenario));
         break;
       case ScenarioPart::kEnv:
         scenario->env = EnvConfig();
-        RBLNSIM_RETURN_IF_ERROR(ParseEnv(s.Get("env"), &scenario->env));
+        RBLNSIM_RETURN_IF_ERROR(ParseEnv(s.Get("env"), scenario));
         break;
       case ScenarioPart::kWorkload: {
         const YamlNode* workload = s.Get("workload");
@@ -206,12 +171,12 @@ Status ValidateParts(const YamlNodePtr& root,
       }
       case ScenarioPart::kNaming:
         scenario->naming = Naming();
-        RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), &scenario->naming));
+        RBLNSIM_RETURN_IF_ERROR(ParseNaming(s.Get("naming"), scenario));
         break;
       case ScenarioPart::kExpectAndSweep:
         scenario->expect = Expect();
         scenario->sweep = Sweep();
-        RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), &scenario->expect));
+        RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), scenario));
         RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), &scenario->sweep, sweep_axes));
         break;
     }

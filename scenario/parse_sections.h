@@ -36,12 +36,12 @@ struct SweepAxisNodes {
 // An ATen op name used as a key (host.op_costs, expect.op_calls): must be in KnownAtenNames().
 Status CheckAtenName(const YamlNode& key, const std::string& path);
 
-Status ParseDevice(const YamlNode* node, DeviceConfig* device);
-Status ParseHost(const YamlNode* node, HostConfig* host);
-Status ParseEnv(const YamlNode* node, EnvConfig* env);
-Status ParseNaming(const YamlNode* node, Naming* naming);
+Status ParseDevice(const YamlNode* node, Scenario* scenario);
+Status ParseHost(const YamlNode* node, Scenario* scenario);
+Status ParseEnv(const YamlNode* node, Scenario* scenario);
+Status ParseNaming(const YamlNode* node, Scenario* scenario);
 Status ParseWorkload(const YamlNode* node, Workload* workload);
-Status ParseExpect(const YamlNode* node, Expect* expect);
+Status ParseExpect(const YamlNode* node, Scenario* scenario);
 Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes);
 
 // The document LoadScenarioFromString validates: `text` parsed, overlays merged, sets applied.

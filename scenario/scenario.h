@@ -1,6 +1,7 @@
 // The validated scenario: what a YAML file says once the loader has checked every key, unit and
 // range. Models take these structs as their configuration and never see YAML. Each field's
-// comment names its YAML key path; the full reference with ranges is scenarios/README.md.
+// comment names its YAML key path; the parameter registry (registry_table.cc) ties each path to
+// its field with its unit, range and help, and scenarios/README.md's key tables come from it.
 #ifndef RBLNSIM_SCENARIO_SCENARIO_H_
 #define RBLNSIM_SCENARIO_SCENARIO_H_
 

@@ -1,7 +1,7 @@
 // Host CPU costs of the eager torch-rbln path. Each op costs fixed_ns + per_element_ns × the
-// elements it touches, split evenly before and after its children. The defaults are calibrated to
-// the profile_matmul.py tutorial's table on the author's machine; scenarios override them by ATen
-// name in host.op_costs (the fixed part), and host.jitter perturbs every cost.
+// elements it touches, split evenly before and after its children. The defaults are the built-in
+// table of scenario/host_op_costs.cc; scenarios override them by ATen name in host.op_costs (the
+// fixed part), and host.jitter perturbs every cost.
 #ifndef RBLNSIM_MODELS_HOST_HOST_COSTS_H_
 #define RBLNSIM_MODELS_HOST_HOST_COSTS_H_
 
@@ -19,7 +19,7 @@ struct OpCost {
   double per_element_ns = 0.0;
 };
 
-// Built-in cost of |name| ("aten::abs", or an internal step such as "rbln::kernel").
+// Built-in cost of |name| (scenario/host_op_costs.cc); fixed_ns is -1 for a name without one.
 OpCost DefaultOpCost(const std::string& name);
 
 class HostCosts {

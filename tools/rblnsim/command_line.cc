@@ -132,13 +132,18 @@ void AddDescribeCommand(CLI::App* app, DescribeOptions* options) {
   CLI::App* describe = app->add_subcommand(
       "describe",
       "Print the resolved scenario (canonical YAML, or JSON for tools/capture/capture.py)");
-  describe->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
+  describe->add_option("scenario", options->scenario_path,
+                       "Scenario YAML file (not with --parameters)");
   describe->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
   describe->add_option("--overlay", options->overlays,
                        "Layer a YAML overlay over the scenario (repeatable)");
   describe->add_flag(
       "--json", options->json,
-      "JSON: tensors, graphs, warm-up and profiled steps, env, seed, hash, host costs");
+      "JSON: every parameter, tensors, graphs, warm-up and profiled steps, env, seed, hash, "
+      "host costs");
+  describe->add_flag("--parameters", options->parameters,
+                     "Print the scenario keys (path, type, default, range, meaning) instead of a "
+                     "scenario: Markdown tables as in scenarios/README.md, or JSON with --json");
 }
 
 void AddCompareCommand(CLI::App* app, CompareOptions* options) {

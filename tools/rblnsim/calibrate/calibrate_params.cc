@@ -4,25 +4,59 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
-#include "models/host/host_costs.h"
-#include "scenario/limits.h"
+#include "scenario/host_op_costs.h"
+#include "scenario/registry.h"
 
 namespace rblnsim::cli {
 
 namespace {
 
-std::string Ns(double ns) {
+const scenario::Param& RegistryParam(std::string_view path) {
+  const scenario::Param* param = scenario::FindParam(path);
+  // The table below names registry keys only; CalibrateParams.KeysAreRegistryKeys checks it.
+  return *param;
+}
+
+std::string OpCostText(double ns) {
   return fmt::format("{:.1f}ns", std::max(0.0, ns));
 }
 
-// The loader accepts efficiencies in [kMinEfficiency, 1], so a fitted overlay always loads back;
-// six decimals keep a fitted 0.85 readable.
-std::string Efficiency(double value) {
-  return fmt::format("{:.6f}", std::clamp(value, scenario::kMinEfficiency, 1.0));
+}  // namespace
+
+const std::vector<CalibrationKey>& CalibrationKeys() {
+  // The submission path is host.runtime_submit, then device.queue.doorbell, a descriptor fetch
+  // of 2 x device.pcie.latency, device.queue.decode and device.queue.dispatch.
+  static const std::vector<CalibrationKey> kKeys = {
+      {&CalibrationParams::matmul_efficiency, "device.matmul.efficiency", 6, true},
+      {&CalibrationParams::gce_efficiency, "device.gce.efficiency", 6, true},
+      {&CalibrationParams::dma_efficiency, "device.dma.efficiency", 6, true},
+      {&CalibrationParams::runtime_submit_ns, "host.runtime_submit", 1, true},
+      {&CalibrationParams::doorbell_ns, "device.queue.doorbell", 1, true},
+      {&CalibrationParams::pcie_latency_ns, "device.pcie.latency", 1, true},
+      {&CalibrationParams::decode_ns, "device.queue.decode", 1, true},
+      {&CalibrationParams::dispatch_ns, "device.queue.dispatch", 1, true},
+      {&CalibrationParams::clock_offset_ns, "device.profiler.clock_offset", 1, false},
+      {&CalibrationParams::clock_drift_ppm, "device.profiler.clock_drift_ppm", 3, false},
+  };
+  return kKeys;
 }
 
-}  // namespace
+std::string_view OpCostsPath() {
+  return "host.op_costs";
+}
+
+std::string CalibrationValueText(const CalibrationKey& key, double value) {
+  const scenario::Param& param = RegistryParam(key.path);
+  // A fitted efficiency may fall below the loader's floor; an open bound cannot be reached.
+  const double low =
+      param.range.min_open ? std::nextafter(param.range.min, 1e300) : param.range.min;
+  const double high =
+      param.range.max_open ? std::nextafter(param.range.max, -1e300) : param.range.max;
+  const std::string number = fmt::format("{:.{}f}", std::clamp(value, low, high), key.decimals);
+  return param.kind == scenario::ParamKind::kTime ? number + "ns" : number;
+}
 
 double* CalibrationParams::Efficiency(EngineKind kind) {
   switch (kind) {
@@ -53,23 +87,11 @@ double CalibrationParams::EfficiencyOf(EngineKind kind) const {
 CalibrationParams ParamsFromScenario(const scenario::Scenario& s,
                                      const std::set<std::string>& cost_keys) {
   CalibrationParams p;
-  p.matmul_efficiency = s.device.matmul_efficiency;
-  p.gce_efficiency = s.device.gce_efficiency;
-  p.dma_efficiency = s.device.dma_efficiency;
-  p.runtime_submit_ns = s.host.runtime_submit_ns;
-  p.doorbell_ns = s.device.doorbell_ns;
-  p.pcie_latency_ns = s.device.pcie_latency_ns;
-  p.decode_ns = s.device.decode_ns;
-  p.dispatch_ns = s.device.dispatch_ns;
-  p.clock_offset_ns = s.device.clock_offset_ns;
-  p.clock_drift_ppm = s.device.clock_drift_ppm;
-  for (const std::string& key : cost_keys) {
-    double fixed_ns = host::DefaultOpCost(key).fixed_ns;
-    const auto set = s.host.op_costs.find(key);
-    if (set != s.host.op_costs.end())
-      fixed_ns = set->second.self_ns;
-    p.op_costs_ns[key] = fixed_ns >= 0 ? fixed_ns : s.host.default_op_ns;
-  }
+  for (const CalibrationKey& key : CalibrationKeys())
+    p.*key.member = std::get<double>(RegistryParam(key.path).get(s));
+  for (const std::string& key : cost_keys)
+    p.op_costs_ns[key] =
+        scenario::GivenOrBuiltInFixedNs(s.host, key).value_or(s.host.default_op_ns);
   return p;
 }
 
@@ -81,22 +103,47 @@ std::string OverlayYaml(const CalibrationParams& p, const std::string& comment) 
     text += "# " + comment.substr(start, end - start) + "\n";
     start = end + 1;
   }
-  text += "device:\n";
-  text += fmt::format("  matmul: {{efficiency: {}}}\n", Efficiency(p.matmul_efficiency));
-  text += fmt::format("  gce: {{efficiency: {}}}\n", Efficiency(p.gce_efficiency));
-  text += fmt::format("  dma: {{efficiency: {}}}\n", Efficiency(p.dma_efficiency));
-  text += fmt::format("  pcie: {{latency: {}}}\n", Ns(p.pcie_latency_ns));
-  text += fmt::format("  queue: {{doorbell: {}, decode: {}, dispatch: {}}}\n", Ns(p.doorbell_ns),
-                      Ns(p.decode_ns), Ns(p.dispatch_ns));
-  // Signed: an offset may be negative.
-  text += fmt::format("  profiler: {{clock_offset: {:.1f}ns, clock_drift_ppm: {:.3f}}}\n",
-                      p.clock_offset_ns, std::clamp(p.clock_drift_ppm, -1000.0, 1000.0));
-  text += "host:\n";
-  text += fmt::format("  runtime_submit: {}\n", Ns(p.runtime_submit_ns));
+  // section -> mapping ("" for a key directly in the section) -> "key: value" items, each in
+  // the order first met, so a mapping is one flow line: "  queue: {doorbell: 1ns, decode: 2ns}".
+  using Items = std::vector<std::string>;
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, Items>>>> sections;
+  const auto add = [&](std::string_view path, std::string item) {
+    const std::string section(path.substr(0, path.find('.')));
+    std::string_view rest = path.substr(section.size() + 1);
+    const size_t dot = rest.rfind('.');
+    const std::string mapping(dot == std::string_view::npos ? "" : rest.substr(0, dot));
+    auto s = std::find_if(sections.begin(), sections.end(),
+                          [&](const auto& entry) { return entry.first == section; });
+    if (s == sections.end())
+      s = sections.insert(sections.end(), {section, {}});
+    auto m = std::find_if(s->second.begin(), s->second.end(),
+                          [&](const auto& entry) { return entry.first == mapping; });
+    if (m == s->second.end() || mapping.empty())
+      m = s->second.insert(s->second.end(), {mapping, {}});
+    m->second.push_back(std::move(item));
+  };
+  for (const CalibrationKey& key : CalibrationKeys()) {
+    const std::string_view leaf = key.path.substr(key.path.rfind('.') + 1);
+    add(key.path, std::string(leaf) + ": " + CalibrationValueText(key, p.*key.member));
+  }
   if (!p.op_costs_ns.empty()) {
-    text += "  op_costs:\n";
+    std::string item = std::string(OpCostsPath().substr(OpCostsPath().rfind('.') + 1)) + ":";
     for (const auto& [key, ns] : p.op_costs_ns)
-      text += fmt::format("    \"{}\": {}\n", key, Ns(ns));
+      item += fmt::format("\n    \"{}\": {}", key, OpCostText(ns));
+    add(OpCostsPath(), std::move(item));
+  }
+  for (const auto& [section, mappings] : sections) {
+    text += section + ":\n";
+    for (const auto& [mapping, items] : mappings) {
+      if (mapping.empty()) {
+        text += "  " + items.front() + "\n";
+        continue;
+      }
+      std::string flow;
+      for (const std::string& item : items)
+        flow += (flow.empty() ? "" : ", ") + item;
+      text += "  " + mapping + ": {" + flow + "}\n";
+    }
   }
   return text;
 }

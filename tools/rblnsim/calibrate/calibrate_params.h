@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "scenario/scenario.h"
 #include "tools/rblnsim/compare/compare_digest.h"
@@ -36,8 +38,26 @@ struct CalibrationParams {
   double EfficiencyOf(EngineKind kind) const;
 };
 
+// One scalar parameter calibrate reads from the scenario and writes back: the member that holds
+// it and its scenario key, a path of the parameter registry (scenario/registry.h), which gives
+// its kind and the range the written value is clamped into.
+struct CalibrationKey {
+  double CalibrationParams::*member;
+  std::string_view path;
+  int decimals;  // digits after the point in the overlay and the report
+  bool fitted;   // false: written back unchanged (device.profiler.*, see calibrate_fit.h)
+};
+
+// Every scalar key, in the order the report lists them; the overlay groups them by mapping.
+const std::vector<CalibrationKey>& CalibrationKeys();
+// The registry path of the per-op host costs (host.op_costs).
+std::string_view OpCostsPath();
+// |value| as the overlay and the report write it: clamped into the key's registry range, with
+// the key's decimals and its unit ("12.5ns", "0.850000"). The loader accepts it as written.
+std::string CalibrationValueText(const CalibrationKey& key, double value);
+
 // The scenario's values; op_costs_ns gets every key of |cost_keys|, at the scenario's override,
-// else the built-in cost of models/host/host_costs.cc, else host.default_op_cost.
+// else the built-in cost (scenario/host_op_costs.h), else host.default_op_cost.
 CalibrationParams ParamsFromScenario(const scenario::Scenario& scenario,
                                      const std::set<std::string>& cost_keys);
 

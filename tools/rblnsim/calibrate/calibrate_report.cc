@@ -82,26 +82,29 @@ std::string CalibrationReport::Summary(const CandidateRun& before,
   const CalibrationParams& a = after.params;
   std::string out =
       fmt::format("\nparameters (scenario -> fitted; * changed), {} simulations:\n", simulations);
-  Row(&out, "device.matmul.efficiency", fmt::format("{:.6f}", b.matmul_efficiency),
-      fmt::format("{:.6f}", a.matmul_efficiency));
-  Row(&out, "device.gce.efficiency", fmt::format("{:.6f}", b.gce_efficiency),
-      fmt::format("{:.6f}", a.gce_efficiency));
-  Row(&out, "device.dma.efficiency", fmt::format("{:.6f}", b.dma_efficiency),
-      fmt::format("{:.6f}", a.dma_efficiency));
-  Row(&out, "host.runtime_submit", Ns(b.runtime_submit_ns), Ns(a.runtime_submit_ns));
-  Row(&out, "device.queue.doorbell", Ns(b.doorbell_ns), Ns(a.doorbell_ns));
-  Row(&out, "device.pcie.latency", Ns(b.pcie_latency_ns), Ns(a.pcie_latency_ns));
-  Row(&out, "device.queue.decode", Ns(b.decode_ns), Ns(a.decode_ns));
-  Row(&out, "device.queue.dispatch", Ns(b.dispatch_ns), Ns(a.dispatch_ns));
+  const CalibrationKey* offset = nullptr;
+  const CalibrationKey* drift = nullptr;
+  for (const CalibrationKey& key : CalibrationKeys()) {
+    if (key.fitted) {
+      Row(&out, std::string(key.path), CalibrationValueText(key, b.*key.member),
+          CalibrationValueText(key, a.*key.member));
+    } else if (key.member == &CalibrationParams::clock_offset_ns) {
+      offset = &key;
+    } else if (key.member == &CalibrationParams::clock_drift_ppm) {
+      drift = &key;
+    }
+  }
   for (const auto& [key, ns] : a.op_costs_ns) {
     const auto old = b.op_costs_ns.find(key);
-    Row(&out, "host.op_costs." + key, old == b.op_costs_ns.end() ? "-" : Ns(old->second), Ns(ns));
+    Row(&out, std::string(OpCostsPath()) + "." + key,
+        old == b.op_costs_ns.end() ? "-" : Ns(old->second), Ns(ns));
   }
   out += fmt::format(
-      "clock: device.profiler.clock_offset {} and clock_drift_ppm {} kept: the runtime converts "
-      "device cycles with a two-point clock fit that removes both, so a trace cannot show them; "
-      "residual trend of the latency error over the window: {:+.2f} ppm\n",
-      Ns(a.clock_offset_ns), a.clock_drift_ppm, drift_ppm);
+      "clock: {} {} and {} {} kept: the runtime converts device cycles with a two-point clock fit "
+      "that removes both, so a trace cannot show them; residual trend of the latency error over "
+      "the window: {:+.2f} ppm\n",
+      offset->path, CalibrationValueText(*offset, a.clock_offset_ns), drift->path,
+      CalibrationValueText(*drift, a.clock_drift_ppm), drift_ppm);
   out += fmt::format("\nerror before: {}\nerror after:  {}\n", FormatFitError(before.error),
                      FormatFitError(after.error));
   out += fmt::format("overlay written to {} (use: rblnsim run {} --overlay {})\n", out_path,

@@ -1,14 +1,16 @@
 #include "tools/rblnsim/describe/describe_command.h"
 
 #include <cstdio>
+#include <optional>
 #include <set>
 
-#include "models/host/host_costs.h"
 #include "profiler/trace/json_writer.h"
 #include "scenario/canonical.h"
+#include "scenario/host_op_costs.h"
 #include "scenario/loader.h"
 #include "scenario/op_catalog.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/describe/describe_parameters.h"
 
 namespace rblnsim::cli {
 
@@ -83,23 +85,17 @@ void WriteSteps(trace::JsonWriter& json, const std::vector<scenario::Step>& step
   json.EndArray();
 }
 
-// The host costs a run charges, per cost key: the built-in table of models/host/host_costs.cc
-// overridden by host.op_costs. Keys without a built-in cost fall back to host.default_op_cost.
+// The fixed host cost a run charges per cost key: host.op_costs over the built-in table. Keys
+// with neither are left out; a run charges them host.default_op_cost.
 void WriteHostCosts(trace::JsonWriter& json, const scenario::HostConfig& host) {
-  json.Key("runtime_submit_ns").Double(host.runtime_submit_ns);
-  json.Key("default_op_cost_ns").Double(host.default_op_ns);
   json.Key("op_costs_ns").BeginObject();
   std::set<std::string> written;  // KnownAtenNames() lists a few names twice (catalogue and host)
   for (std::string_view key : scenario::KnownAtenNames()) {
     const std::string name(key);
     if (!written.insert(name).second)
       continue;
-    double fixed_ns = host::DefaultOpCost(name).fixed_ns;
-    const auto override_cost = host.op_costs.find(name);
-    if (override_cost != host.op_costs.end())
-      fixed_ns = override_cost->second.self_ns;
-    if (fixed_ns >= 0)
-      json.Key(name).Double(fixed_ns);
+    if (const std::optional<double> fixed_ns = scenario::GivenOrBuiltInFixedNs(host, name))
+      json.Key(name).Double(*fixed_ns);
   }
   json.EndObject();
 }
@@ -110,25 +106,15 @@ std::string DescribeScenarioJson(const scenario::Scenario& s) {
   trace::StringSink sink;
   trace::JsonWriter json(&sink, 2);
   json.BeginObject();
+  json.Key("format").String(kDescribeFormat);
   json.Key("scenario").String(s.name);
   json.Key("description").String(s.description);
   json.Key("source").String(s.source_path);
   json.Key("hash").String(scenario::ScenarioHash(s));
   json.Key("seed").Uint(s.seed);
-  json.Key("device").BeginObject();
-  json.Key("variant").String(s.device.variant == scenario::DeviceVariant::kAtom ? "atom"
-                                                                                : "rebel100");
-  json.Key("card_name").String(s.device.card_name);
-  json.Key("matmul_efficiency").Double(s.device.matmul_efficiency);
-  json.Key("gce_efficiency").Double(s.device.gce_efficiency);
-  json.Key("dma_efficiency").Double(s.device.dma_efficiency);
-  json.Key("pcie_latency_ns").Double(s.device.pcie_latency_ns);
-  json.Key("doorbell_ns").Double(s.device.doorbell_ns);
-  json.Key("decode_ns").Double(s.device.decode_ns);
-  json.Key("dispatch_ns").Double(s.device.dispatch_ns);
-  json.Key("clock_offset_ns").Double(s.device.clock_offset_ns);
-  json.Key("clock_drift_ppm").Double(s.device.clock_drift_ppm);
-  json.EndObject();
+  // Every registry key (device, host, env, naming, expect) in its stored unit.
+  json.Key("parameters");
+  WriteParameterValues(json, s);
   json.Key("host").BeginObject();
   WriteHostCosts(json, s.host);
   json.EndObject();
@@ -188,6 +174,18 @@ std::string DescribeScenarioJson(const scenario::Scenario& s) {
 }
 
 int DescribeCommand(const DescribeOptions& options) {
+  if (options.parameters && !options.scenario_path.empty()) {
+    return ReportError(Status::Error("describe --parameters takes no scenario file"));
+  }
+  if (options.parameters) {
+    const std::string text = options.json ? DescribeParametersJson() : DescribeParametersMarkdown();
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  if (options.scenario_path.empty()) {
+    return ReportError(Status::Error(
+        "describe needs a scenario file (or --parameters for the parameter registry)"));
+  }
   // The process environment is deliberately not applied: the description is of the scenario, and
   // the capture script applies the card's environment itself.
   auto loaded = scenario::LoadScenario(options.scenario_path, options.overlays, options.sets);

@@ -1,7 +1,9 @@
 // `rblnsim describe SCENARIO.yaml [--set k=v]... [--overlay O.yaml]... [--json]`: the scenario as
-// the loader resolved it. The JSON form is what tools/capture/capture.py turns into the equivalent
-// eager torch program for a real RBLN-CR card, so the script never parses YAML or re-implements
-// overlays, --set and validation: the simulator and the capture read one workload.
+// the loader resolved it; `rblnsim describe --parameters [--json]`: the scenario keys themselves
+// (scenario/registry.h), as the Markdown tables of scenarios/README.md or as JSON. The JSON form is
+// what tools/capture/capture.py turns into the equivalent eager torch program for a real RBLN-CR
+// card, so the script never parses YAML or re-implements overlays, --set and validation: the
+// simulator and the capture read one workload.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_DESCRIBE_DESCRIBE_COMMAND_H_
 #define RBLNSIM_TOOLS_RBLNSIM_DESCRIBE_DESCRIBE_COMMAND_H_
 
@@ -21,7 +23,12 @@ struct DescribeOptions {
   std::vector<std::string> sets;
   std::vector<std::string> overlays;
   bool json = false;
+  bool parameters = false;
 };
+
+// The "format" of `describe --json`. 2: every registry key under "parameters"; the hand-picked
+// "device" object and host.runtime_submit_ns/default_op_cost_ns of format 1 are gone.
+inline constexpr char kDescribeFormat[] = "rblnsim-describe/2";
 
 void AddDescribeCommand(CLI::App* app, DescribeOptions* options);
 // 0 printed, 2 bad input (nothing printed on stdout).
