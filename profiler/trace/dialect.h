@@ -62,6 +62,12 @@ std::string_view LaneName(int64_t tid);
 // The lane a slice of |category| must sit on: kernel → compute, gpu_memcpy → copy,
 // privateuse1_runtime → host, privateuse1_driver → collective; nullopt for any other category.
 std::optional<int64_t> LaneForCategory(Category category);
+// The lanes as a type; the value is the runtime's Activity::Kind and the lane's tid.
+enum class LaneKind : uint8_t { kCompute = 0, kCopy = 1, kHost = 2, kCollective = 3 };
+// The lane named |name| ("compute", ...); nullopt for any other name.
+std::optional<LaneKind> LaneKindFromName(std::string_view name);
+// A device row of the current dialect: any of its process_name values starts with "NPU ".
+bool IsNpuProcess(const ProcessRow& row);
 
 // Current when the trace has an "rbln launch" marker or a process row named "NPU ..." (as its
 // first or a later, conflicting process_name); c-abi

@@ -9,11 +9,11 @@
 
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/truth_score.h"
+#include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
 
 namespace rblnsim::analysis {
@@ -49,9 +49,9 @@ TEST(ExplainReport, CleanTrace) {
   SyntheticTrace t;
   t.Op("aten::mm", 0, 1000);
   t.Marker(1, 100, 10);
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]  RBLN EXPLAIN (wall 10.000ms | host ops 1.000us | 1 launch |", 0),
             0u)
       << text;
@@ -60,9 +60,9 @@ TEST(ExplainReport, CleanTrace) {
 
 TEST(ExplainReport, SignalsTableWhyAndNotes) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const OverheadReport r = DetectOverhead(t.trace, *forest);
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const OverheadReport r = DetectOverhead(*index);
   const std::string text = FormatExplainText(r);
   // cpu_fallback, d2h (fallback downloads), h2d, scan: 4 signals; the .cpu() alone would not be.
   EXPECT_EQ(text.rfind("[overhead: 4 signals]  RBLN EXPLAIN (", 0), 0u) << text;
@@ -94,18 +94,18 @@ TEST(ExplainReport, SignalsTableWhyAndNotes) {
 TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
   SyntheticTrace t;
   t.Download(0, 100);
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]", 0), 0u) << text;
   EXPECT_NE(text.find("fyi: .cpu() downloads are written by the user"), std::string::npos);
 }
 
 TEST(LatencyReport, TextAndJson) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(*index, LatencyOptions());
   const std::string text = FormatLatencyReportText(r);
   EXPECT_NE(text.find("1 launch, 1 with device work, 1 launching op"), std::string::npos) << text;
   EXPECT_NE(text.find("submission (all)          1       1.000us"), std::string::npos) << text;
@@ -123,9 +123,9 @@ TEST(LatencyReport, TextAndJson) {
 
 TEST(LatencyPlots, ThreeCharts) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(*index, LatencyOptions());
   EXPECT_EQ(LatencyHistogram(r).values, std::vector<double>{1.0});
   EXPECT_EQ(QueueLengthPlot(r).series.at(0).y, (std::vector<double>{1, 0}));
   EXPECT_EQ(DeviceBusyPlot(t.trace, r).series.at(0).x.size(), static_cast<size_t>(kBusyBuckets));
@@ -159,10 +159,9 @@ class TruthScoreTest : public ::testing::Test {
     auto truth = LoadGroundTruth(path);
     EXPECT_TRUE(truth.ok()) << truth.status().message();
     std::remove(path.c_str());
-    auto forest = BuildHostForest(trace_.trace);
-    EXPECT_TRUE(forest.ok());
-    return ScoreAgainstTruth(*truth, AnalyzeLaunchLatency(trace_.trace, *forest, {}),
-                             DetectOverhead(trace_.trace, *forest));
+    auto index = index::TraceIndex::Build(trace_.trace);
+    EXPECT_TRUE(index.ok());
+    return ScoreAgainstTruth(*truth, AnalyzeLaunchLatency(*index, {}), DetectOverhead(*index));
   }
   SyntheticTrace trace_ = Mixed();
 };

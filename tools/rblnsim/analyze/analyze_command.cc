@@ -6,12 +6,12 @@
 
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/truth_score.h"
 #include "profiler/analysis/window_overrun.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
@@ -23,10 +23,10 @@ namespace rblnsim::cli {
 namespace {}  // namespace
 
 StatusOr<std::string> FormatTraceReports(const trace::Trace& trace) {
-  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
-  std::string out = analysis::FormatExplainText(analysis::DetectOverhead(trace, forest));
+  RBLNSIM_ASSIGN_OR_RETURN(index::TraceIndex index, index::TraceIndex::Build(trace));
+  std::string out = analysis::FormatExplainText(analysis::DetectOverhead(index));
   const analysis::LatencyReport latency =
-      analysis::AnalyzeLaunchLatency(trace, forest, analysis::LatencyOptions());
+      analysis::AnalyzeLaunchLatency(index, analysis::LatencyOptions());
   if (!latency.launches.empty())
     out += "\n" + analysis::FormatLatencyReportText(latency);
   const std::string overrun = analysis::FormatWindowOverrunText(analysis::FindWindowOverrun(
@@ -70,15 +70,14 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     truth = std::move(*loaded);
   }
   const trace::Trace& trace = imported->trace;
-  auto forest = analysis::BuildHostForest(trace);
-  if (!forest.ok())
-    return ReportError(forest.status().WithPrefix(options.trace_path + ": "));
+  auto index = index::TraceIndex::Build(trace);
+  if (!index.ok())
+    return ReportError(index.status().WithPrefix(options.trace_path + ": "));
   analysis::LatencyOptions latency_options;
   latency_options.outlier_threshold_ns = options.outlier_ns;
   latency_options.back_to_back_ns = options.back_to_back_ns;
-  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, *forest);
-  const analysis::LatencyReport latency =
-      analysis::AnalyzeLaunchLatency(trace, *forest, latency_options);
+  const analysis::OverheadReport overhead = analysis::DetectOverhead(*index);
+  const analysis::LatencyReport latency = analysis::AnalyzeLaunchLatency(*index, latency_options);
 
   std::fputs(analysis::FormatExplainText(overhead).c_str(), stdout);
   std::fputs("\n", stdout);
@@ -102,8 +101,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     std::error_code created;
     std::filesystem::create_directories(options.plots_dir, created);
     if (created)
-      return ReportError(Status::IoError(options.plots_dir +
-                      ": cannot create the plot directory: " + created.message()));
+      return ReportError(Status::IoError(
+          options.plots_dir + ": cannot create the plot directory: " + created.message()));
     Status plots = analysis::WriteLatencyPlots(options.plots_dir,
                                                analysis::RenderLatencyPlots(trace, latency));
     if (!plots.ok())
