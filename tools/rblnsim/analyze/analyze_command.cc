@@ -9,6 +9,7 @@
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/registry.h"
 #include "profiler/analysis/truth_score.h"
 #include "profiler/analysis/window_overrun.h"
 #include "profiler/index/trace_index.h"
@@ -52,11 +53,10 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     if (!writable.ok())
       return ReportError(writable);
   }
-  // The analyses read a few args; a large trace's other args would only cost memory and time.
+  // The analyses read a few args (their registry lists them); a large trace's other args would
+  // only cost memory and time.
   trace::ImportOptions import_options;
-  import_options.keep_args = analysis::OverheadArgKeys();
-  for (std::string& key : analysis::LatencyArgKeys())
-    import_options.keep_args->push_back(std::move(key));
+  import_options.keep_args = analysis::KeptArgKeys();
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok())
     return ReportError(imported.status());

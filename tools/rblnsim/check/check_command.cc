@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "profiler/analysis/contract_checks.h"
+#include "profiler/analysis/registry.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
@@ -22,9 +23,11 @@ int CheckCommand(const CheckCommandOptions& options) {
       return ReportError(writable);
     }
   }
-  // The checks read one arg; a large trace's other args would only cost memory and time.
+  // The checks read one arg (the registry lists it); a large trace's other args would only cost
+  // memory and time.
   trace::ImportOptions import_options;
-  import_options.keep_args = analysis::ContractArgKeys();
+  constexpr std::string_view kChecks[] = {"contract"};
+  import_options.keep_args = analysis::KeptArgKeys(kChecks);
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok()) {
     return ReportError(imported.status());
