@@ -284,7 +284,8 @@ const char* BounceCauseName(BounceCause cause) {
 }
 
 std::vector<std::string> OverheadArgKeys() {
-  return {std::string(kLaunchIdArg), kBytesArg, kInputDimsArg, kInputTypeArg};
+  return {std::string(kLaunchIdArg), std::string(kBytesArg), std::string(kInputDimsArg),
+          std::string(kInputTypeArg)};
 }
 
 OverheadReport DetectOverhead(const index::TraceIndex& index) {

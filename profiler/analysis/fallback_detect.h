@@ -69,7 +69,7 @@ struct OverheadReport {
   int64_t scan_host_ns = 0;  // from each scan's download to its item()
 };
 
-inline constexpr const char* kBytesArg = "bytes";
+inline constexpr std::string_view kBytesArg = platform::kBytesArg;
 
 // Every event arg DetectOverhead reads: an importer may drop the others (ImportOptions).
 std::vector<std::string> OverheadArgKeys();

@@ -14,7 +14,7 @@ namespace {
 using trace::Category;
 using trace::Event;
 
-constexpr std::string_view kExternalIdArg = "External id";
+constexpr std::string_view kExternalIdArg = platform::kExternalIdArg;
 
 // Event::IntArg's reading of a value: an integer, or a string / raw JSON that is all decimal.
 std::optional<int64_t> IntValue(const trace::ArgValue& value) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/rbln_vocabulary.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::trace {
@@ -26,10 +27,10 @@ std::string_view DialectName(Dialect dialect);
 std::optional<Dialect> DialectFromName(std::string_view name);
 
 // The arg both dialects put on every slice of a launch (and on the launch's marker).
-inline constexpr std::string_view kLaunchIdArg = "launch_id";
+inline constexpr std::string_view kLaunchIdArg = platform::kLaunchIdArg;
 
-inline constexpr std::string_view kCAbiMarkerName = "rbln_run";
-inline constexpr std::string_view kCurrentMarkerName = "rbln launch";
+inline constexpr std::string_view kCAbiMarkerName = platform::kCAbiLaunchMarker;
+inline constexpr std::string_view kCurrentMarkerName = platform::kCurrentLaunchMarker;
 std::string_view LaunchMarkerName(Dialect dialect);
 
 // A launch marker of either dialect: a privateuse1_runtime slice with one of the two names. It is
