@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "profiler/analysis/explain_report.h"
@@ -140,23 +141,27 @@ TEST(LatencyPlots, ThreeCharts) {
 class TruthScoreTest : public ::testing::Test {
  protected:
   // The ground truth of Mixed(), as `rblnsim run --truth` would write it.
-  static std::string TruthJson(const std::string& fallback_reason, int64_t latency_ns) {
-    return R"json({"scenario":"mixed","launches":[{"launch_id":1,"latency_ns":)json" +
-           std::to_string(latency_ns) + R"json(,"failed":false}],
-      "fallbacks":[{"op":"aten::add","reason":")json" +
-           fallback_reason +
-           R"json(","bytes_to_host":1024,"bytes_to_device":512}],
-      "recompiles":[],
-      "round_trips":[{"reason":"fallback","direction":"device_to_host","bytes":512},
-                     {"reason":"fallback","direction":"device_to_host","bytes":512},
-                     {"reason":"fallback","direction":"host_to_device","bytes":512},
-                     {"reason":"cpu()","direction":"device_to_host","bytes":4096}],
-      "nan_inf_scans":1})json";
+  static TruthFile Truth(const std::string& fallback_reason, int64_t latency_ns) {
+    TruthFile truth;
+    truth.scenario = "mixed";
+    TruthFile::Launch& launch = truth.launches.emplace_back();
+    launch.launch_id = 1;
+    launch.latency_ns = latency_ns;
+    truth.fallbacks.push_back({"aten::add", fallback_reason, 0, 1024, 512});
+    truth.round_trips = {{"fallback", true, 512},
+                         {"fallback", true, 512},
+                         {"fallback", false, 512},
+                         {"cpu()", true, 4096}};
+    truth.nan_inf_scans = 1;
+    return truth;
   }
-  TruthScore Score(const std::string& json) {
-    const std::string path = ::testing::TempDir() + "truth_score_test.json";
-    std::ofstream(path) << json;
-    auto truth = LoadGroundTruth(path);
+  TruthScore Score(const TruthFile& written) {
+    // One file per test: ctest runs the tests of this fixture in parallel processes.
+    const std::string path = ::testing::TempDir() + "truth_score_" +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                             ".json";
+    EXPECT_TRUE(WriteTruthFile(path, written).ok());
+    auto truth = ReadTruthFile(path);
     EXPECT_TRUE(truth.ok()) << truth.status().message();
     std::remove(path.c_str());
     auto index = index::TraceIndex::Build(trace_.trace);
@@ -167,7 +172,7 @@ class TruthScoreTest : public ::testing::Test {
 };
 
 TEST_F(TruthScoreTest, Match) {
-  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1001));  // 1 ns off: within tolerance
+  const TruthScore s = Score(Truth("dtype-not-fp16", 1001));  // 1 ns off: within tolerance
   EXPECT_TRUE(s.passed) << FormatTruthScoreText(s);
   EXPECT_EQ(s.latency_max_abs_error_ns, 1);
   EXPECT_EQ(s.launches_matched, 1);
@@ -175,7 +180,7 @@ TEST_F(TruthScoreTest, Match) {
 }
 
 TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
-  const TruthScore s = Score(TruthJson("nan/inf input", 1000));
+  const TruthScore s = Score(Truth("nan/inf input", 1000));
   EXPECT_FALSE(s.passed);
   EXPECT_EQ(s.signals[0].signal, "fallback");
   EXPECT_EQ(s.signals[0].missed, 1);
@@ -184,7 +189,7 @@ TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
 }
 
 TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {
-  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1002));
+  const TruthScore s = Score(Truth("dtype-not-fp16", 1002));
   EXPECT_FALSE(s.passed);
   EXPECT_EQ(s.latency_over_tolerance, 1);
   trace::StringSink sink;
@@ -196,12 +201,56 @@ TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {
 
 TEST(TruthFile, ErrorsNameTheFile) {
   const std::string path = ::testing::TempDir() + "bad_truth.json";
-  std::ofstream(path) << R"({"launches": [{"launch_id": "x"}]})";
-  auto truth = LoadGroundTruth(path);
+  std::ofstream(path) << R"({"format": 1, "scenario": "s", "launches": [{"launch_id": "x"}]})";
+  auto truth = ReadTruthFile(path);
   ASSERT_FALSE(truth.ok());
   EXPECT_EQ(truth.status().message().rfind(path + ": ", 0), 0u) << truth.status().message();
   std::remove(path.c_str());
-  EXPECT_FALSE(LoadGroundTruth("/nonexistent/truth.json").ok());
+  EXPECT_FALSE(ReadTruthFile("/nonexistent/truth.json").ok());
+}
+
+TEST(TruthFile, WriterAndReaderRoundTrip) {
+  TruthFile truth;
+  truth.scenario = "round trip";
+  truth.launches.push_back(
+      {7, "aten::mm", 3, 2, 5, 100, 150, 180, 190, 50, 1.5, 2.5, 3.5, 4.5, true});
+  truth.fallbacks.push_back({"aten::add", "dtype-not-fp16", 4, 64, 32});
+  truth.recompiles.push_back({"aten::mm", "mm_128", 2});
+  truth.round_trips.push_back({"cpu()", false, 4096});
+  truth.nan_inf_scans = 2;
+  truth.records_dropped = 1;
+  truth.commands_timed_out = 3;
+  const std::string path = ::testing::TempDir() + "round_trip_truth.json";
+  ASSERT_TRUE(WriteTruthFile(path, truth).ok());
+  auto read = ReadTruthFile(path);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  // Written again, the file is byte for byte the same: every field survived.
+  const std::string again = path + ".again";
+  ASSERT_TRUE(WriteTruthFile(again, *read).ok());
+  std::ifstream a(path), b(again);
+  const std::string first((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+  const std::string second((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first.find("{\n  \"format\": 1,"), 0u) << first;
+  EXPECT_EQ(read->launches.at(0).transport_ns, 4.5);
+  EXPECT_TRUE(read->launches.at(0).failed);
+  EXPECT_FALSE(read->round_trips.at(0).to_host);
+  EXPECT_EQ(read->commands_timed_out, 3);
+  std::remove(path.c_str());
+  std::remove(again.c_str());
+}
+
+TEST(TruthFile, OtherFormatVersionsAreRefused) {
+  const std::string path = ::testing::TempDir() + "versioned_truth.json";
+  for (const char* text : {R"({"scenario": "s", "launches": []})",
+                           R"({"format": 2, "scenario": "s", "launches": []})"}) {
+    std::ofstream(path) << text;
+    auto truth = ReadTruthFile(path);
+    ASSERT_FALSE(truth.ok()) << text;
+    EXPECT_NE(truth.status().message().find("format"), std::string::npos)
+        << truth.status().message();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

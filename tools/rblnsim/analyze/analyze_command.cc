@@ -62,9 +62,9 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     return ReportError(imported.status());
   if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
     std::fprintf(stderr, "%s\n", notice.c_str());
-  std::optional<analysis::GroundTruthFile> truth;
+  std::optional<analysis::TruthFile> truth;
   if (!options.truth_path.empty()) {
-    auto loaded = analysis::LoadGroundTruth(options.truth_path);
+    auto loaded = analysis::ReadTruthFile(options.truth_path);
     if (!loaded.ok())
       return ReportError(loaded.status());
     truth = std::move(*loaded);
@@ -113,6 +113,7 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
       trace::JsonWriter json(&sink, 1);
       json.BeginObject();
+      json.Key("format").Int(kAnalyzeJsonFormat);
       json.Key("trace").String(options.trace_path);
       json.Key("explain");
       analysis::WriteExplainJson(overhead, &json);
