@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/dialect.h"
 
 namespace rblnsim::bench {
 
@@ -65,7 +66,7 @@ Event HostOp(int64_t launch, int64_t ts_ns) {
 Event Marker(int64_t launch, int64_t ts_ns) {
   Event e;
   e.category = Category::kPrivateUse1Runtime;
-  e.name = "rbln_run";
+  e.name = std::string(trace::kCAbiMarkerName);
   e.pid = kHostPid;
   e.tid = kHostTid;
   e.ts_ns = ts_ns;

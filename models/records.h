@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/rbln_vocabulary.h"
+
 namespace rblnsim::sim {
 
 enum class HostEventKind : uint8_t {
@@ -45,14 +47,9 @@ struct HostTimeline {
   std::vector<ShapeArgs> shapes;  // distinct input signatures, see HostEvent::shapes_id
 };
 
-enum class FallbackReason : uint8_t {
-  kDtype = 0,          // dtype-not-fp16: not fp16/bf16
-  kNanInf = 1,         // nan/inf input found by the pre-dispatch scan
-  kAllScalar = 2,      // all inputs 0-dim
-  kUnaligned = 3,      // elementwise output last dim % 64 != 0
-  kUnsupportedOp = 4,  // no device kernel
-};
-const char* FallbackReasonName(FallbackReason reason);
+// The runtime's fallback reasons (base/rbln_vocabulary.h); the host model never records kUnknown.
+using platform::FallbackReason;
+using platform::FallbackReasonName;
 
 struct FallbackTruth {
   std::string op;  // aten name

@@ -24,10 +24,11 @@ import sys
 # headers at the paths consumers include them from (<rbln/runtime/activity.h>).
 INCLUDE_ROOTS = ("", "profiler/abi/include")
 
-# profiler/ is plain C++ in six sub-layers; each may include base/ and the sub-layers before it.
-# The edges that hold today: trace -> base; abi -> base; plot -> trace; report -> trace;
-# bridge -> abi, trace; analysis -> trace, plot. The order keeps them acyclic as they grow.
-PROFILER_ORDER = ("abi", "trace", "plot", "report", "bridge", "analysis")
+# profiler/ is plain C++ in seven sub-layers; each may include base/ and the sub-layers before it.
+# The edges that hold today: trace -> base; abi -> base; index -> trace; plot -> trace;
+# report -> trace, index; bridge -> abi, trace; analysis -> trace, index, plot. The order keeps
+# them acyclic as they grow.
+PROFILER_ORDER = ("abi", "trace", "index", "plot", "report", "bridge", "analysis")
 
 EVERYTHING = "*"
 

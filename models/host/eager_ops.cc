@@ -268,7 +268,8 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
   run.record = host_->profiler_enabled_ && host_->recording_;
   // The producer runtime emits the marker only when it was created with the profiler on.
   const bool marked = host_->profiler_enabled_;
-  const size_t marker = marked ? host_->Open("rbln_run", sim::HostEventKind::kRuntimeMarker)
+  const size_t marker = marked ? host_->Open(std::string(platform::kCAbiLaunchMarker),
+                                             sim::HostEventKind::kRuntimeMarker)
                                : static_cast<size_t>(-1);
   if (marked && marker != static_cast<size_t>(-1)) {
     host_->timeline_.events[marker].launch_id = run.launch_id;

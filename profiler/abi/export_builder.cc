@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <numeric>
 
+#include "base/rbln_vocabulary.h"
 #include "profiler/abi/clock_fit.h"
 
 namespace rblnsim::abi {
 
 namespace {
-constexpr const char* kMarkerName = "rbln_run";
-constexpr const char* kLaunchIdKey = "launch_id";
+constexpr const char* kMarkerName = platform::kCAbiLaunchMarker.data();  // a literal
+constexpr const char* kLaunchIdKey = platform::kLaunchIdArg.data();      // a literal
 }  // namespace
 
 ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "profiler/analysis/contract_rules.h"
-#include "profiler/analysis/launch_index.h"
 #include "profiler/analysis/window_overrun.h"
 
 namespace rblnsim::analysis {
@@ -20,12 +19,14 @@ using trace::FlowRole;
 
 class ContractChecker {
  public:
-  ContractChecker(const trace::Trace& trace, const CheckOptions& options, CheckReport* report)
-      : trace_(trace),
-        events_(trace.events),
+  // |index| reads the trace as c-abi.
+  ContractChecker(const index::TraceIndex& index, const CheckOptions& options, CheckReport* report)
+      : trace_(index.trace()),
+        events_(trace_.events),
         options_(options),
         report_(*report),
-        index_(trace, Dialect::kCAbi) {
+        index_(index),
+        launches_(index.launches()) {
     // Three rules look at flow ends only; on a large trace each pass over every event costs
     // as much as the rule itself, so the few flow-carrying events are listed once, in order.
     for (size_t i = 0; i < events_.size(); ++i) {
@@ -64,12 +65,14 @@ class ContractChecker {
   }
 
  private:
+  bool IsMarker(size_t event) const { return index_.events().Has(event, index::kDialectMarker); }
+
   RuleSink Rule(std::string id, std::string description) {
     return RuleSink(&report_, options_.max_examples, std::move(id), std::move(description));
   }
 
   void DeviceCategory(RuleSink sink) {
-    for (size_t i : index_.device_slices) {
+    for (size_t i : launches_.device_slices) {
       const Event& e = events_[i];
       if (e.category == Category::kKernel || e.category == Category::kGpuMemcpy ||
           e.category == Category::kPrivateUse1Driver) {
@@ -77,48 +80,48 @@ class ContractChecker {
       }
       sink.Violation(e, "device slice has cat \"" + std::string(e.cat()) + "\"");
     }
-    if (index_.device_slices.empty())
+    if (launches_.device_slices.empty())
       sink.NotApplicable("0 device slices");
   }
 
   void MarkerPerLaunch(RuleSink sink) {
-    for (size_t m : index_.markers) {
-      if (!events_[m].IntArg(kLaunchIdArg))
+    for (size_t m : launches_.markers) {
+      if (!index_.LaunchId(m))
         sink.Violation(events_[m], "marker has no launch_id");
     }
-    for (const auto& [id, markers] : index_.markers_by_launch) {
+    for (const auto& [id, markers] : launches_.markers_by_launch) {
       for (size_t k = 1; k < markers.size(); ++k) {
         sink.Violation(events_[markers[k]],
                        "launch has " + std::to_string(markers.size()) + " rbln_run markers");
       }
     }
-    for (const auto& [id, slices] : index_.slices_by_launch) {
+    for (const auto& [id, slices] : launches_.slices_by_launch) {
       if (!index_.MarkerOf(id))
         sink.Violation(events_[slices.front()], "launch has no marker");
     }
-    for (size_t i : index_.device_slices) {
+    for (size_t i : launches_.device_slices) {
       const Event& e = events_[i];
-      if (e.FindArg(kLaunchIdArg) != nullptr && !e.IntArg(kLaunchIdArg)) {
+      if (index_.events().Has(i, index::kHasLaunchIdArg) && !index_.LaunchId(i)) {
         sink.Violation(e, "launch_id is not an integer");
       }
     }
-    if (index_.markers.empty() && index_.slices_by_launch.empty())
+    if (launches_.markers.empty() && launches_.slices_by_launch.empty())
       sink.NotApplicable("0 rbln_run markers, 0 launch_ids on device slices");
   }
 
   void MarkerInsideOp(RuleSink sink) {
-    for (size_t m : index_.markers) {
+    for (size_t m : launches_.markers) {
       if (!index_.LauncherOf(m)) {
         sink.Violation(events_[m], "no cpu_op or user_annotation on its thread encloses it");
       }
     }
-    if (index_.markers.empty())
+    if (launches_.markers.empty())
       sink.NotApplicable("0 rbln_run markers");
   }
 
   void DeviceAfterMarker(RuleSink sink) {
     size_t checked = 0;
-    for (const auto& [id, slices] : index_.slices_by_launch) {
+    for (const auto& [id, slices] : launches_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
       if (!marker)
         continue;  // marker-per-launch reports it
@@ -141,7 +144,7 @@ class ContractChecker {
       return;
     }
     size_t checked = 0;
-    for (const auto& [id, slices] : index_.slices_by_launch) {
+    for (const auto& [id, slices] : launches_.slices_by_launch) {
       const auto marker = index_.MarkerOf(id);
       const auto op = marker ? index_.LauncherOf(*marker) : std::nullopt;
       if (!op)
@@ -160,7 +163,7 @@ class ContractChecker {
   }
 
   void FlowStart(RuleSink sink) {
-    for (size_t m : index_.markers) {
+    for (size_t m : launches_.markers) {
       const Event& e = events_[m];
       if (e.flow_role == FlowRole::kFinish) {
         sink.Violation(e, "marker carries a flow finish instead of a start");
@@ -169,7 +172,7 @@ class ContractChecker {
       }
     }
     for (size_t i : flow_events_) {
-      if (events_[i].flow_role == FlowRole::kStart && !index_.is_marker[i]) {
+      if (events_[i].flow_role == FlowRole::kStart && !IsMarker(i)) {
         sink.Violation(events_[i], "flow start " + std::to_string(events_[i].flow_id) +
                                        " on an event that is not an rbln_run marker");
       }
@@ -179,7 +182,7 @@ class ContractChecker {
         sink.Violation(f, "flow start " + std::to_string(f.flow_id) + " is anchored on no event");
       }
     }
-    if (index_.markers.empty() && flow_events_.empty() && options_.unanchored_flows.empty())
+    if (launches_.markers.empty() && flow_events_.empty() && options_.unanchored_flows.empty())
       sink.NotApplicable("0 rbln_run markers, 0 flows");
   }
 
@@ -206,7 +209,7 @@ class ContractChecker {
         sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " has no start");
         continue;
       }
-      if (!index_.is_device[i]) {
+      if (!index_.events().Has(i, index::kOffHost)) {
         sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) +
                               " lands on an event that is not a device slice");
         continue;
@@ -214,11 +217,11 @@ class ContractChecker {
       // Measure against the marker's start when duplicates exist (flow-unique reports them).
       size_t start = it->second.front();
       for (size_t s : it->second) {
-        if (index_.is_marker[s])
+        if (IsMarker(s))
           start = s;
       }
-      const auto want = events_[start].IntArg(kLaunchIdArg);
-      const auto got = f.IntArg(kLaunchIdArg);
+      const auto want = index_.LaunchId(start);
+      const auto got = index_.LaunchId(i);
       if (want && got != want) {
         sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " lands on launch " +
                               (got ? std::to_string(*got) : std::string("(none)")) +
@@ -245,8 +248,7 @@ class ContractChecker {
       if (list.size() < 2)
         continue;
       // The start on a marker is the legitimate one; blame the others.
-      auto keep =
-          std::find_if(list.begin(), list.end(), [&](size_t i) { return index_.is_marker[i]; });
+      auto keep = std::find_if(list.begin(), list.end(), [&](size_t i) { return IsMarker(i); });
       if (keep == list.end())
         keep = list.begin();
       for (auto it = list.begin(); it != list.end(); ++it) {
@@ -263,7 +265,7 @@ class ContractChecker {
   void DeviceRowsNamed(RuleSink sink) {
     std::set<int64_t> pids;
     std::set<std::pair<int64_t, int64_t>> rows;
-    for (size_t i : index_.device_slices) {
+    for (size_t i : launches_.device_slices) {
       const Event& e = events_[i];
       if (pids.insert(e.pid).second) {
         const trace::ProcessRow* p = trace_.FindProcess(e.pid);
@@ -279,7 +281,7 @@ class ContractChecker {
         }
       }
     }
-    if (index_.device_slices.empty())
+    if (launches_.device_slices.empty())
       sink.NotApplicable("0 device slices");
   }
 
@@ -311,7 +313,8 @@ class ContractChecker {
   const std::vector<Event>& events_;
   const CheckOptions& options_;
   CheckReport& report_;
-  LaunchIndex index_;
+  const index::TraceIndex& index_;
+  const index::LaunchTable& launches_;
   std::vector<size_t> flow_events_;  // events carrying a flow start or finish, in order
 };
 
@@ -326,7 +329,7 @@ const RuleResult* CheckReport::Find(const std::string& id) const {
 }
 
 std::vector<std::string> ContractArgKeys() {
-  return {kLaunchIdArg};
+  return {std::string(kLaunchIdArg)};
 }
 
 std::string NsText(int64_t ns) {
@@ -362,25 +365,46 @@ void CheckDeviceInsideWindow(const trace::Trace& trace, bool window_known, RuleS
   }
 }
 
-void CheckCAbiContract(const trace::Trace& trace,
+void CheckCAbiContract(const index::TraceIndex& index,
                        const CheckOptions& options,
                        CheckReport* report) {
-  ContractChecker(trace, options, report).Run();
+  ContractChecker(index, options, report).Run();
 }
 
-CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options) {
+CheckReport CheckContract(const index::TraceIndex& index, const CheckOptions& options) {
+  const trace::Trace& trace = index.trace();
   CheckReport report;
   report.sync = options.sync;
   report.base_time_ns = trace.base_time_ns;
   report.contract_forced = options.contract.has_value();
-  report.contract = options.contract.value_or(DetectDialect(trace));
+  report.contract = options.contract.value_or(index.dialect());
   if (report.contract == Dialect::kCurrent) {
-    CheckCurrentContract(trace, options, &report);
+    CheckCurrentContract(index, options, &report);
+  } else if (index.dialect() == Dialect::kCAbi) {
+    CheckCAbiContract(index, options, &report);
   } else {
-    CheckCAbiContract(trace, options, &report);
+    // A current trace checked against the c-abi contract: its launch table must hold rbln_run
+    // markers. The trace was indexed once already, so indexing it again cannot fail.
+    StatusOr<index::TraceIndex> c_abi = index::TraceIndex::Build(trace, Dialect::kCAbi);
+    CheckCAbiContract(*c_abi, options, &report);
   }
   for (const RuleResult& r : report.rules)
     report.passed = report.passed && r.passed;
+  return report;
+}
+
+CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options) {
+  const Dialect dialect = options.contract.value_or(DetectDialect(trace));
+  StatusOr<index::TraceIndex> index = index::TraceIndex::Build(trace, dialect);
+  if (index.ok())
+    return CheckContract(*index, options);
+  // Too large to index: no rule could run, and a report that passed would hide it.
+  CheckReport report;
+  report.contract = dialect;
+  report.contract_forced = options.contract.has_value();
+  report.passed = false;
+  RuleSink(&report, options.max_examples, "trace-index", "the trace can be indexed")
+      .Violation(index.status().message());
   return report;
 }
 

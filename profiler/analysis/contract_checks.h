@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "profiler/analysis/dialect_rules.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/trace.h"
 
@@ -85,6 +86,10 @@ struct CheckReport {
   const RuleResult* Find(const std::string& id) const;
 };
 
+// |index| may read the trace in either dialect; the contract is options.contract or the index's.
+CheckReport CheckContract(const index::TraceIndex& index, const CheckOptions& options);
+// Indexes |trace| in the contract's dialect first. A trace too large to index fails one rule,
+// "trace-index".
 CheckReport CheckContract(const trace::Trace& trace, const CheckOptions& options);
 
 // Every event arg CheckContract reads: an importer may drop the others (ImportOptions).

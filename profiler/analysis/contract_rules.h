@@ -8,7 +8,8 @@
 #include <utility>
 
 #include "profiler/analysis/contract_checks.h"
-#include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/dialect_rules.h"
+#include "profiler/index/trace_index.h"
 
 namespace rblnsim::analysis {
 
@@ -80,8 +81,11 @@ void CheckDeviceInsideWindow(const trace::Trace& trace, bool window_known, RuleS
 std::string NsText(int64_t ns);
 
 // Each dialect's rule list, appended to |report| in its fixed order.
-void CheckCAbiContract(const trace::Trace& trace, const CheckOptions& options, CheckReport* report);
-void CheckCurrentContract(const trace::Trace& trace,
+// |index| reads the trace in the contract's dialect.
+void CheckCAbiContract(const index::TraceIndex& index,
+                       const CheckOptions& options,
+                       CheckReport* report);
+void CheckCurrentContract(const index::TraceIndex& index,
                           const CheckOptions& options,
                           CheckReport* report);
 

@@ -48,8 +48,13 @@ struct FlowEnd {
 
 class CurrentChecker {
  public:
-  CurrentChecker(const trace::Trace& trace, const CheckOptions& options, CheckReport* report)
-      : trace_(trace), events_(trace.events), options_(options), report_(*report) {
+  CurrentChecker(const index::TraceIndex& index, const CheckOptions& options, CheckReport* report)
+      : index_(index),
+        trace_(index.trace()),
+        events_(trace_.events),
+        options_(options),
+        report_(*report) {
+    const trace::Trace& trace = trace_;
     for (const trace::ProcessRow& row : trace.processes) {
       if (IsNpuProcess(row))
         npu_pids_.insert(row.pid);
@@ -62,7 +67,7 @@ class CurrentChecker {
       const Event& e = events_[i];
       if (e.phase != trace::Phase::kComplete)
         continue;
-      const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
+      const std::optional<int64_t> id = index_.LaunchId(i);
       const bool marker = e.name == kCurrentMarkerName;
       if (marker)
         markers_.push_back(i);
@@ -71,11 +76,11 @@ class CurrentChecker {
         (marker ? launch.markers : launch.activities).push_back(i);
       }
       if (e.flow_role != FlowRole::kNone && InFlowBlock(e.flow_id))
-        AddFlow(e, /*anchored=*/true, marker && id.has_value());
+        AddFlow(e, /*anchored=*/true, id, marker && id.has_value());
     }
     for (const Event& f : options.unanchored_flows) {
       if (f.flow_role != FlowRole::kNone && InFlowBlock(f.flow_id))
-        AddFlow(f, /*anchored=*/false, false);
+        AddFlow(f, /*anchored=*/false, std::nullopt, false);
     }
     MatchUnanchoredStarts();
   }
@@ -128,11 +133,12 @@ class CurrentChecker {
     return RuleSink(&report_, options_.max_examples, std::move(id), std::move(description));
   }
 
-  void AddFlow(const Event& e, bool anchored, bool on_marker) {
+  // |launch_id|: the anchoring event's.
+  void AddFlow(const Event& e, bool anchored, std::optional<int64_t> launch_id, bool on_marker) {
     FlowEnd end;
     end.flow = &e;
     end.anchored = anchored;
-    end.launch_id = anchored ? e.IntArg(kLaunchIdArg) : std::nullopt;
+    end.launch_id = launch_id;
     end.on_marker = on_marker;
     (e.flow_role == FlowRole::kStart ? starts_ : finishes_)[e.flow_id].push_back(end);
   }
@@ -149,7 +155,7 @@ class CurrentChecker {
         if (free_markers.empty()) {
           for (size_t m : markers_) {
             const Event& e = events_[m];
-            if (e.IntArg(kLaunchIdArg) && !HasBlockStart(e))
+            if (index_.LaunchId(m) && !HasBlockStart(e))
               free_markers.emplace_back(e.pid, e.tid, e.ts_ns, m);
           }
           std::sort(free_markers.begin(), free_markers.end());
@@ -162,7 +168,7 @@ class CurrentChecker {
              ++it) {
           const size_t m = std::get<3>(*it);
           if (matched_markers_.insert(m).second) {
-            start.launch_id = events_[m].IntArg(kLaunchIdArg);
+            start.launch_id = index_.LaunchId(m);
             start.on_marker = true;
             break;
           }
@@ -191,7 +197,7 @@ class CurrentChecker {
 
   void OneMarkerPerLaunch(RuleSink sink) {
     for (size_t m : markers_) {
-      if (!events_[m].IntArg(kLaunchIdArg))
+      if (!index_.LaunchId(m))
         sink.Violation(events_[m], "marker has no integer launch_id");
     }
     for (const auto& [id, launch] : launches_) {
@@ -332,7 +338,7 @@ class CurrentChecker {
   void FlowStartAtMarker(RuleSink sink) {
     for (size_t m : markers_) {
       const Event& e = events_[m];
-      if (!e.IntArg(kLaunchIdArg)) {
+      if (!index_.LaunchId(m)) {
         if (HasBlockStart(e))
           sink.Violation(e, "flow start " + FlowText(e.flow_id) + " on a marker without launch_id");
         continue;  // one-marker-per-launch reports the marker itself
@@ -436,6 +442,7 @@ class CurrentChecker {
       sink.NotApplicable("0 flow finishes in the rbln block");
   }
 
+  const index::TraceIndex& index_;
   const trace::Trace& trace_;
   const std::vector<Event>& events_;
   const CheckOptions& options_;
@@ -451,10 +458,10 @@ class CurrentChecker {
 
 }  // namespace
 
-void CheckCurrentContract(const trace::Trace& trace,
+void CheckCurrentContract(const index::TraceIndex& index,
                           const CheckOptions& options,
                           CheckReport* report) {
-  CurrentChecker(trace, options, report).Run();
+  CurrentChecker(index, options, report).Run();
 }
 
 }  // namespace rblnsim::analysis

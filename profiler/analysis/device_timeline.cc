@@ -6,7 +6,6 @@
 #include <tuple>
 #include <utility>
 
-#include "profiler/analysis/launch_index.h"
 #include "profiler/analysis/launch_latency.h"
 
 namespace rblnsim::analysis {
@@ -64,7 +63,7 @@ void FillQueueSeries(LatencyReport* report) {
   }
 }
 
-IdleBreakdown ComputeIdleBreakdown(const trace::Trace& trace,
+IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<LaunchLatency>& launches,
                                    int64_t back_to_back_ns) {
   std::vector<std::pair<int64_t, int64_t>> marker_by_id;  // (launch_id, marker start)
@@ -72,12 +71,14 @@ IdleBreakdown ComputeIdleBreakdown(const trace::Trace& trace,
   for (const LaunchLatency& l : launches)
     marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
   std::sort(marker_by_id.begin(), marker_by_id.end());
+  const index::EventColumns& columns = index.events();
   std::vector<DeviceRow> rows;
-  for (const Event& e : trace.events) {
-    if (!IsDeviceSlice(e))
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!columns.Has(i, index::kDeviceSlice))
       continue;
+    const Event& e = index.event(i);
     int64_t marker = kNoMarker;
-    if (std::optional<int64_t> id = e.IntArg(kLaunchIdArg)) {
+    if (std::optional<int64_t> id = index.LaunchId(i)) {
       auto it = std::lower_bound(marker_by_id.begin(), marker_by_id.end(),
                                  std::make_pair(*id, std::numeric_limits<int64_t>::min()));
       if (it != marker_by_id.end() && it->first == *id)

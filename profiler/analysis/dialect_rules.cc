@@ -16,26 +16,12 @@ const char* MarkerNameOf(Dialect dialect) {
   return trace::LaunchMarkerName(dialect).data();  // the names are string literals
 }
 
-bool IsNpuProcess(const trace::ProcessRow& row) {
-  if (trace::IsNpuRowName(row.name))
-    return true;
-  for (const std::string& name : row.other_names) {
-    if (trace::IsNpuRowName(name))
-      return true;
-  }
-  return false;
-}
-
 std::string_view LaneName(LaneKind kind) {
   return kLaneNames[static_cast<int>(kind)];
 }
 
 std::optional<LaneKind> LaneFromName(std::string_view name) {
-  for (int i = 0; i < 4; ++i) {
-    if (kLaneNames[i] == name)
-      return static_cast<LaneKind>(i);
-  }
-  return std::nullopt;
+  return trace::LaneKindFromName(name);
 }
 
 std::optional<LaneKind> LaneOfCategory(Category category) {

@@ -27,6 +27,7 @@ using trace::DialectFromName;
 using trace::IsLaunchMarker;  // either dialect's marker
 using trace::kCAbiMarkerName;
 using trace::kCurrentMarkerName;
+using trace::kLaunchIdArg;
 using trace::kNpuRowPrefix;
 
 // The flow ids the current bridge owns; ids outside belong to other producers.
@@ -39,11 +40,10 @@ inline bool InFlowBlock(uint64_t id) {
 // The marker name of |dialect|.
 const char* MarkerNameOf(Dialect dialect);
 
-// A device row of the current dialect: any of its process_name values starts with "NPU ".
-bool IsNpuProcess(const trace::ProcessRow& row);
+using trace::IsNpuProcess;  // any of the row's process_name values starts with "NPU "
 
 // The lanes of an NPU row; the value is the runtime's Activity::Kind and the lane's tid.
-enum class LaneKind : uint8_t { kCompute = 0, kCopy = 1, kHost = 2, kCollective = 3 };
+using trace::LaneKind;
 std::string_view LaneName(LaneKind kind);
 std::optional<LaneKind> LaneFromName(std::string_view name);
 // kernel -> compute, gpu_memcpy -> copy, privateuse1_runtime -> host,

@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <utility>
 
-#include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/dialect_rules.h"
 #include "profiler/analysis/launch_latency.h"
 
 namespace rblnsim::analysis {
 
 namespace {
 
+using index::HostKind;
+using index::kNone;
 using trace::Event;
-constexpr uint32_t kNone = HostForest::kNone;
 
 // Subtree flags, and what a dispatcher op's children were found to be.
 enum : uint8_t { kHasMarker = 1, kHasCopyFrom = 2, kHasCompile = 4 };
@@ -30,16 +31,21 @@ int64_t ParseInstance(const std::string& name) {
 
 class Detector {
  public:
-  Detector(const trace::Trace& trace, const HostForest& forest, OverheadReport* report)
-      : trace_(trace), f_(forest), report_(report), n_(static_cast<uint32_t>(forest.size())) {
-    to_ = f_.NameId("aten::to");
-    to_copy_ = f_.NameId("aten::_to_copy");
-    copy_ = f_.NameId("aten::copy_");
-    copy_from_ = f_.NameId("aten::_copy_from");
-    isinf_ = f_.NameId("aten::isinf");
-    isnan_ = f_.NameId("aten::isnan");
-    item_ = f_.NameId("aten::item");
-    compile_ = f_.NameId("rbln::compile");
+  Detector(const index::TraceIndex& index, OverheadReport* report)
+      : index_(index),
+        trace_(index.trace()),
+        f_(index.forest()),
+        report_(report),
+        n_(static_cast<uint32_t>(f_.size())) {
+    const index::NameTable& names = index.names();
+    to_ = names.Find("aten::to");
+    to_copy_ = names.Find("aten::_to_copy");
+    copy_ = names.Find("aten::copy_");
+    copy_from_ = names.Find("aten::_copy_from");
+    isinf_ = names.Find("aten::isinf");
+    isnan_ = names.Find("aten::isnan");
+    item_ = names.Find("aten::item");
+    compile_ = names.Find("rbln::compile");
   }
 
   void Run() {
@@ -213,7 +219,7 @@ class Detector {
       for (uint32_t c = f_.end[pos]; c < stop; c = f_.end[c]) {
         if (f_.kind[c] != HostKind::kMarker)
           continue;
-        rc.launch_id = Ev(c).IntArg(kLaunchIdArg).value_or(-1);
+        rc.launch_id = index_.LaunchId(f_.event[c]).value_or(-1);
         break;
       }
       if (rc.launch_id >= 0)
@@ -224,14 +230,16 @@ class Detector {
       return;
     std::sort(wanted.begin(), wanted.end());
     std::vector<std::pair<int64_t, int64_t>> first_seen;  // (instance, earliest slice start)
-    for (const Event& e : trace_.events) {
-      if (!IsDeviceSlice(e))
+    const index::EventColumns& columns = index_.events();
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (!columns.Has(i, index::kDeviceSlice))
         continue;
+      const Event& e = trace_.events[i];
       const int64_t instance = ParseInstance(e.name);
       if (instance < 0)
         continue;
       first_seen.emplace_back(instance, e.ts_ns);
-      const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
+      const std::optional<int64_t> id = index_.LaunchId(i);
       if (!id)
         continue;
       auto it = std::lower_bound(wanted.begin(), wanted.end(), std::make_pair(*id, size_t{0}));
@@ -249,8 +257,9 @@ class Detector {
     }
   }
 
+  const index::TraceIndex& index_;
   const trace::Trace& trace_;
-  const HostForest& f_;
+  const index::HostForest& f_;
   OverheadReport* report_;
   const uint32_t n_;
   uint32_t to_, to_copy_, copy_, copy_from_, isinf_, isnan_, item_, compile_;
@@ -275,12 +284,14 @@ const char* BounceCauseName(BounceCause cause) {
 }
 
 std::vector<std::string> OverheadArgKeys() {
-  return {kLaunchIdArg, kBytesArg, kInputDimsArg, kInputTypeArg};
+  return {std::string(kLaunchIdArg), std::string(kBytesArg), std::string(kInputDimsArg),
+          std::string(kInputTypeArg)};
 }
 
-OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& forest) {
+OverheadReport DetectOverhead(const index::TraceIndex& index) {
+  const trace::Trace& trace = index.trace();
   OverheadReport report;
-  report.launches = static_cast<int64_t>(forest.markers);
+  report.launches = static_cast<int64_t>(index.forest().markers);
   report.wall_ns = trace.capture_end_ns - trace.capture_start_ns;
   if (report.wall_ns <= 0 && !trace.events.empty()) {
     int64_t lo = trace.events.front().ts_ns;
@@ -291,7 +302,7 @@ OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& fores
     }
     report.wall_ns = hi - lo;
   }
-  Detector(trace, forest, &report).Run();
+  Detector(index, &report).Run();
   return report;
 }
 

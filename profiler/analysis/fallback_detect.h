@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/input_args.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {
@@ -69,13 +69,12 @@ struct OverheadReport {
   int64_t scan_host_ns = 0;  // from each scan's download to its item()
 };
 
-inline constexpr const char* kBytesArg = "bytes";
+inline constexpr std::string_view kBytesArg = platform::kBytesArg;
 
 // Every event arg DetectOverhead reads: an importer may drop the others (ImportOptions).
 std::vector<std::string> OverheadArgKeys();
 
-// |forest| must be BuildHostForest(trace).
-OverheadReport DetectOverhead(const trace::Trace& trace, const HostForest& forest);
+OverheadReport DetectOverhead(const index::TraceIndex& index);
 
 }  // namespace rblnsim::analysis
 

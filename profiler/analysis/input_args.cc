@@ -10,20 +10,6 @@ namespace {
 
 // torch-rbln's verified eager ops (docs: rbln_pytorch/supported_ops.html); nn.linear is
 // aten::linear, and matmul reaches the device through mm/bmm.
-constexpr std::array<std::string_view, 24> kElementwise = {
-    "aten::abs",  "aten::add",   "aten::ceil",  "aten::clamp",       "aten::div",
-    "aten::eq",   "aten::ge",    "aten::gt",    "aten::le",          "aten::lt",
-    "aten::ne",   "aten::floor", "aten::log",   "aten::logical_not", "aten::masked_fill",
-    "aten::mul",  "aten::neg",   "aten::pow",   "aten::rsqrt",       "aten::sigmoid",
-    "aten::silu", "aten::sub",   "aten::trunc", "aten::where"};
-constexpr std::array<std::string_view, 10> kOtherSupported = {
-    "aten::addmm", "aten::bmm", "aten::linear", "aten::max",     "aten::mean",
-    "aten::min",   "aten::mm",  "aten::matmul", "aten::softmax", "aten::_softmax"};
-
-bool Contains(const auto& list, std::string_view name) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
-
 // A cursor over compact JSON text; tolerant of spaces, strict about structure.
 class Cursor {
  public:
@@ -175,24 +161,6 @@ bool IsHalfType(std::string_view type) {
 
 }  // namespace
 
-const char* FallbackCauseName(FallbackCause cause) {
-  switch (cause) {
-    case FallbackCause::kDtype:
-      return "dtype-not-fp16";
-    case FallbackCause::kNanInf:
-      return "nan/inf input";
-    case FallbackCause::kAllScalar:
-      return "all-scalar inputs";
-    case FallbackCause::kUnaligned:
-      return "last dim not a multiple of 64";
-    case FallbackCause::kUnsupportedOp:
-      return "op not supported on the device";
-    case FallbackCause::kUnknown:
-      return "unknown";
-  }
-  return "unknown";
-}
-
 bool OpInput::IsTensor(bool types_known) const {
   if (nested)
     return false;
@@ -227,12 +195,11 @@ std::string_view BaseOpName(std::string_view name) {
 }
 
 bool IsDeviceSupportedOp(std::string_view aten_name) {
-  const std::string_view base = BaseOpName(aten_name);
-  return Contains(kElementwise, base) || Contains(kOtherSupported, base);
+  return platform::IsDeviceSupportedOp(BaseOpName(aten_name));
 }
 
 bool IsElementwiseOp(std::string_view aten_name) {
-  return Contains(kElementwise, BaseOpName(aten_name));
+  return platform::IsDeviceElementwiseOp(BaseOpName(aten_name));
 }
 
 FallbackCause InferCause(std::string_view aten_name,

@@ -10,22 +10,19 @@
 #include <string_view>
 #include <vector>
 
+#include "base/rbln_vocabulary.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {
 
-// Why an op ran on the CPU. The names match torch.rbln.explain()'s why: lines (and the
-// simulator's ground truth); kUnknown when the trace does not show the cause.
-enum class FallbackCause : uint8_t {
-  kDtype = 0,
-  kNanInf = 1,
-  kAllScalar = 2,
-  kUnaligned = 3,
-  kUnsupportedOp = 4,
-  kUnknown = 5,
-};
-inline constexpr int kFallbackCauseCount = 6;
-const char* FallbackCauseName(FallbackCause cause);
+// Why an op ran on the CPU: the runtime's fallback reasons (base/rbln_vocabulary.h), whose names
+// match torch.rbln.explain()'s why: lines and the simulator's ground truth; kUnknown when the
+// trace does not show the cause.
+using FallbackCause = platform::FallbackReason;
+inline constexpr int kFallbackCauseCount = platform::kFallbackReasonCount;
+inline const char* FallbackCauseName(FallbackCause cause) {
+  return platform::FallbackReasonName(cause);
+}
 
 // One input of an op as record_shapes writes it. A non-tensor argument has empty dims and a
 // type such as "Scalar" or ""; a 0-dim tensor has empty dims and its dtype ("c10::Half").
@@ -36,8 +33,8 @@ struct OpInput {
   bool IsTensor(bool types_known) const;
 };
 
-inline constexpr const char* kInputDimsArg = "Input Dims";
-inline constexpr const char* kInputTypeArg = "Input type";
+inline constexpr std::string_view kInputDimsArg = platform::kInputDimsArg;
+inline constexpr std::string_view kInputTypeArg = platform::kInputTypeArg;
 
 // The inputs of |event|, or nullopt when it carries no parsable "Input Dims".
 std::optional<std::vector<OpInput>> ReadOpInputs(const trace::Event& event);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "profiler/analysis/launch_index.h"
+#include "profiler/analysis/dialect_rules.h"
 
 namespace rblnsim::analysis {
 
@@ -29,14 +29,16 @@ struct SliceRef {
 
 // Markers become launches with their launching op; a second marker of one launch_id is counted
 // and dropped (the contract checks report it as a rule violation).
-void CollectLaunches(const trace::Trace& trace, const HostForest& forest, LatencyReport* report) {
-  std::vector<uint32_t> op_of_name(forest.names.size(), HostForest::kNone);
+void CollectLaunches(const index::TraceIndex& index, LatencyReport* report) {
+  const trace::Trace& trace = index.trace();
+  const index::HostForest& forest = index.forest();
+  std::vector<uint32_t> op_of_name(index.names().size(), index::kNone);
   report->op_names.assign(1, "(no launching op)");
   for (uint32_t pos = 0; pos < forest.size(); ++pos) {
-    if (forest.kind[pos] != HostKind::kMarker)
+    if (forest.kind[pos] != index::HostKind::kMarker)
       continue;
     const Event& e = trace.events[forest.event[pos]];
-    const std::optional<int64_t> id = e.IntArg(kLaunchIdArg);
+    const std::optional<int64_t> id = index.LaunchId(forest.event[pos]);
     if (!id) {
       ++report->markers_without_launch_id;
       continue;
@@ -47,11 +49,11 @@ void CollectLaunches(const trace::Trace& trace, const HostForest& forest, Latenc
     l.marker_end_ns = e.end_ns();
     l.op_start_ns = e.ts_ns;
     const uint32_t launcher = forest.Launcher(pos);
-    if (launcher != HostForest::kNone) {
+    if (launcher != index::kNone) {
       uint32_t& op = op_of_name[forest.name[launcher]];
-      if (op == HostForest::kNone) {
+      if (op == index::kNone) {
         op = static_cast<uint32_t>(report->op_names.size());
-        report->op_names.emplace_back(forest.names[forest.name[launcher]]);
+        report->op_names.emplace_back(index.names().text[forest.name[launcher]]);
       }
       l.op = op;
       l.op_start_ns = trace.events[forest.event[launcher]].ts_ns;
@@ -72,14 +74,14 @@ void CollectLaunches(const trace::Trace& trace, const HostForest& forest, Latenc
 }
 
 // Joins device slices to launches (both sorted by launch_id) for first start / last end.
-void JoinDeviceSlices(const trace::Trace& trace, LatencyReport* report) {
+void JoinDeviceSlices(const index::TraceIndex& index, LatencyReport* report) {
+  const index::EventColumns& columns = index.events();
   std::vector<SliceRef> slices;
-  for (const Event& e : trace.events) {
-    if (!IsDeviceSlice(e))
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!columns.Has(i, index::kDeviceSlice) || !columns.Has(i, index::kHasLaunchId))
       continue;
-    if (std::optional<int64_t> id = e.IntArg(kLaunchIdArg)) {
-      slices.push_back({*id, e.ts_ns, e.end_ns()});
-    }
+    const Event& e = index.event(i);
+    slices.push_back({columns.launch_id[i], e.ts_ns, e.end_ns()});
   }
   std::sort(slices.begin(), slices.end());
   size_t s = 0;
@@ -157,22 +159,8 @@ void Summarize(const LatencyOptions& options, LatencyReport* report) {
 
 }  // namespace
 
-bool IsDeviceSlice(const Event& e) {
-  if (e.phase != trace::Phase::kComplete)
-    return false;
-  switch (e.category) {
-    case Category::kCpuOp:
-    case Category::kUserAnnotation:
-    case Category::kPythonFunction:
-    case Category::kPrivateUse1Runtime:
-      return false;
-    default:
-      return trace::IsDeviceCategory(e.category) || e.FindArg(kLaunchIdArg) != nullptr;
-  }
-}
-
 std::vector<std::string> LatencyArgKeys() {
-  return {kLaunchIdArg};
+  return {std::string(kLaunchIdArg)};
 }
 
 Percentiles ComputePercentiles(std::vector<int64_t>* values) {
@@ -189,15 +177,14 @@ Percentiles ComputePercentiles(std::vector<int64_t>* values) {
   return p;
 }
 
-LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
-                                   const HostForest& forest,
-                                   const LatencyOptions& options) {
+LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const LatencyOptions& options) {
+  const trace::Trace& trace = index.trace();
   LatencyReport report;
   report.window_start_ns = trace.capture_start_ns;
   report.window_end_ns = trace.capture_end_ns;
   report.marker_name = MarkerNameOf(DetectDialect(trace));
-  CollectLaunches(trace, forest, &report);
-  JoinDeviceSlices(trace, &report);
+  CollectLaunches(index, &report);
+  JoinDeviceSlices(index, &report);
   std::sort(report.launches.begin(), report.launches.end(),
             [](const LaunchLatency& a, const LaunchLatency& b) {
               return std::tie(a.marker_start_ns, a.launch_id) <
@@ -205,7 +192,7 @@ LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
             });
   Summarize(options, &report);
   FillQueueSeries(&report);
-  report.idle = ComputeIdleBreakdown(trace, report.launches, options.back_to_back_ns);
+  report.idle = ComputeIdleBreakdown(index, report.launches, options.back_to_back_ns);
   if (report.window_end_ns <= report.window_start_ns) {
     // No capture window in the trace: the span of its events stands in.
     bool any = false;

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "profiler/analysis/host_forest.h"
 #include "base/status.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::analysis {
@@ -123,17 +123,14 @@ struct LatencyReport {
 // importer may drop the others (ImportOptions).
 std::vector<std::string> LatencyArgKeys();
 
-// |forest| must be BuildHostForest(trace).
-LatencyReport AnalyzeLaunchLatency(const trace::Trace& trace,
-                                   const HostForest& forest,
-                                   const LatencyOptions& options);
+LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const LatencyOptions& options);
 
 // Building blocks of AnalyzeLaunchLatency (device_timeline.cc), public for tests.
 // The queue-length step series and its max/mean from report->launches (any order). At equal
 // timestamps a start of device work is applied before a new marker, so a launch that is picked up
 // the instant the next one is submitted does not count as two in flight.
 void FillQueueSeries(LatencyReport* report);
-IdleBreakdown ComputeIdleBreakdown(const trace::Trace& trace,
+IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<LaunchLatency>& launches,
                                    int64_t back_to_back_ns);
 
@@ -151,7 +148,7 @@ BusySeries DeviceBusyOverTime(const trace::Trace& trace,
 
 // The trace's device slices: complete events carrying a launch_id that are not markers or host
 // spans, plus kernel / gpu_memcpy / gpu_memset events without one.
-bool IsDeviceSlice(const trace::Event& event);
+using index::IsDeviceSlice;
 
 }  // namespace rblnsim::analysis
 

@@ -47,7 +47,7 @@ std::string BytesKey(bool known, int64_t to_host, int64_t to_device) {
   return known ? fmt::format(" ({} B to host, {} B to device)", to_host, to_device) : "";
 }
 
-void ScoreLatency(const GroundTruthFile& truth, const LatencyReport& latency, TruthScore* score) {
+void ScoreLatency(const TruthFile& truth, const LatencyReport& latency, TruthScore* score) {
   std::vector<std::pair<int64_t, int64_t>> measured;  // (launch_id, submission latency)
   for (const LaunchLatency& l : latency.launches) {
     if (l.has_device())
@@ -55,7 +55,7 @@ void ScoreLatency(const GroundTruthFile& truth, const LatencyReport& latency, Tr
   }
   std::sort(measured.begin(), measured.end());
   std::vector<int64_t> known_ids;
-  for (const GroundTruthFile::Launch& l : truth.launches) {
+  for (const TruthFile::Launch& l : truth.launches) {
     known_ids.push_back(l.launch_id);
     if (l.failed)
       continue;
@@ -81,7 +81,7 @@ void ScoreLatency(const GroundTruthFile& truth, const LatencyReport& latency, Tr
 
 }  // namespace
 
-TruthScore ScoreAgainstTruth(const GroundTruthFile& truth,
+TruthScore ScoreAgainstTruth(const TruthFile& truth,
                              const LatencyReport& latency,
                              const OverheadReport& overhead,
                              int64_t latency_tolerance_ns) {

@@ -10,44 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "profiler/analysis/fallback_detect.h"
 #include "profiler/analysis/launch_latency.h"
-#include "base/status.h"
+#include "profiler/analysis/truth_file.h"
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::analysis {
-
-// The parts of the truth file the scores use.
-struct GroundTruthFile {
-  struct Launch {
-    int64_t launch_id = 0;
-    int64_t latency_ns = 0;
-    bool failed = false;
-  };
-  struct Fallback {
-    std::string op;
-    std::string reason;
-    int64_t bytes_to_host = 0;
-    int64_t bytes_to_device = 0;
-  };
-  struct Recompile {
-    std::string op;
-    int64_t instance = -1;
-  };
-  struct RoundTrip {
-    std::string reason;
-    bool to_host = true;
-    int64_t bytes = 0;
-  };
-  std::vector<Launch> launches;
-  std::vector<Fallback> fallbacks;
-  std::vector<Recompile> recompiles;
-  std::vector<RoundTrip> round_trips;
-  int64_t nan_inf_scans = 0;
-};
-
-// Errors are one line naming the file.
-StatusOr<GroundTruthFile> LoadGroundTruth(const std::string& path);
 
 struct SignalScore {
   std::string signal;  // "fallback", "recompile", "round_trip", "nan_inf_scan"
@@ -70,7 +39,7 @@ struct TruthScore {
   bool passed = true;
 };
 
-TruthScore ScoreAgainstTruth(const GroundTruthFile& truth,
+TruthScore ScoreAgainstTruth(const TruthFile& truth,
                              const LatencyReport& latency,
                              const OverheadReport& overhead,
                              int64_t latency_tolerance_ns = 1);

@@ -64,4 +64,8 @@ void WriteWindowOverrunJson(const WindowOverrun& overrun, trace::JsonWriter* jso
   json->EndObject();
 }
 
+std::vector<std::string> WindowOverrunArgKeys() {
+  return {std::string(trace::kLaunchIdArg)};
+}
+
 }  // namespace rblnsim::analysis

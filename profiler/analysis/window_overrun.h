@@ -38,6 +38,9 @@ struct WindowOverrun {
 
 WindowOverrun FindWindowOverrun(const trace::Trace& trace, bool window_known);
 
+// Every event arg FindWindowOverrun reads (IsDeviceSlice looks for a launch_id).
+std::vector<std::string> WindowOverrunArgKeys();
+
 // "device work after the capture window: N of M device slices end after it, the worst by
 // X us\n"; empty when none does (or the trace has no window), so a trace within its window reads
 // as before.

@@ -26,7 +26,7 @@ std::optional<int64_t> Positive(std::optional<int64_t> id) {
 
 std::optional<int64_t> LaunchIdOf(const CopiedSlice& slice) {
   for (const CopiedAnnotation& annotation : slice.annotations) {
-    if (annotation.name != "launch_id")
+    if (annotation.name != platform::kLaunchIdArg)
       continue;
     // Only the first "launch_id" counts, the same one the args keep; if it is not a positive
     // integer the slice falls back to its corr_id like a slice without one.

@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
+#include "base/rbln_vocabulary.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
 #include "profiler/trace/trace.h"
@@ -16,7 +18,7 @@
 namespace rblnsim::bridge {
 
 // The name of the per-launch source marker the runtime emits on the launching host thread.
-inline constexpr char kLaunchMarkerName[] = "rbln_run";
+inline constexpr std::string_view kLaunchMarkerName = platform::kCAbiLaunchMarker;
 
 // How one converted event takes part in launch correlation.
 struct LaunchTag {

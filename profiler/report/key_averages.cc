@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/dialect.h"
 
 namespace rblnsim::report {
@@ -44,14 +45,15 @@ std::string_view RowName(std::string_view name) {
 // One FunctionEvent. Times stay integer ns; torch's float µs only matter when printing.
 struct Node {
   const Event* event = nullptr;
+  size_t event_index = 0;  // position in trace.events and the index's columns
   std::string_view name;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   bool device = false;
   // A launch marker (rbln_run / rbln launch): a runtime event, neither a device event nor a CPU
-  // op. It only finds its enclosing op for attribution; it is no row and no child, so the op's
-  // self time is the same whether the marker is the c-abi's timed one or the current zero-length
-  // one.
+  // op. It only names its launching op (the index's) for attribution; it is no row and no child,
+  // so the op's self time is the same whether the marker is the c-abi's timed one or the current
+  // zero-length one.
   bool marker = false;
   int parent = -1;
   std::vector<int> children;
@@ -60,12 +62,15 @@ struct Node {
 
 class EventTree {
  public:
-  explicit EventTree(const trace::Trace& trace) {
-    for (const Event& event : trace.events) {
+  explicit EventTree(const index::TraceIndex& index) : index_(index) {
+    const trace::Trace& trace = index.trace();
+    for (size_t e = 0; e < trace.events.size(); ++e) {
+      const Event& event = trace.events[e];
       if (event.phase != trace::Phase::kComplete || IsFilteredName(event.name))
         continue;
       Node& node = nodes_.emplace_back();
       node.event = &event;
+      node.event_index = e;
       node.name = RowName(event.name);
       node.start_ns = event.ts_ns;
       // Saturate so a corrupt duration in an imported trace cannot overflow.
@@ -73,7 +78,7 @@ class EventTree {
           event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       node.end_ns = event.ts_ns + dur_ns;
       node.device = IsPrivateUse1Event(event);
-      node.marker = trace::IsLaunchMarker(event);
+      node.marker = index.events().Has(e, index::kLaunchMarker);
     }
     // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every
     // child then comes after its parent, which the passes below rely on.
@@ -81,8 +86,11 @@ class EventTree {
       return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
     });
     alive_.resize(nodes_.size());
-    for (size_t i = 0; i < nodes_.size(); ++i)
+    node_of_event_.assign(trace.events.size(), -1);
+    for (size_t i = 0; i < nodes_.size(); ++i) {
       alive_[i] = static_cast<int>(i);
+      node_of_event_[nodes_[i].event_index] = static_cast<int>(i);
+    }
     PopulateCpuChildren();
   }
 
@@ -94,10 +102,10 @@ class EventTree {
       if (nodes_[i].device)
         continue;
       if (nodes_[i].marker) {
-        if (auto launch = event.IntArg(trace::kLaunchIdArg))
+        if (auto launch = index_.LaunchId(nodes_[i].event_index))
           marker_by_launch.emplace(*launch, i);
       } else if (IsOpCategory(event.category)) {
-        auto external_id = event.IntArg("External id");
+        auto external_id = index_.ExternalId(nodes_[i].event_index);
         if (external_id && *external_id > 0)
           op_by_external_id.emplace(*external_id, i);
       }
@@ -110,7 +118,7 @@ class EventTree {
       if (attribution == Attribution::kReleased)
         continue;
       int op = -1;
-      if (auto launch = node.event->IntArg(trace::kLaunchIdArg)) {
+      if (auto launch = index_.LaunchId(node.event_index)) {
         auto marker = marker_by_launch.find(*launch);
         if (marker == marker_by_launch.end()) {
           ++stats->missing_marker;
@@ -121,7 +129,7 @@ class EventTree {
           ++stats->no_enclosing_op;
           continue;
         }
-      } else if (auto external_id = node.event->IntArg("External id")) {
+      } else if (auto external_id = index_.ExternalId(node.event_index)) {
         auto found = op_by_external_id.find(*external_id);
         if (found != op_by_external_id.end())
           op = found->second;
@@ -233,10 +241,8 @@ class EventTree {
       if (node.device)
         continue;
       std::vector<int>& stack = stacks[{node.event->pid, node.event->tid}];
-      if (node.marker) {
-        node.parent = EnclosingOnStack(stack, node);
-        continue;
-      }
+      if (node.marker)
+        continue;  // no row and no child; its launching op comes from the index
       while (!stack.empty()) {
         Node& parent = nodes_[stack.back()];
         if (node.start_ns >= parent.end_ns || node.end_ns > parent.end_ns) {
@@ -251,28 +257,25 @@ class EventTree {
     }
   }
 
-  // The innermost stack entry holding |node| whole, leaving the stack as it is: a marker must not
-  // pop an op that a later event still nests in.
-  int EnclosingOnStack(const std::vector<int>& stack, const Node& node) const {
-    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-      const Node& candidate = nodes_[*it];
-      if (node.start_ns < candidate.end_ns && node.end_ns <= candidate.end_ns)
-        return *it;
-    }
-    return -1;
-  }
-
-  // The innermost cpu_op/user_annotation above |marker|, skipping runtime and Python frames.
+  // The launching op of |marker|: the index's innermost cpu_op / user_annotation enclosing it,
+  // or, when that op is one of torch's filtered utility ops (no FunctionEvent), the next one out.
   int EnclosingOp(int marker) const {
-    for (int p = nodes_[marker].parent; p >= 0; p = nodes_[p].parent) {
-      if (IsOpCategory(nodes_[p].event->category))
-        return p;
+    const index::HostForest& forest = index_.forest();
+    const uint32_t marker_node = index_.events().node[nodes_[marker].event_index];
+    if (marker_node == index::kNone)
+      return -1;
+    for (uint32_t op = forest.Launcher(marker_node); op != index::kNone; op = forest.parent[op]) {
+      const int node = node_of_event_[forest.event[op]];
+      if (node >= 0)
+        return node;
     }
     return -1;
   }
 
-  std::vector<Node> nodes_;  // (start, -end, logging) order
-  std::vector<int> alive_;   // indices into nodes_ not folded away, in that order
+  const index::TraceIndex& index_;
+  std::vector<Node> nodes_;         // (start, -end, logging) order
+  std::vector<int> alive_;          // indices into nodes_ not folded away, in that order
+  std::vector<int> node_of_event_;  // trace event -> its node, or -1
 };
 
 }  // namespace
@@ -281,9 +284,9 @@ bool IsPrivateUse1Event(const trace::Event& event) {
   return trace::IsDeviceCategory(event.category) || event.category == Category::kGpuUserAnnotation;
 }
 
-KeyAverages ComputeKeyAverages(const trace::Trace& trace, Attribution attribution) {
+KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution) {
   KeyAverages result;
-  EventTree tree(trace);
+  EventTree tree(index);
   // Kernels are attached before folding, as torch attaches them while parsing.
   tree.Attribute(attribution, &result.stats);
   tree.DropLaunchMarkers();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::report {
@@ -72,7 +73,8 @@ struct KeyAverages {
 // maps to the PrivateUse1 device type.
 bool IsPrivateUse1Event(const trace::Event& event);
 
-KeyAverages ComputeKeyAverages(const trace::Trace& trace, Attribution attribution);
+// Launch ids, external ids and each marker's launching op come from |index|.
+KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution);
 
 // Stable descending sort, so ties keep first-appearance order. Unknown keys are an error.
 Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);
@@ -82,6 +84,10 @@ std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
                                    const TableOptions& options);
 
 // ComputeKeyAverages + SortKeyAverages + RenderKeyAveragesTable. |stats| may be null.
+StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
+                                             const TableOptions& options,
+                                             AttributionStats* stats = nullptr);
+// The same for a trace not indexed yet.
 StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,
                                              const TableOptions& options,
                                              AttributionStats* stats = nullptr);

@@ -213,16 +213,23 @@ std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
   return out;
 }
 
-StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,
+StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
                                              const TableOptions& options,
                                              AttributionStats* stats) {
-  KeyAverages averages = ComputeKeyAverages(trace, options.attribution);
+  KeyAverages averages = ComputeKeyAverages(index, options.attribution);
   if (stats != nullptr)
     *stats = averages.stats;
   if (!options.sort_by.empty()) {
     RBLNSIM_RETURN_IF_ERROR(SortKeyAverages(options.sort_by, &averages.rows));
   }
   return RenderKeyAveragesTable(averages.rows, options);
+}
+
+StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,
+                                             const TableOptions& options,
+                                             AttributionStats* stats) {
+  RBLNSIM_ASSIGN_OR_RETURN(index::TraceIndex index, index::TraceIndex::Build(trace));
+  return FormatKeyAveragesTable(index, options, stats);
 }
 
 }  // namespace rblnsim::report

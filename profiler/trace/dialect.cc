@@ -54,15 +54,29 @@ std::optional<int64_t> LaneForCategory(Category category) {
   }
 }
 
+std::optional<LaneKind> LaneKindFromName(std::string_view name) {
+  for (int64_t i = 0; i < kLaneCount; ++i) {
+    if (kLaneNames[i] == name)
+      return static_cast<LaneKind>(i);
+  }
+  return std::nullopt;
+}
+
+bool IsNpuProcess(const ProcessRow& row) {
+  if (IsNpuRowName(row.name))
+    return true;
+  for (const std::string& name : row.other_names) {
+    if (IsNpuRowName(name))
+      return true;
+  }
+  return false;
+}
+
 Dialect DetectDialect(const Trace& trace) {
   for (const ProcessRow& row : trace.processes) {
-    if (IsNpuRowName(row.name))
-      return Dialect::kCurrent;
     // Kineto's default "GPU <n>" row can win the pid's name; the NPU name is then a second one.
-    for (const std::string& name : row.other_names) {
-      if (IsNpuRowName(name))
-        return Dialect::kCurrent;
-    }
+    if (IsNpuProcess(row))
+      return Dialect::kCurrent;
   }
   for (const Event& event : trace.events) {
     if (IsLaunchMarker(event, Dialect::kCurrent))

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/rbln_vocabulary.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::trace {
@@ -26,10 +27,10 @@ std::string_view DialectName(Dialect dialect);
 std::optional<Dialect> DialectFromName(std::string_view name);
 
 // The arg both dialects put on every slice of a launch (and on the launch's marker).
-inline constexpr std::string_view kLaunchIdArg = "launch_id";
+inline constexpr std::string_view kLaunchIdArg = platform::kLaunchIdArg;
 
-inline constexpr std::string_view kCAbiMarkerName = "rbln_run";
-inline constexpr std::string_view kCurrentMarkerName = "rbln launch";
+inline constexpr std::string_view kCAbiMarkerName = platform::kCAbiLaunchMarker;
+inline constexpr std::string_view kCurrentMarkerName = platform::kCurrentLaunchMarker;
 std::string_view LaunchMarkerName(Dialect dialect);
 
 // A launch marker of either dialect: a privateuse1_runtime slice with one of the two names. It is
@@ -62,6 +63,12 @@ std::string_view LaneName(int64_t tid);
 // The lane a slice of |category| must sit on: kernel → compute, gpu_memcpy → copy,
 // privateuse1_runtime → host, privateuse1_driver → collective; nullopt for any other category.
 std::optional<int64_t> LaneForCategory(Category category);
+// The lanes as a type; the value is the runtime's Activity::Kind and the lane's tid.
+enum class LaneKind : uint8_t { kCompute = 0, kCopy = 1, kHost = 2, kCollective = 3 };
+// The lane named |name| ("compute", ...); nullopt for any other name.
+std::optional<LaneKind> LaneKindFromName(std::string_view name);
+// A device row of the current dialect: any of its process_name values starts with "NPU ".
+bool IsNpuProcess(const ProcessRow& row);
 
 // Current when the trace has an "rbln launch" marker or a process row named "NPU ..." (as its
 // first or a later, conflicting process_name); c-abi

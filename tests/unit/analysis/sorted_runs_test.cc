@@ -1,6 +1,6 @@
 // SortAlmostSorted must give exactly std::sort's order whatever the input: sorted, two sorted
 // runs (host ops then markers), or anything else.
-#include "profiler/analysis/sorted_runs.h"
+#include "profiler/index/sorted_runs.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace rblnsim::analysis {
+namespace rblnsim::index {
 namespace {
 
 using Item = std::pair<int, int>;  // (key, index): a strict total order, as the analyses use
@@ -49,4 +49,4 @@ TEST(SortAlmostSortedTest, MatchesStdSort) {
 }
 
 }  // namespace
-}  // namespace rblnsim::analysis
+}  // namespace rblnsim::index

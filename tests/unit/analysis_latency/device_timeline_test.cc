@@ -1,8 +1,8 @@
 // Queue length over time, the HTA-style idle breakdown and device busy per time bucket.
 #include <gtest/gtest.h>
 
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/launch_latency.h"
+#include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
 
 namespace rblnsim::analysis {
@@ -11,11 +11,11 @@ namespace {
 using testing::SyntheticTrace;
 
 LatencyReport Analyze(const trace::Trace& trace, int64_t back_to_back_ns = 1000) {
-  auto forest = BuildHostForest(trace);
-  EXPECT_TRUE(forest.ok());
+  auto index = index::TraceIndex::Build(trace);
+  EXPECT_TRUE(index.ok());
   LatencyOptions options;
   options.back_to_back_ns = back_to_back_ns;
-  return AnalyzeLaunchLatency(trace, *forest, options);
+  return AnalyzeLaunchLatency(*index, options);
 }
 
 TEST(QueueLength, StepsUpAtMarkersAndDownAtFirstDeviceSlice) {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "profiler/analysis/host_forest.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
 #include "tests/unit/import/kineto_json_builder.h"
@@ -15,9 +15,9 @@ namespace {
 using testing::SyntheticTrace;
 
 OverheadReport Detect(const trace::Trace& trace) {
-  auto forest = BuildHostForest(trace);
-  EXPECT_TRUE(forest.ok());
-  return DetectOverhead(trace, *forest);
+  auto index = index::TraceIndex::Build(trace);
+  EXPECT_TRUE(index.ok());
+  return DetectOverhead(*index);
 }
 
 TEST(Fallback, DtypeFromInputType) {

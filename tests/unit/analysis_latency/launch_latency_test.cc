@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
+#include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
 
 namespace rblnsim::analysis {
@@ -16,9 +16,9 @@ namespace {
 using testing::SyntheticTrace;
 
 LatencyReport Analyze(const trace::Trace& trace, LatencyOptions options = {}) {
-  auto forest = BuildHostForest(trace);
-  EXPECT_TRUE(forest.ok());
-  return AnalyzeLaunchLatency(trace, *forest, options);
+  auto index = index::TraceIndex::Build(trace);
+  EXPECT_TRUE(index.ok());
+  return AnalyzeLaunchLatency(*index, options);
 }
 
 TEST(Percentiles, NearestRank) {
@@ -161,10 +161,10 @@ TEST(LaunchLatency, LongCapturesStayExact) {
     t.Slice("i1_0_W0_mm_1", i, ts + 1200, 300, 2);
   }
   t.trace.capture_end_ns = int64_t{kLaunches} * 2000;
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
-  const OverheadReport overhead = DetectOverhead(t.trace, *forest);
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(*index, LatencyOptions());
+  const OverheadReport overhead = DetectOverhead(*index);
   EXPECT_TRUE(overhead.fallbacks.empty());
   ASSERT_EQ(r.launches.size(), static_cast<size_t>(kLaunches));
   EXPECT_EQ(r.submission.p50_ns, 803);

@@ -5,15 +5,16 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/truth_score.h"
+#include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
 
 namespace rblnsim::analysis {
@@ -49,9 +50,9 @@ TEST(ExplainReport, CleanTrace) {
   SyntheticTrace t;
   t.Op("aten::mm", 0, 1000);
   t.Marker(1, 100, 10);
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]  RBLN EXPLAIN (wall 10.000ms | host ops 1.000us | 1 launch |", 0),
             0u)
       << text;
@@ -60,9 +61,9 @@ TEST(ExplainReport, CleanTrace) {
 
 TEST(ExplainReport, SignalsTableWhyAndNotes) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const OverheadReport r = DetectOverhead(t.trace, *forest);
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const OverheadReport r = DetectOverhead(*index);
   const std::string text = FormatExplainText(r);
   // cpu_fallback, d2h (fallback downloads), h2d, scan: 4 signals; the .cpu() alone would not be.
   EXPECT_EQ(text.rfind("[overhead: 4 signals]  RBLN EXPLAIN (", 0), 0u) << text;
@@ -94,18 +95,18 @@ TEST(ExplainReport, SignalsTableWhyAndNotes) {
 TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
   SyntheticTrace t;
   t.Download(0, 100);
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const std::string text = FormatExplainText(DetectOverhead(t.trace, *forest));
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]", 0), 0u) << text;
   EXPECT_NE(text.find("fyi: .cpu() downloads are written by the user"), std::string::npos);
 }
 
 TEST(LatencyReport, TextAndJson) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(*index, LatencyOptions());
   const std::string text = FormatLatencyReportText(r);
   EXPECT_NE(text.find("1 launch, 1 with device work, 1 launching op"), std::string::npos) << text;
   EXPECT_NE(text.find("submission (all)          1       1.000us"), std::string::npos) << text;
@@ -123,9 +124,9 @@ TEST(LatencyReport, TextAndJson) {
 
 TEST(LatencyPlots, ThreeCharts) {
   const SyntheticTrace t = Mixed();
-  auto forest = BuildHostForest(t.trace);
-  ASSERT_TRUE(forest.ok());
-  const LatencyReport r = AnalyzeLaunchLatency(t.trace, *forest, LatencyOptions());
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const LatencyReport r = AnalyzeLaunchLatency(*index, LatencyOptions());
   EXPECT_EQ(LatencyHistogram(r).values, std::vector<double>{1.0});
   EXPECT_EQ(QueueLengthPlot(r).series.at(0).y, (std::vector<double>{1, 0}));
   EXPECT_EQ(DeviceBusyPlot(t.trace, r).series.at(0).x.size(), static_cast<size_t>(kBusyBuckets));
@@ -140,35 +141,38 @@ TEST(LatencyPlots, ThreeCharts) {
 class TruthScoreTest : public ::testing::Test {
  protected:
   // The ground truth of Mixed(), as `rblnsim run --truth` would write it.
-  static std::string TruthJson(const std::string& fallback_reason, int64_t latency_ns) {
-    return R"json({"scenario":"mixed","launches":[{"launch_id":1,"latency_ns":)json" +
-           std::to_string(latency_ns) + R"json(,"failed":false}],
-      "fallbacks":[{"op":"aten::add","reason":")json" +
-           fallback_reason +
-           R"json(","bytes_to_host":1024,"bytes_to_device":512}],
-      "recompiles":[],
-      "round_trips":[{"reason":"fallback","direction":"device_to_host","bytes":512},
-                     {"reason":"fallback","direction":"device_to_host","bytes":512},
-                     {"reason":"fallback","direction":"host_to_device","bytes":512},
-                     {"reason":"cpu()","direction":"device_to_host","bytes":4096}],
-      "nan_inf_scans":1})json";
+  static TruthFile Truth(const std::string& fallback_reason, int64_t latency_ns) {
+    TruthFile truth;
+    truth.scenario = "mixed";
+    TruthFile::Launch& launch = truth.launches.emplace_back();
+    launch.launch_id = 1;
+    launch.latency_ns = latency_ns;
+    truth.fallbacks.push_back({"aten::add", fallback_reason, 0, 1024, 512});
+    truth.round_trips = {{"fallback", true, 512},
+                         {"fallback", true, 512},
+                         {"fallback", false, 512},
+                         {"cpu()", true, 4096}};
+    truth.nan_inf_scans = 1;
+    return truth;
   }
-  TruthScore Score(const std::string& json) {
-    const std::string path = ::testing::TempDir() + "truth_score_test.json";
-    std::ofstream(path) << json;
-    auto truth = LoadGroundTruth(path);
+  TruthScore Score(const TruthFile& written) {
+    // One file per test: ctest runs the tests of this fixture in parallel processes.
+    const std::string path = ::testing::TempDir() + "truth_score_" +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                             ".json";
+    EXPECT_TRUE(WriteTruthFile(path, written).ok());
+    auto truth = ReadTruthFile(path);
     EXPECT_TRUE(truth.ok()) << truth.status().message();
     std::remove(path.c_str());
-    auto forest = BuildHostForest(trace_.trace);
-    EXPECT_TRUE(forest.ok());
-    return ScoreAgainstTruth(*truth, AnalyzeLaunchLatency(trace_.trace, *forest, {}),
-                             DetectOverhead(trace_.trace, *forest));
+    auto index = index::TraceIndex::Build(trace_.trace);
+    EXPECT_TRUE(index.ok());
+    return ScoreAgainstTruth(*truth, AnalyzeLaunchLatency(*index, {}), DetectOverhead(*index));
   }
   SyntheticTrace trace_ = Mixed();
 };
 
 TEST_F(TruthScoreTest, Match) {
-  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1001));  // 1 ns off: within tolerance
+  const TruthScore s = Score(Truth("dtype-not-fp16", 1001));  // 1 ns off: within tolerance
   EXPECT_TRUE(s.passed) << FormatTruthScoreText(s);
   EXPECT_EQ(s.latency_max_abs_error_ns, 1);
   EXPECT_EQ(s.launches_matched, 1);
@@ -176,7 +180,7 @@ TEST_F(TruthScoreTest, Match) {
 }
 
 TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
-  const TruthScore s = Score(TruthJson("nan/inf input", 1000));
+  const TruthScore s = Score(Truth("nan/inf input", 1000));
   EXPECT_FALSE(s.passed);
   EXPECT_EQ(s.signals[0].signal, "fallback");
   EXPECT_EQ(s.signals[0].missed, 1);
@@ -185,7 +189,7 @@ TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
 }
 
 TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {
-  const TruthScore s = Score(TruthJson("dtype-not-fp16", 1002));
+  const TruthScore s = Score(Truth("dtype-not-fp16", 1002));
   EXPECT_FALSE(s.passed);
   EXPECT_EQ(s.latency_over_tolerance, 1);
   trace::StringSink sink;
@@ -197,12 +201,56 @@ TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {
 
 TEST(TruthFile, ErrorsNameTheFile) {
   const std::string path = ::testing::TempDir() + "bad_truth.json";
-  std::ofstream(path) << R"({"launches": [{"launch_id": "x"}]})";
-  auto truth = LoadGroundTruth(path);
+  std::ofstream(path) << R"({"format": 1, "scenario": "s", "launches": [{"launch_id": "x"}]})";
+  auto truth = ReadTruthFile(path);
   ASSERT_FALSE(truth.ok());
   EXPECT_EQ(truth.status().message().rfind(path + ": ", 0), 0u) << truth.status().message();
   std::remove(path.c_str());
-  EXPECT_FALSE(LoadGroundTruth("/nonexistent/truth.json").ok());
+  EXPECT_FALSE(ReadTruthFile("/nonexistent/truth.json").ok());
+}
+
+TEST(TruthFile, WriterAndReaderRoundTrip) {
+  TruthFile truth;
+  truth.scenario = "round trip";
+  truth.launches.push_back(
+      {7, "aten::mm", 3, 2, 5, 100, 150, 180, 190, 50, 1.5, 2.5, 3.5, 4.5, true});
+  truth.fallbacks.push_back({"aten::add", "dtype-not-fp16", 4, 64, 32});
+  truth.recompiles.push_back({"aten::mm", "mm_128", 2});
+  truth.round_trips.push_back({"cpu()", false, 4096});
+  truth.nan_inf_scans = 2;
+  truth.records_dropped = 1;
+  truth.commands_timed_out = 3;
+  const std::string path = ::testing::TempDir() + "round_trip_truth.json";
+  ASSERT_TRUE(WriteTruthFile(path, truth).ok());
+  auto read = ReadTruthFile(path);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  // Written again, the file is byte for byte the same: every field survived.
+  const std::string again = path + ".again";
+  ASSERT_TRUE(WriteTruthFile(again, *read).ok());
+  std::ifstream a(path), b(again);
+  const std::string first((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+  const std::string second((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first.find("{\n  \"format\": 1,"), 0u) << first;
+  EXPECT_EQ(read->launches.at(0).transport_ns, 4.5);
+  EXPECT_TRUE(read->launches.at(0).failed);
+  EXPECT_FALSE(read->round_trips.at(0).to_host);
+  EXPECT_EQ(read->commands_timed_out, 3);
+  std::remove(path.c_str());
+  std::remove(again.c_str());
+}
+
+TEST(TruthFile, OtherFormatVersionsAreRefused) {
+  const std::string path = ::testing::TempDir() + "versioned_truth.json";
+  for (const char* text : {R"({"scenario": "s", "launches": []})",
+                           R"({"format": 2, "scenario": "s", "launches": []})"}) {
+    std::ofstream(path) << text;
+    auto truth = ReadTruthFile(path);
+    ASSERT_FALSE(truth.ok()) << text;
+    EXPECT_NE(truth.status().message().find("format"), std::string::npos)
+        << truth.status().message();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -18,6 +18,13 @@
 namespace rblnsim::report {
 namespace {
 
+// ComputeKeyAverages over a fresh index of |trace|.
+KeyAverages KeyAveragesOf(const trace::Trace& trace, Attribution attribution) {
+  auto index = index::TraceIndex::Build(trace);
+  EXPECT_TRUE(index.ok());
+  return ComputeKeyAverages(*index, attribution);
+}
+
 using rbln::runtime::Activity;
 using trace::Category;
 using trace::Dialect;
@@ -226,7 +233,7 @@ TEST(DialectReports, SameTableInBothDialects) {
 
 TEST(DialectReports, MarkersAreNeitherCpuOpsNorDeviceTime) {
   for (Dialect dialect : {Dialect::kCAbi, Dialect::kCurrent}) {
-    const KeyAverages averages = ComputeKeyAverages(TraceIn(dialect), Attribution::kReleased);
+    const KeyAverages averages = KeyAveragesOf(TraceIn(dialect), Attribution::kReleased);
     int64_t self_device_ns = 0;
     for (const KeyAverage& row : averages.rows) {
       EXPECT_FALSE(row.name == trace::kCAbiMarkerName || row.name == trace::kCurrentMarkerName);
@@ -257,7 +264,7 @@ TEST(DialectReports, MarkersAreNeitherCpuOpsNorDeviceTime) {
 
 TEST(DialectReports, AttributionFindsTheLaunchingOpThroughEitherMarker) {
   for (Dialect dialect : {Dialect::kCAbi, Dialect::kCurrent}) {
-    const KeyAverages averages = ComputeKeyAverages(TraceIn(dialect), Attribution::kAttributed);
+    const KeyAverages averages = KeyAveragesOf(TraceIn(dialect), Attribution::kAttributed);
     EXPECT_EQ(averages.stats.device_events, 18) << trace::DialectName(dialect);
     EXPECT_EQ(averages.stats.attributed, 18) << trace::DialectName(dialect);
     EXPECT_EQ(averages.stats.unattributed(), 0) << trace::DialectName(dialect);

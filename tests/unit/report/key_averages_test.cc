@@ -10,6 +10,13 @@
 namespace rblnsim::report {
 namespace {
 
+// ComputeKeyAverages over a fresh index of |trace|.
+KeyAverages KeyAveragesOf(const trace::Trace& trace, Attribution attribution) {
+  auto index = index::TraceIndex::Build(trace);
+  EXPECT_TRUE(index.ok());
+  return ComputeKeyAverages(*index, attribution);
+}
+
 using trace::Category;
 using trace::Event;
 using trace::Trace;
@@ -184,7 +191,7 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
   EXPECT_EQ(stats.unattributed(), 0);
 
   // Every device ns lands on exactly one CPU op: their Self RBLN adds up to the footer.
-  const KeyAverages averages = ComputeKeyAverages(LaunchTrace(), Attribution::kAttributed);
+  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kAttributed);
   int64_t cpu_self_device_ns = 0;
   int64_t device_rows_ns = 0;
   for (const KeyAverage& row : averages.rows) {
@@ -195,7 +202,7 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
 }
 
 TEST(KeyAveragesTable, ReleasedModeLeavesCpuRowsWithoutDeviceTime) {
-  const KeyAverages averages = ComputeKeyAverages(LaunchTrace(), Attribution::kReleased);
+  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kReleased);
   for (const KeyAverage& row : averages.rows) {
     if (!row.is_device) {
       EXPECT_EQ(row.self_device_ns, 0) << row.name;
@@ -218,7 +225,7 @@ TEST(KeyAveragesTable, UnattributedDeviceEventsAreCounted) {
   trace.events.push_back(Marker(3, 150 * kUs, kUs));  // outside every op
   trace.events.push_back(Kernel("orphan", 160 * kUs, kUs, {{"launch_id", int64_t{3}}}));
   trace.events.push_back(Kernel("nolink", 170 * kUs, kUs));
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kAttributed);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
   EXPECT_EQ(averages.stats.device_events, 6);
   EXPECT_EQ(averages.stats.attributed, 3);
   EXPECT_EQ(averages.stats.missing_marker, 1);
@@ -228,7 +235,7 @@ TEST(KeyAveragesTable, UnattributedDeviceEventsAreCounted) {
 }
 
 TEST(KeyAveragesTable, SortByAndRowLimit) {
-  const KeyAverages averages = ComputeKeyAverages(LaunchTrace(), Attribution::kAttributed);
+  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kAttributed);
   const auto names = [](const std::vector<KeyAverage>& rows) {
     std::vector<std::string> out;
     for (const KeyAverage& row : rows)
@@ -288,7 +295,7 @@ TEST(KeyAveragesTable, DuplicateNodesFoldIntoTheirParent) {
       Op("aten::add", 200 * kUs, 100 * kUs),  // two same-name children: no folding
       Op("aten::add", 210 * kUs, 10 * kUs),  Op("aten::add", 230 * kUs, 10 * kUs),
   };
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kReleased);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
   const KeyAverage* to = FindRow(averages.rows, "aten::to");
   ASSERT_NE(to, nullptr);
   EXPECT_EQ(to->count, 1);
@@ -309,7 +316,7 @@ TEST(KeyAveragesTable, FoldingLiftsTheChildsKernels) {
       Marker(1, 20 * kUs, 10 * kUs),
       Kernel("mm_kernel", 40 * kUs, 5 * kUs, {{"launch_id", int64_t{1}}}),
   };
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kAttributed);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
   const KeyAverage* mm = FindRow(averages.rows, "aten::mm");
   ASSERT_NE(mm, nullptr);
   EXPECT_EQ(mm->count, 1);
@@ -326,7 +333,7 @@ TEST(KeyAveragesTable, AMarkerStickingOutOfItsOpDoesNotCutTheTree) {
       Op("inner", 90 * kUs, 5 * kUs),
       Kernel("k", 120 * kUs, 2 * kUs, {{"launch_id", int64_t{1}}}),
   };
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kAttributed);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
   ASSERT_NE(FindRow(averages.rows, "outer"), nullptr);
   EXPECT_EQ(FindRow(averages.rows, "outer")->self_cpu_ns, 95 * kUs);
   EXPECT_EQ(FindRow(averages.rows, "rbln_run"), nullptr);
@@ -346,7 +353,7 @@ TEST(KeyAveragesTable, TreeFollowsContainmentPerThread) {
   };
   trace.events.push_back(trace.events[0]);
   trace.events.back().phase = trace::Phase::kInstant;  // instants are not table rows
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kReleased);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
   ASSERT_EQ(averages.rows.size(), 5u);
   EXPECT_EQ(FindRow(averages.rows, "aten::is_leaf"), nullptr);
   EXPECT_EQ(FindRow(averages.rows, "outer")->self_cpu_ns, 50 * kUs);
@@ -365,7 +372,7 @@ TEST(KeyAveragesTable, RowsSplitByDeviceAndAnnotationAndMergeProfilerSteps) {
       Kernel("step", 0, 4 * kUs),
       MakeEvent(Category::kGpuUserAnnotation, "step", 0, 7, 0, 6 * kUs),
   };
-  const KeyAverages averages = ComputeKeyAverages(trace, Attribution::kReleased);
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
   ASSERT_EQ(averages.rows.size(), 5u);
   EXPECT_EQ(averages.rows[4].name, "ProfilerStep*");
   EXPECT_EQ(averages.rows[4].count, 2);

@@ -6,12 +6,13 @@
 
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/registry.h"
 #include "profiler/analysis/truth_score.h"
 #include "profiler/analysis/window_overrun.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
@@ -37,19 +38,18 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     if (!writable.ok())
       return ReportError(writable);
   }
-  // The analyses read a few args; a large trace's other args would only cost memory and time.
+  // The analyses read a few args (their registry lists them); a large trace's other args would
+  // only cost memory and time.
   trace::ImportOptions import_options;
-  import_options.keep_args = analysis::OverheadArgKeys();
-  for (std::string& key : analysis::LatencyArgKeys())
-    import_options.keep_args->push_back(std::move(key));
+  import_options.keep_args = analysis::KeptArgKeys();
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok())
     return ReportError(imported.status());
   if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
     std::fprintf(stderr, "%s\n", notice.c_str());
-  std::optional<analysis::GroundTruthFile> truth;
+  std::optional<analysis::TruthFile> truth;
   if (!options.truth_path.empty()) {
-    auto loaded = analysis::LoadGroundTruth(options.truth_path);
+    auto loaded = analysis::ReadTruthFile(options.truth_path);
     if (!loaded.ok())
       return ReportError(loaded.status());
     truth = std::move(*loaded);
@@ -87,6 +87,7 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     Status written = trace::WriteFileAtomically(options.json_path, [&](trace::OutputSink& sink) {
       trace::JsonWriter json(&sink, 1);
       json.BeginObject();
+      json.Key("format").Int(kAnalyzeJsonFormat);
       json.Key("trace").String(options.trace_path);
       json.Key("explain");
       analysis::WriteExplainJson(overhead, &json);

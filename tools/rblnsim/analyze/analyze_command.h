@@ -25,6 +25,10 @@ struct AnalyzeOptions {
   int64_t back_to_back_ns = 1000;
 };
 
+// The "format" version at the head of `analyze --json`; bump it when a key changes meaning or
+// goes away (added keys keep the version).
+inline constexpr int64_t kAnalyzeJsonFormat = 1;
+
 void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options);
 // 0 analysed (and, with --truth, everything matched), 1 a ground-truth mismatch, 2 bad input.
 int AnalyzeCommand(const AnalyzeOptions& options);

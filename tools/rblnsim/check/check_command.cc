@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "profiler/analysis/contract_checks.h"
+#include "profiler/analysis/registry.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
@@ -21,9 +23,11 @@ int CheckCommand(const CheckCommandOptions& options) {
       return ReportError(writable);
     }
   }
-  // The checks read one arg; a large trace's other args would only cost memory and time.
+  // The checks read one arg (the registry lists it); a large trace's other args would only cost
+  // memory and time.
   trace::ImportOptions import_options;
-  import_options.keep_args = analysis::ContractArgKeys();
+  constexpr std::string_view kChecks[] = {"contract"};
+  import_options.keep_args = analysis::KeptArgKeys(kChecks);
   auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
   if (!imported.ok()) {
     return ReportError(imported.status());
@@ -37,7 +41,11 @@ int CheckCommand(const CheckCommandOptions& options) {
   for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
     check_options.unanchored_flows.push_back(orphan.flow);
   }
-  const analysis::CheckReport report = analysis::CheckContract(imported->trace, check_options);
+  auto index = index::TraceIndex::Build(
+      imported->trace, check_options.contract.value_or(trace::DetectDialect(imported->trace)));
+  if (!index.ok())
+    return ReportError(index.status().WithPrefix(options.trace_path + ": "));
+  const analysis::CheckReport report = analysis::CheckContract(*index, check_options);
   std::printf("contract: %s (%s)\n", trace::DialectName(report.contract).data(),
               report.contract_forced ? "forced by --contract" : "detected from the trace");
   std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);

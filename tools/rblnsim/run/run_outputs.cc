@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "profiler/analysis/truth_file.h"
 #include "profiler/report/device_events.h"
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/json_writer.h"
@@ -83,69 +84,28 @@ Status WriteTruth(const std::string& path,
                   const sim::SessionData& session,
                   int64_t offset) {
   const sim::GroundTruth& truth = session.truth;
-  return trace::WriteFileAtomically(path, [&](trace::OutputSink& sink) {
-    trace::JsonWriter json(&sink, 2);
-    json.BeginObject();
-    json.Key("scenario").String(scenario.name);
-    json.Key("time_domain").String("system-clock ns, as the trace's absolute timestamps");
-    json.Key("launches").BeginArray();
-    for (const sim::LaunchTruth& l : truth.launches) {
-      json.BeginObject();
-      json.Key("launch_id").Int(l.launch_id);
-      json.Key("op").String(l.op);
-      json.Key("external_id").Int(l.external_id);
-      json.Key("instance").Int(l.instance);
-      json.Key("sequence").Int(l.sequence);
-      json.Key("marker_start_ns").Int(Ns(l.marker_start_ns, offset));
-      json.Key("first_device_start_ns").Int(Ns(l.first_device_start_ns, offset));
-      json.Key("last_device_end_ns").Int(Ns(l.last_device_end_ns, offset));
-      json.Key("completed_ns").Int(Ns(l.completed_ns, offset));
-      json.Key("latency_ns").Int(Ns(l.first_device_start_ns, 0) - Ns(l.marker_start_ns, 0));
-      json.Key("host_overhead_ns").Double(l.host_overhead_ns);
-      json.Key("ring_wait_ns").Double(l.ring_wait_ns);
-      json.Key("queue_wait_ns").Double(l.queue_wait_ns);
-      json.Key("transport_ns").Double(l.transport_ns);
-      json.Key("failed").Bool(l.failed);
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("fallbacks").BeginArray();
-    for (const sim::FallbackTruth& f : truth.fallbacks) {
-      json.BeginObject();
-      json.Key("op").String(f.op);
-      json.Key("reason").String(sim::FallbackReasonName(f.reason));
-      json.Key("external_id").Int(f.external_id);
-      json.Key("bytes_to_host").Int(f.bytes_to_host);
-      json.Key("bytes_to_device").Int(f.bytes_to_device);
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("recompiles").BeginArray();
-    for (const sim::RecompileTruth& r : truth.recompiles) {
-      json.BeginObject();
-      json.Key("op").String(r.op);
-      json.Key("program").String(r.program_key);
-      json.Key("instance").Int(r.instance);
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("round_trips").BeginArray();
-    for (const sim::RoundTripTruth& r : truth.round_trips) {
-      json.BeginObject();
-      json.Key("reason").String(r.reason);
-      json.Key("direction").String(r.to_host ? "device_to_host" : "host_to_device");
-      json.Key("bytes").Int(r.bytes);
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("nan_inf_scans").Int(truth.nan_inf_scans);
-    json.Key("records_dropped").Int(session.records_dropped);
-    json.Key("commands_timed_out").Int(session.commands_timed_out);
-    json.EndObject();
-    json.Finish();
-    sink.Append("\n");
-    return sink.status();
-  });
+  analysis::TruthFile file;
+  file.scenario = scenario.name;
+  for (const sim::LaunchTruth& l : truth.launches) {
+    file.launches.push_back({l.launch_id, l.op, l.external_id, l.instance, l.sequence,
+                             Ns(l.marker_start_ns, offset), Ns(l.first_device_start_ns, offset),
+                             Ns(l.last_device_end_ns, offset), Ns(l.completed_ns, offset),
+                             Ns(l.first_device_start_ns, 0) - Ns(l.marker_start_ns, 0),
+                             l.host_overhead_ns, l.ring_wait_ns, l.queue_wait_ns, l.transport_ns,
+                             l.failed});
+  }
+  for (const sim::FallbackTruth& f : truth.fallbacks) {
+    file.fallbacks.push_back({f.op, sim::FallbackReasonName(f.reason), f.external_id,
+                              f.bytes_to_host, f.bytes_to_device});
+  }
+  for (const sim::RecompileTruth& r : truth.recompiles)
+    file.recompiles.push_back({r.op, r.program_key, r.instance});
+  for (const sim::RoundTripTruth& r : truth.round_trips)
+    file.round_trips.push_back({r.reason, r.to_host, r.bytes});
+  file.nan_inf_scans = truth.nan_inf_scans;
+  file.records_dropped = session.records_dropped;
+  file.commands_timed_out = session.commands_timed_out;
+  return analysis::WriteTruthFile(path, file);
 }
 
 }  // namespace rblnsim::cli

@@ -7,8 +7,7 @@
 #include <tuple>
 
 #include "profiler/analysis/fallback_detect.h"
-#include "profiler/analysis/host_forest.h"
-#include "profiler/analysis/launch_index.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
 #include "profiler/trace/json_writer.h"
@@ -66,42 +65,43 @@ const std::set<std::string, std::less<>>& KnownCostKeys() {
 // rbln_run marker: "rbln::kernel"), a compiled graph call ("rbln::graph"), and an op nested
 // directly in an op of the same name without a launch: the inner kernel ("aten::abs.out" in the
 // NaN/Inf scan, "cpu::kernel" for a fallback's CPU kernel). "" when it is no op cost.
-std::string HostCostKey(const analysis::HostForest& forest, uint32_t node, bool has_marker_child) {
-  const std::string_view name = forest.names[forest.name[node]];
-  if (forest.kind[node] == analysis::HostKind::kAnnotation) {
+std::string HostCostKey(const index::TraceIndex& index, uint32_t node, bool has_marker_child) {
+  const index::HostForest& forest = index.forest();
+  const std::string_view name = index.names().text[forest.name[node]];
+  if (forest.kind[node] == index::HostKind::kAnnotation) {
     return name == "Torch-Compiled Region" ? "rbln::graph" : "";
   }
   if (has_marker_child)
     return "rbln::kernel";
   const uint32_t parent = forest.parent[node];
-  if (parent != analysis::HostForest::kNone && forest.name[parent] == forest.name[node]) {
+  if (parent != index::kNone && forest.name[parent] == forest.name[node]) {
     return name == "aten::abs" ? "aten::abs.out" : "cpu::kernel";
   }
   return std::string(name);
 }
 
-void DigestHost(const trace::Trace& trace,
-                const analysis::HostForest& forest,
-                TraceDigest* digest) {
+void DigestHost(const index::TraceIndex& index, TraceDigest* digest) {
+  const trace::Trace& trace = index.trace();
+  const index::HostForest& forest = index.forest();
   std::vector<double> children_ns(forest.size(), 0.0);
   std::vector<bool> marker_child(forest.size(), false);
   for (uint32_t n = 0; n < forest.size(); ++n) {
     const uint32_t parent = forest.parent[n];
-    if (parent == analysis::HostForest::kNone)
+    if (parent == index::kNone)
       continue;
     children_ns[parent] += static_cast<double>(trace.events[forest.event[n]].dur_ns);
-    if (forest.kind[n] == analysis::HostKind::kMarker)
+    if (forest.kind[n] == index::HostKind::kMarker)
       marker_child[parent] = true;
   }
   for (uint32_t n = 0; n < forest.size(); ++n) {
-    if (forest.kind[n] == analysis::HostKind::kMarker)
+    if (forest.kind[n] == index::HostKind::kMarker)
       continue;
     const double self_ns =
         static_cast<double>(trace.events[forest.event[n]].dur_ns) - children_ns[n];
-    HostTime& by_name = digest->host_ops[std::string(forest.names[forest.name[n]])];
+    HostTime& by_name = digest->host_ops[std::string(index.names().text[forest.name[n]])];
     ++by_name.count;
     by_name.self_ns += self_ns;
-    const std::string key = HostCostKey(forest, n, marker_child[n]);
+    const std::string key = HostCostKey(index, n, marker_child[n]);
     if (key.empty() || KnownCostKeys().count(key) == 0)
       continue;
     HostTime& by_key = digest->host_keys[key];
@@ -160,19 +160,19 @@ std::string CommandKey(std::string_view name) {
 StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
   TraceDigest digest;
   digest.window_ns = trace.capture_end_ns - trace.capture_start_ns;
-  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
-  DigestHost(trace, forest, &digest);
+  RBLNSIM_ASSIGN_OR_RETURN(index::TraceIndex index, index::TraceIndex::Build(trace));
+  DigestHost(index, &digest);
 
-  const analysis::LaunchIndex index(trace);
-  for (size_t i : index.device_slices) {
-    if (trace::IsDeviceCategory(trace.events[i].category))
+  const index::LaunchTable& table = index.launches();
+  for (size_t i : table.device_slices) {
+    if (trace::IsDeviceCategory(index.events().category[i]))
       ++digest.device_events;
   }
-  for (const auto& [launch_id, slices] : index.slices_by_launch) {
+  for (const auto& [launch_id, slices] : table.slices_by_launch) {
     if (!index.MarkerOf(launch_id))
       digest.slices_without_marker += static_cast<int64_t>(slices.size());
   }
-  for (const auto& [launch_id, markers] : index.markers_by_launch) {
+  for (const auto& [launch_id, markers] : table.markers_by_launch) {
     const trace::Event& marker = trace.events[markers.front()];
     DigestLaunch launch;
     launch.launch_id = launch_id;
@@ -180,11 +180,11 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
     launch.op = launcher ? trace.events[*launcher].name : kNoLaunchingOp;
     launch.marker_start_ns = marker.ts_ns;
     launch.marker_dur_ns = marker.dur_ns;
-    const auto slices = index.slices_by_launch.find(launch_id);
-    if (slices != index.slices_by_launch.end()) {
+    const auto slices = table.slices_by_launch.find(launch_id);
+    if (slices != table.slices_by_launch.end()) {
       for (size_t s : slices->second) {
         const trace::Event& e = trace.events[s];
-        if (index.LaneOf(e) == analysis::LaneKind::kHost) {
+        if (index.LaneOf(s) == trace::LaneKind::kHost) {
           ++digest.host_steps;
           continue;
         }
@@ -208,7 +208,7 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
                      return a.marker_start_ns < b.marker_start_ns;
                    });
 
-  const analysis::OverheadReport overhead = analysis::DetectOverhead(trace, forest);
+  const analysis::OverheadReport overhead = analysis::DetectOverhead(index);
   for (const analysis::DetectedFallback& f : overhead.fallbacks)
     ++digest.fallbacks[f.op];
   for (const analysis::DetectedRecompile& r : overhead.recompiles)

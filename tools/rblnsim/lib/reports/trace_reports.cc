@@ -1,18 +1,18 @@
 #include "tools/rblnsim/lib/reports/trace_reports.h"
 
 #include "profiler/analysis/explain_report.h"
-#include "profiler/analysis/host_forest.h"
 #include "profiler/analysis/latency_report.h"
+#include "profiler/index/trace_index.h"
 
 namespace rblnsim::cli {
 
 StatusOr<TraceReports> AnalyzeTrace(const trace::Trace& trace,
                                     const analysis::LatencyOptions& latency_options,
                                     bool window_from_events) {
-  RBLNSIM_ASSIGN_OR_RETURN(analysis::HostForest forest, analysis::BuildHostForest(trace));
+  RBLNSIM_ASSIGN_OR_RETURN(index::TraceIndex index, index::TraceIndex::Build(trace));
   TraceReports reports;
-  reports.overhead = analysis::DetectOverhead(trace, forest);
-  reports.latency = analysis::AnalyzeLaunchLatency(trace, forest, latency_options);
+  reports.overhead = analysis::DetectOverhead(index);
+  reports.latency = analysis::AnalyzeLaunchLatency(index, latency_options);
   reports.overrun =
       analysis::FindWindowOverrun(trace, analysis::HasCaptureWindow(trace, window_from_events));
   return reports;

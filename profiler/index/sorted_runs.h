@@ -2,13 +2,13 @@
 // order and the runtime's markers after them, so the items the analyses sort are one or two
 // sorted runs: checking and merging costs one pass, where a full sort of millions of items was
 // a visible part of `rblnsim check` / `analyze` on large traces.
-#ifndef RBLNSIM_PROFILER_ANALYSIS_SORTED_RUNS_H_
-#define RBLNSIM_PROFILER_ANALYSIS_SORTED_RUNS_H_
+#ifndef RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_
+#define RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_
 
 #include <algorithm>
 #include <vector>
 
-namespace rblnsim::analysis {
+namespace rblnsim::index {
 
 // The same result as std::sort(items) for a strict total order (ties cannot reorder), in linear
 // time when |items| is sorted or two sorted runs.
@@ -24,6 +24,6 @@ void SortAlmostSorted(std::vector<T>* items) {
   std::sort(items->begin(), items->end());
 }
 
-}  // namespace rblnsim::analysis
+}  // namespace rblnsim::index
 
-#endif  // RBLNSIM_PROFILER_ANALYSIS_SORTED_RUNS_H_
+#endif  // RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_

@@ -1,11 +1,11 @@
-// The launch indexing and the analyses built on it read the current dialect: "rbln launch"
-// markers as launches, NPU-row activities as device slices by launch_id, lanes by kind; and the
-// device work that outlives the capture window.
-#include "profiler/analysis/launch_index.h"
+// The trace index's launch table and the analyses built on it read the current dialect: "rbln
+// launch" markers as launches, NPU-row activities as device slices by launch_id, lanes by kind;
+// and the device work that outlives the capture window.
+#include "profiler/index/trace_index.h"
 
 #include <gtest/gtest.h>
 
-#include "profiler/analysis/host_forest.h"
+#include "profiler/analysis/dialect_rules.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/window_overrun.h"
@@ -54,57 +54,75 @@ TEST(DialectTest, LanesAndMarkers) {
   EXPECT_FALSE(IsLaunchMarker(FindEvent(t, CurrentTrace::HostStep(0))));
 }
 
-TEST(LaunchIndexTest, ReadsCurrentLaunches) {
+// The position of the event named |name| in |t|.
+size_t EventIndex(const Trace& t, const std::string& name) {
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    if (t.events[i].name == name)
+      return i;
+  }
+  ADD_FAILURE() << "no event " << name;
+  return 0;
+}
+
+TEST(LaunchTableTest, ReadsCurrentLaunches) {
   const Trace t = ValidCurrentTrace(3);
-  const LaunchIndex index(t);
-  EXPECT_EQ(index.dialect, Dialect::kCurrent);
-  ASSERT_EQ(index.markers.size(), 3u);
-  ASSERT_EQ(index.markers_by_launch.size(), 3u);
-  ASSERT_EQ(index.slices_by_launch.size(), 3u);
-  for (const auto& [id, slices] : index.slices_by_launch) {
+  auto built = index::TraceIndex::Build(t);
+  ASSERT_TRUE(built.ok());
+  const index::TraceIndex& index = *built;
+  const index::LaunchTable& table = index.launches();
+  EXPECT_EQ(index.dialect(), Dialect::kCurrent);
+  ASSERT_EQ(table.markers.size(), 3u);
+  ASSERT_EQ(table.markers_by_launch.size(), 3u);
+  ASSERT_EQ(table.slices_by_launch.size(), 3u);
+  for (const auto& [id, slices] : table.slices_by_launch) {
     EXPECT_EQ(slices.size(), 3u) << id;  // copy, host step and kernel, all on the NPU row
     for (size_t s : slices) {
-      EXPECT_TRUE(index.is_device[s]);
+      EXPECT_TRUE(index.events().Has(s, index::kOffHost));
       EXPECT_EQ(t.events[s].pid, CurrentTrace::kNpuPid);
+      EXPECT_EQ(index.LaunchId(s), id);
     }
   }
-  for (size_t m : index.markers) {
+  for (size_t m : table.markers) {
     const auto op = index.LauncherOf(m);
     ASSERT_TRUE(op.has_value());
     EXPECT_EQ(t.events[*op].name.rfind("aten::linear#", 0), 0u);
   }
-  Trace copy = t;
-  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Kernel(0))), LaneKind::kCompute);
-  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Copy(0))), LaneKind::kCopy);
-  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::HostStep(0))), LaneKind::kHost);
-  EXPECT_EQ(index.LaneOf(FindEvent(copy, CurrentTrace::Op(0))), std::nullopt);
+  EXPECT_EQ(index.LaneOf(EventIndex(t, CurrentTrace::Kernel(0))), LaneKind::kCompute);
+  EXPECT_EQ(index.LaneOf(EventIndex(t, CurrentTrace::Copy(0))), LaneKind::kCopy);
+  EXPECT_EQ(index.LaneOf(EventIndex(t, CurrentTrace::HostStep(0))), LaneKind::kHost);
+  EXPECT_EQ(index.LaneOf(EventIndex(t, CurrentTrace::Op(0))), std::nullopt);
 }
 
-TEST(LaunchIndexTest, ForcedCAbiReadingSeesNoMarkers) {
+TEST(LaunchTableTest, ForcedCAbiReadingSeesNoMarkers) {
   const Trace t = ValidCurrentTrace(2);
-  const LaunchIndex index(t, Dialect::kCAbi);
-  EXPECT_TRUE(index.markers.empty());
-  EXPECT_TRUE(index.npu_lanes.empty());
-  EXPECT_EQ(index.slices_by_launch.size(), 2u);
+  auto index = index::TraceIndex::Build(t, Dialect::kCAbi);
+  ASSERT_TRUE(index.ok());
+  EXPECT_TRUE(index->launches().markers.empty());
+  EXPECT_TRUE(index->launches().npu_lanes.empty());
+  EXPECT_EQ(index->launches().slices_by_launch.size(), 2u);
+  // The host forest does not depend on the dialect: both markers still have their op.
+  EXPECT_EQ(index->forest().markers, 2u);
 }
 
-TEST(LaunchIndexTest, CAbiTraceIsReadAsBefore) {
+TEST(LaunchTableTest, CAbiTraceIsReadAsBefore) {
   auto imported = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
   ASSERT_TRUE(imported.ok());
-  const LaunchIndex index(imported->trace);
-  EXPECT_EQ(index.dialect, Dialect::kCAbi);
-  ASSERT_EQ(index.markers.size(), 1u);
-  EXPECT_EQ(imported->trace.events[index.markers[0]].name, "rbln_run");
-  EXPECT_EQ(index.slices_by_launch.at(1).size(), 2u);
-  EXPECT_TRUE(index.npu_lanes.empty());
+  auto index = index::TraceIndex::Build(imported->trace);
+  ASSERT_TRUE(index.ok());
+  const index::LaunchTable& table = index->launches();
+  EXPECT_EQ(index->dialect(), Dialect::kCAbi);
+  ASSERT_EQ(table.markers.size(), 1u);
+  EXPECT_EQ(imported->trace.events[table.markers[0]].name, "rbln_run");
+  EXPECT_EQ(table.slices_by_launch.at(1).size(), 2u);
+  EXPECT_TRUE(table.npu_lanes.empty());
 }
 
 TEST(LaunchLatencyTest, CurrentMarkersAreLaunches) {
   const Trace t = ValidCurrentTrace(2);
-  auto forest = BuildHostForest(t);
-  ASSERT_TRUE(forest.ok());
-  EXPECT_EQ(forest->markers, 2u);
-  const LatencyReport report = AnalyzeLaunchLatency(t, *forest, LatencyOptions());
+  auto index = index::TraceIndex::Build(t);
+  ASSERT_TRUE(index.ok());
+  EXPECT_EQ(index->forest().markers, 2u);
+  const LatencyReport report = AnalyzeLaunchLatency(*index, LatencyOptions());
   EXPECT_EQ(report.marker_name, "rbln launch");
   ASSERT_EQ(report.launches.size(), 2u);
   for (const LaunchLatency& l : report.launches) {

@@ -1,16 +1,15 @@
-#include "profiler/analysis/host_forest.h"
-
+// The host forest of TraceIndex: one sort of the host events by (row, start, outer first), then
+// one sweep with a stack of open ops per row.
 #include <algorithm>
 #include <tuple>
 
-#include "profiler/analysis/launch_index.h"
-#include "profiler/analysis/sorted_runs.h"
+#include "profiler/index/sorted_runs.h"
+#include "profiler/index/trace_index.h"
 
-namespace rblnsim::analysis {
+namespace rblnsim::index {
 
 namespace {
 
-using trace::Category;
 using trace::Event;
 
 // Sort keys kept apart from the events so the sort moves 40-byte items, not Event objects.
@@ -37,28 +36,19 @@ bool Encloses(const Event& outer, const Event& inner) {
 
 }  // namespace
 
-uint32_t HostForest::NameId(std::string_view text) const {
-  auto it = name_ids.find(text);
-  return it == name_ids.end() ? kNone : it->second;
-}
-
-StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
-  const std::vector<Event>& events = trace.events;
-  if (events.size() >= HostForest::kNone) {
-    return Status::Error("trace has " + std::to_string(events.size()) +
-                         " events; the analyses index at most 2^32-1");
-  }
+void TraceIndex::BuildForest() {
+  const std::vector<Event>& events = trace_->events;
   std::vector<Item> items;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     if (e.phase != trace::Phase::kComplete)
       continue;
     HostKind kind;
-    if (e.category == Category::kCpuOp) {
+    if (e.category == trace::Category::kCpuOp) {
       kind = HostKind::kOp;
-    } else if (e.category == Category::kUserAnnotation) {
+    } else if (e.category == trace::Category::kUserAnnotation) {
       kind = HostKind::kAnnotation;
-    } else if (IsLaunchMarker(e)) {
+    } else if (events_.Has(i, kLaunchMarker)) {
       kind = HostKind::kMarker;
     } else {
       continue;
@@ -67,10 +57,10 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
   }
   SortAlmostSorted(&items);
 
-  HostForest forest;
+  HostForest& forest = forest_;
   const size_t n = items.size();
   forest.event.resize(n);
-  forest.parent.resize(n, HostForest::kNone);
+  forest.parent.resize(n, kNone);
   forest.end.resize(n);
   forest.name.resize(n);
   forest.kind.resize(n);
@@ -91,12 +81,10 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
     }
     forest.event[pos] = it.index;
     forest.kind[pos] = it.kind;
-    forest.parent[pos] = open.empty() ? HostForest::kNone : open.back();
-    auto [name_it, inserted] =
-        forest.name_ids.try_emplace(e.name, static_cast<uint32_t>(forest.names.size()));
-    if (inserted)
-      forest.names.push_back(e.name);
-    forest.name[pos] = name_it->second;
+    forest.parent[pos] = open.empty() ? kNone : open.back();
+    forest.name[pos] = events_.name[it.index];
+    events_.node[it.index] = pos;
+    events_.flags[it.index] |= kHostNode;
     if (it.kind == HostKind::kMarker) {
       forest.end[pos] = pos + 1;
       ++forest.markers;
@@ -105,7 +93,6 @@ StatusOr<HostForest> BuildHostForest(const trace::Trace& trace) {
     }
   }
   close_all(static_cast<uint32_t>(n));
-  return forest;
 }
 
-}  // namespace rblnsim::analysis
+}  // namespace rblnsim::index

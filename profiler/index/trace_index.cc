@@ -1,0 +1,230 @@
+// The event columns, the launch table and the queries of TraceIndex; the host forest is built in
+// host_forest.cc.
+#include "profiler/index/trace_index.h"
+
+#include <charconv>
+#include <new>
+#include <string>
+#include <unordered_set>
+
+namespace rblnsim::index {
+
+namespace {
+
+using trace::Category;
+using trace::Event;
+
+constexpr std::string_view kExternalIdArg = platform::kExternalIdArg;
+
+// Event::IntArg's reading of a value: an integer, or a string / raw JSON that is all decimal.
+std::optional<int64_t> IntValue(const trace::ArgValue& value) {
+  if (const auto* i = std::get_if<int64_t>(&value))
+    return *i;
+  const std::string* text = std::get_if<std::string>(&value);
+  if (const auto* raw = std::get_if<trace::RawJson>(&value))
+    text = &raw->text;
+  if (text == nullptr || text->empty())
+    return std::nullopt;
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
+  if (ec != std::errc() || ptr != text->data() + text->size())
+    return std::nullopt;
+  return out;
+}
+
+// PyTorch drops plugin activities of these types (reference §1.8), so a row holding one is a
+// host thread, never a device lane.
+bool IsHostCategory(Category c) {
+  return c == Category::kCpuOp || c == Category::kUserAnnotation || c == Category::kPythonFunction;
+}
+
+bool IsDeviceSliceOf(const Event& e, bool has_launch_id_arg) {
+  if (e.phase != trace::Phase::kComplete)
+    return false;
+  switch (e.category) {
+    case Category::kCpuOp:
+    case Category::kUserAnnotation:
+    case Category::kPythonFunction:
+    case Category::kPrivateUse1Runtime:
+      return false;
+    default:
+      return trace::IsDeviceCategory(e.category) || has_launch_id_arg;
+  }
+}
+
+struct RowHash {
+  size_t operator()(const std::pair<int64_t, int64_t>& k) const {
+    return std::hash<int64_t>()(k.first) * 31 + std::hash<int64_t>()(k.second);
+  }
+};
+
+}  // namespace
+
+bool IsDeviceSlice(const Event& event) {
+  return IsDeviceSliceOf(event, event.FindArg(trace::kLaunchIdArg) != nullptr);
+}
+
+uint32_t NameTable::Find(std::string_view name) const {
+  auto it = ids.find(name);
+  return it == ids.end() ? kNone : it->second;
+}
+
+uint32_t NameTable::Intern(std::string_view name) {
+  auto [it, inserted] = ids.try_emplace(name, static_cast<uint32_t>(text.size()));
+  if (inserted)
+    text.push_back(name);
+  return it->second;
+}
+
+StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace) {
+  return Build(trace, trace::DetectDialect(trace));
+}
+
+StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect dialect) {
+  if (trace.events.size() >= kNone) {
+    return Status::Error("trace has " + std::to_string(trace.events.size()) +
+                         " events; the trace index holds at most 2^32-1");
+  }
+  try {
+    TraceIndex index(trace, dialect);
+    index.FillColumns();
+    index.BuildForest();
+    index.BuildLaunchTable();
+    return index;
+  } catch (const std::bad_alloc&) {
+    return Status::ResourceExhausted("out of memory while indexing the trace (" +
+                                     std::to_string(trace.events.size()) + " events)");
+  }
+}
+
+void TraceIndex::FillColumns() {
+  const std::vector<Event>& events = trace_->events;
+  const size_t n = events.size();
+  events_.name.resize(n);
+  events_.category.resize(n);
+  events_.row.resize(n);
+  events_.launch_id.assign(n, 0);
+  events_.external_id.assign(n, 0);
+  events_.flags.assign(n, 0);
+  events_.node.assign(n, kNone);
+  const std::string_view dialect_marker = trace::LaunchMarkerName(dialect_);
+  std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, RowHash> row_ids;
+  for (size_t i = 0; i < n; ++i) {
+    const Event& e = events[i];
+    events_.name[i] = names_.Intern(e.name);
+    events_.category[i] = e.category;
+    auto [row, inserted] = row_ids.try_emplace({e.pid, e.tid}, static_cast<uint32_t>(rows_.size()));
+    if (inserted)
+      rows_.emplace_back(e.pid, e.tid);
+    events_.row[i] = row->second;
+    uint16_t flags = 0;
+    // The first arg of a key counts, as Event::FindArg reads it.
+    bool seen_launch = false;
+    bool seen_external = false;
+    for (const trace::Arg& arg : e.args) {
+      if (!seen_launch && arg.key == trace::kLaunchIdArg) {
+        seen_launch = true;
+        flags |= kHasLaunchIdArg;
+        if (std::optional<int64_t> id = IntValue(arg.value)) {
+          flags |= kHasLaunchId;
+          events_.launch_id[i] = *id;
+        }
+      } else if (!seen_external && arg.key == kExternalIdArg) {
+        seen_external = true;
+        if (std::optional<int64_t> id = IntValue(arg.value)) {
+          flags |= kHasExternalId;
+          events_.external_id[i] = *id;
+        }
+      }
+    }
+    if (trace::IsLaunchMarker(e)) {
+      flags |= kLaunchMarker;
+      if (e.name == dialect_marker)
+        flags |= kDialectMarker;
+    }
+    if (IsDeviceSliceOf(e, (flags & kHasLaunchIdArg) != 0))
+      flags |= kDeviceSlice;
+    events_.flags[i] = flags;
+  }
+}
+
+void TraceIndex::BuildLaunchTable() {
+  const std::vector<Event>& events = trace_->events;
+  std::vector<uint8_t> host_row(rows_.size(), 0);
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (IsHostCategory(events_.category[i]))
+      host_row[events_.row[i]] = 1;
+  }
+  std::unordered_set<int64_t> npu_pids;
+  if (dialect_ == trace::Dialect::kCurrent) {
+    for (const trace::ProcessRow& row : trace_->processes) {
+      if (trace::IsNpuProcess(row))
+        npu_pids.insert(row.pid);
+    }
+    for (const trace::ThreadRow& row : trace_->threads) {
+      const std::optional<trace::LaneKind> lane = trace::LaneKindFromName(row.name);
+      if (lane && npu_pids.count(row.pid) > 0)
+        launches_.npu_lanes[{row.pid, row.tid}] = *lane;
+    }
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    const uint16_t flags = events_.flags[i];
+    if ((flags & kDialectMarker) != 0) {
+      launches_.markers.push_back(i);
+      if ((flags & kHasLaunchId) != 0)
+        launches_.markers_by_launch[events_.launch_id[i]].push_back(i);
+      continue;
+    }
+    if (e.phase != trace::Phase::kComplete)
+      continue;
+    // A launch_id marks device work wherever it sits, and so does an NPU row; otherwise the row
+    // decides.
+    if ((flags & kHasLaunchIdArg) == 0 && npu_pids.count(e.pid) == 0 &&
+        host_row[events_.row[i]] != 0) {
+      continue;
+    }
+    events_.flags[i] |= kOffHost;
+    launches_.device_slices.push_back(i);
+    if ((flags & kHasLaunchId) != 0)
+      launches_.slices_by_launch[events_.launch_id[i]].push_back(i);
+  }
+}
+
+std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {
+  if (!events_.Has(event, kHasLaunchId))
+    return std::nullopt;
+  return events_.launch_id[event];
+}
+
+std::optional<int64_t> TraceIndex::ExternalId(size_t event) const {
+  if (!events_.Has(event, kHasExternalId))
+    return std::nullopt;
+  return events_.external_id[event];
+}
+
+std::optional<size_t> TraceIndex::MarkerOf(int64_t launch_id) const {
+  auto it = launches_.markers_by_launch.find(launch_id);
+  if (it == launches_.markers_by_launch.end() || it->second.empty())
+    return std::nullopt;
+  return it->second.front();
+}
+
+std::optional<size_t> TraceIndex::LauncherOf(size_t marker_event) const {
+  const uint32_t node = events_.node[marker_event];
+  if (node == kNone || forest_.kind[node] != HostKind::kMarker)
+    return std::nullopt;
+  const uint32_t launcher = forest_.Launcher(node);
+  if (launcher == kNone)
+    return std::nullopt;
+  return forest_.event[launcher];
+}
+
+std::optional<trace::LaneKind> TraceIndex::LaneOf(size_t event) const {
+  auto it = launches_.npu_lanes.find(rows_[events_.row[event]]);
+  if (it == launches_.npu_lanes.end())
+    return std::nullopt;
+  return it->second;
+}
+
+}  // namespace rblnsim::index

@@ -1,0 +1,164 @@
+// One index over a trace, built once and shared by the reports, the checks, the analyses and
+// compare: interned names and typed per-event columns (launch id and external id parsed once from
+// their args, category, pid/tid, host/device), the host forest (every cpu_op / user_annotation /
+// launch marker nested by time enclosure on its thread) and the launch table (markers and device
+// slices per launch id, the launching op of each marker, the NPU lanes). "Which op launched this
+// marker" is answered here and nowhere else.
+//
+// Columns, not objects: an event or a host node is a position in parallel vectors of small
+// fields, so a trace of millions of events costs a few dozen bytes per event, names compare as
+// integers, and a later compact trace model can sit on the same positions. Building is one pass
+// over the events plus one nearly linear sort of the host events (sorted_runs.h); queries never
+// rescan the trace.
+#ifndef RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
+#define RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "profiler/trace/dialect.h"
+#include "profiler/trace/trace.h"
+
+namespace rblnsim::index {
+
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+// Event names, each spelt once; ids are dense from 0 in first-appearance order. The views point
+// into the trace's events, so the index must not outlive the trace.
+struct NameTable {
+  std::vector<std::string_view> text;  // id -> name
+  std::unordered_map<std::string_view, uint32_t> ids;
+
+  size_t size() const { return text.size(); }
+  // kNone when no event has that name.
+  uint32_t Find(std::string_view name) const;
+  uint32_t Intern(std::string_view name);
+};
+
+// Per-event bits of EventColumns::flags.
+enum EventFlag : uint16_t {
+  kHasLaunchIdArg = 1 << 0,  // a "launch_id" arg is present, integral or not
+  kHasLaunchId = 1 << 1,     // ... and it reads as an integer (launch_id column valid)
+  kHasExternalId = 1 << 2,   // an integral "External id" arg (external_id column valid)
+  kLaunchMarker = 1 << 3,    // a launch marker of either dialect (trace::IsLaunchMarker)
+  kDialectMarker = 1 << 4,   // a launch marker of the index's dialect
+  kDeviceSlice = 1 << 5,     // device work of a launch as the latency analyses read it
+  kOffHost = 1 << 6,         // a launch table device slice: not on a host thread (see below)
+  kHostNode = 1 << 7,        // a node of the host forest
+};
+
+// Parallel vectors indexed by the event's position in trace.events.
+struct EventColumns {
+  std::vector<uint32_t> name;  // NameTable id
+  std::vector<trace::Category> category;
+  std::vector<uint32_t> row;         // index into TraceIndex::rows(): the event's (pid, tid)
+  std::vector<int64_t> launch_id;    // valid with kHasLaunchId
+  std::vector<int64_t> external_id;  // valid with kHasExternalId
+  std::vector<uint16_t> flags;
+  std::vector<uint32_t> node;  // the event's host forest node, or kNone
+
+  size_t size() const { return name.size(); }
+  bool Has(size_t event, EventFlag flag) const { return (flags[event] & flag) != 0; }
+};
+
+enum class HostKind : uint8_t { kOp = 0, kAnnotation = 1, kMarker = 2 };
+
+// The host side as a forest: complete cpu_op and user_annotation spans and launch markers of
+// either dialect, nested per (pid, tid) row by time enclosure, in pre-order (rows in (pid, tid)
+// order, then by start, outer before inner). python_function spans are left out: they only wrap
+// ops and would hide the ATen nesting the detectors read. Markers are leaves, so an op that
+// happens to start inside a long sync-mode marker still nests under its real parent. A
+// zero-length event exactly at an op's end is that op's sibling, not its child.
+struct HostForest {
+  std::vector<uint32_t> event;   // index into trace.events
+  std::vector<uint32_t> parent;  // node of the innermost enclosing op/annotation, or kNone
+  std::vector<uint32_t> end;     // one past the node's last descendant
+  std::vector<uint32_t> name;    // NameTable id (a copy of the event column, for locality)
+  std::vector<HostKind> kind;
+  size_t markers = 0;
+
+  size_t size() const { return event.size(); }
+  // The first child of |node|, or end[node] when it has none; NextSibling steps over a subtree.
+  uint32_t FirstChild(uint32_t node) const { return node + 1; }
+  uint32_t NextSibling(uint32_t node) const { return end[node]; }
+  // The innermost cpu_op / user_annotation enclosing |marker| (markers are never parents).
+  uint32_t Launcher(uint32_t marker) const { return parent[marker]; }
+};
+
+// Launches as the index's dialect writes them (trace/dialect.h): its markers, the device slices,
+// both grouped by launch id. A device slice is a complete event that is no marker and carries a
+// launch_id, sits on an NPU row, or sits on a row holding no cpu_op / user_annotation /
+// python_function (PyTorch drops plugin activities of those types, so such a row is a host
+// thread).
+struct LaunchTable {
+  std::vector<size_t> markers;        // events, in trace order
+  std::vector<size_t> device_slices;  // events, in trace order
+  // Ordered maps keep the reports deterministic.
+  std::map<int64_t, std::vector<size_t>> markers_by_launch;
+  std::map<int64_t, std::vector<size_t>> slices_by_launch;
+  // current: the lane each (NPU pid, tid) is named after; empty for c-abi.
+  std::map<std::pair<int64_t, int64_t>, trace::LaneKind> npu_lanes;
+};
+
+// Device work of a launch as the latency analyses read it: a complete event that is no host op,
+// Python frame or runtime marker, and is a kernel / gpu_memcpy / gpu_memset or carries a
+// launch_id. The kDeviceSlice column holds it per event.
+bool IsDeviceSlice(const trace::Event& event);
+
+class TraceIndex {
+ public:
+  // Reads the trace in DetectDialect(trace). Fails for traces of 2^32 events or more, and with
+  // kResourceExhausted when memory runs out.
+  static StatusOr<TraceIndex> Build(const trace::Trace& trace);
+  // Reads it as |dialect|: only that dialect's marker is a launch table marker.
+  static StatusOr<TraceIndex> Build(const trace::Trace& trace, trace::Dialect dialect);
+
+  const trace::Trace& trace() const { return *trace_; }
+  trace::Dialect dialect() const { return dialect_; }
+  const NameTable& names() const { return names_; }
+  const EventColumns& events() const { return events_; }
+  // Every (pid, tid) an event sits on, in first-appearance order.
+  const std::vector<std::pair<int64_t, int64_t>>& rows() const { return rows_; }
+  const HostForest& forest() const { return forest_; }
+  const LaunchTable& launches() const { return launches_; }
+
+  const trace::Event& event(size_t i) const { return trace_->events[i]; }
+  std::string_view Name(size_t event) const { return names_.text[events_.name[event]]; }
+  std::optional<int64_t> LaunchId(size_t event) const;
+  std::optional<int64_t> ExternalId(size_t event) const;
+
+  // The marker a launch is measured against: its first one in trace order, if it has any.
+  std::optional<size_t> MarkerOf(int64_t launch_id) const;
+  // The event of the innermost cpu_op / user_annotation enclosing the launch marker |event| on
+  // its own thread (the host forest's parent); nullopt for none or for an event that is no
+  // marker.
+  std::optional<size_t> LauncherOf(size_t marker_event) const;
+  // current: the lane kind of the NPU lane event |event| sits on, if it sits on one.
+  std::optional<trace::LaneKind> LaneOf(size_t event) const;
+
+ private:
+  TraceIndex(const trace::Trace& trace, trace::Dialect dialect)
+      : trace_(&trace), dialect_(dialect) {}
+  void FillColumns();
+  void BuildForest();
+  void BuildLaunchTable();
+
+  const trace::Trace* trace_;
+  trace::Dialect dialect_;
+  NameTable names_;
+  std::vector<std::pair<int64_t, int64_t>> rows_;
+  EventColumns events_;
+  HostForest forest_;
+  LaunchTable launches_;
+};
+
+}  // namespace rblnsim::index
+
+#endif  // RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_

@@ -1,0 +1,36 @@
+// The simulator and the trace analyses agree on the platform: every op of the scenario catalog
+// is device-supported / elementwise for the host model exactly when base/rbln_vocabulary.h says
+// so, which is what the analyses use to infer a fallback's cause from a trace.
+#include <gtest/gtest.h>
+
+#include "base/rbln_vocabulary.h"
+#include "scenario/op_catalog.h"
+
+namespace rblnsim {
+namespace {
+
+TEST(PlatformVocabulary, CatalogAgreesWithTheSupportedOps) {
+  int supported = 0;
+  for (const scenario::OpInfo& op : scenario::AllOps()) {
+    if (op.aten_name == "aten::to")
+      continue;  // casts are host conversions, not device kernels
+    SCOPED_TRACE(op.name);
+    EXPECT_EQ(op.device_supported, platform::IsDeviceSupportedOp(op.aten_name));
+    if (op.device_supported) {
+      EXPECT_EQ(op.elementwise, platform::IsDeviceElementwiseOp(op.aten_name));
+    }
+    supported += op.device_supported ? 1 : 0;
+  }
+  EXPECT_GT(supported, 0);
+}
+
+TEST(PlatformVocabulary, FallbackReasonNames) {
+  EXPECT_STREQ(platform::FallbackReasonName(platform::FallbackReason::kDtype), "dtype-not-fp16");
+  EXPECT_STREQ(platform::FallbackReasonName(platform::FallbackReason::kUnknown), "unknown");
+  EXPECT_TRUE(platform::IsDeviceSupportedOp("aten::mm"));
+  EXPECT_FALSE(platform::IsDeviceElementwiseOp("aten::mm"));
+  EXPECT_FALSE(platform::IsDeviceSupportedOp("aten::cumsum"));
+}
+
+}  // namespace
+}  // namespace rblnsim
