@@ -120,7 +120,8 @@ trace::Trace MakeSyntheticTrace(int64_t launches) {
     t.events.push_back(Marker(l, op_ns + kMarkerOffsetNs));
   }
   for (int64_t l = 1; l <= launches; ++l) {
-    const int64_t device_ns = kStartNs + l * kLaunchPeriodNs - kLaunchPeriodNs / 2 + kDeviceOffsetNs;
+    const int64_t device_ns =
+        kStartNs + l * kLaunchPeriodNs - kLaunchPeriodNs / 2 + kDeviceOffsetNs;
     for (int s = 0; s < kSlicesPerLaunch; ++s)
       t.events.push_back(DeviceSlice(l, s, device_ns + s * kSliceDurNs));
   }
@@ -175,8 +176,8 @@ abi::ProducerCapture MakeSyntheticCapture(int64_t slices) {
     c.slices.push_back(r);
     if (s == 0) {
       const int64_t marker_ns = kSteadyStartNs + launch * kLaunchPeriodNs + kMarkerOffsetNs;
-      c.markers.push_back({static_cast<int32_t>(kHostPid), static_cast<int32_t>(kHostTid), marker_ns,
-                           marker_ns + kMarkerDurNs, launch});
+      c.markers.push_back({static_cast<int32_t>(kHostPid), static_cast<int32_t>(kHostTid),
+                           marker_ns, marker_ns + kMarkerDurNs, launch});
     }
   }
   const int64_t end_cycles = (launches + 2) * kLaunchPeriodNs;
@@ -186,8 +187,8 @@ abi::ProducerCapture MakeSyntheticCapture(int64_t slices) {
 
 std::string WriteSyntheticTraceFile(int64_t launches) {
   const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
-                     "/rblnsim_bench_XXXXXX.json";
+  std::string path =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/rblnsim_bench_XXXXXX.json";
   const int fd = ::mkstemps(path.data(), 5);
   if (fd < 0)
     return "";

@@ -2,7 +2,6 @@
 // like a simulated run (synthetic_trace.h). Two sinks: one that only counts (the serializer's own
 // cost) and the file path `rblnsim run --trace` takes (buffered writes, fsync, atomic rename).
 #include <benchmark/benchmark.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,8 +26,8 @@ class DiscardSink final : public trace::OutputSink {
 
 // Events as a reader counts them: one per trace event line (X events, flows, metadata rows).
 int64_t TraceEventLines(const trace::Trace& t) {
-  int64_t lines = static_cast<int64_t>(t.processes.size()) * 3 +
-                  static_cast<int64_t>(t.threads.size()) * 2 + 4;
+  int64_t lines =
+      static_cast<int64_t>(t.processes.size()) * 3 + static_cast<int64_t>(t.threads.size()) * 2 + 4;
   for (const trace::Event& e : t.events)
     lines += e.flow_role == trace::FlowRole::kNone ? 1 : 2;
   return lines;
@@ -36,8 +35,8 @@ int64_t TraceEventLines(const trace::Trace& t) {
 
 void SetRates(benchmark::State& state, uint64_t bytes, int64_t events) {
   const double iterations = static_cast<double>(state.iterations());
-  state.counters["MB_per_s"] =
-      benchmark::Counter(static_cast<double>(bytes) * iterations / 1e6, benchmark::Counter::kIsRate);
+  state.counters["MB_per_s"] = benchmark::Counter(static_cast<double>(bytes) * iterations / 1e6,
+                                                  benchmark::Counter::kIsRate);
   state.counters["events_per_s"] =
       benchmark::Counter(static_cast<double>(events) * iterations, benchmark::Counter::kIsRate);
   state.counters["bytes"] = static_cast<double>(bytes);

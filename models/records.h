@@ -13,9 +13,9 @@
 namespace rblnsim::sim {
 
 enum class HostEventKind : uint8_t {
-  kCpuOp = 0,          // an ATen op: cat cpu_op
-  kUserAnnotation = 1, // a region such as "Torch-Compiled Region"
-  kRuntimeMarker = 2,  // rbln_run: emitted by the producer runtime, not by torch
+  kCpuOp = 0,           // an ATen op: cat cpu_op
+  kUserAnnotation = 1,  // a region such as "Torch-Compiled Region"
+  kRuntimeMarker = 2,   // rbln_run: emitted by the producer runtime, not by torch
 };
 
 struct HostEvent {
@@ -27,9 +27,9 @@ struct HostEvent {
   uint16_t shapes_id = 0;
   double start_ns = 0;
   double end_ns = 0;
-  int64_t external_id = 0;      // torch's correlation id of the op
-  int64_t sequence_number = -1; // autograd sequence number, -1 when none
-  int64_t launch_id = 0;        // runtime markers only
+  int64_t external_id = 0;       // torch's correlation id of the op
+  int64_t sequence_number = -1;  // autograd sequence number, -1 when none
+  int64_t launch_id = 0;         // runtime markers only
   // aten::_copy_from only: bytes that crossed PCIe (0: the host copy served the read); -1 none.
   int64_t bytes = -1;
 };

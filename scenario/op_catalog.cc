@@ -235,7 +235,8 @@ const OpInfo* FindOp(std::string_view name) {
   // Looked up on every simulated launch: hashed once, not compared name by name.
   static const std::unordered_map<std::string_view, const OpInfo*> kByName = [] {
     std::unordered_map<std::string_view, const OpInfo*> index;
-    for (const OpInfo& info : AllOps()) index.emplace(info.name, &info);  // first one wins
+    for (const OpInfo& info : AllOps())
+      index.emplace(info.name, &info);  // first one wins
     return index;
   }();
   auto it = kByName.find(name);

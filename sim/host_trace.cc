@@ -1,7 +1,8 @@
 #include "sim/host_trace.h"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "profiler/trace/json_writer.h"
 
@@ -17,20 +18,24 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     out->processes.push_back({pid, scenario.host.process_name, "CPU", pid});
   }
   if (out->FindThread(pid, tid) == nullptr) {
-    out->threads.push_back({pid, tid, fmt::format("thread {} ({})", tid, scenario.host.process_name), tid});
+    out->threads.push_back(
+        {pid, tid, fmt::format("thread {} ({})", tid, scenario.host.process_name), tid});
   }
   int64_t ev_idx = 0;
   for (const sim::HostEvent& event : timeline.events) {
-    if (event.kind == sim::HostEventKind::kRuntimeMarker) continue;
+    if (event.kind == sim::HostEventKind::kRuntimeMarker)
+      continue;
     trace::Event e;
-    e.category = event.kind == sim::HostEventKind::kUserAnnotation ? trace::Category::kUserAnnotation
-                                                                   : trace::Category::kCpuOp;
+    e.category = event.kind == sim::HostEventKind::kUserAnnotation
+                     ? trace::Category::kUserAnnotation
+                     : trace::Category::kCpuOp;
     e.name = timeline.names[event.name_id];
     e.pid = pid;
     e.tid = tid;
     e.ts_ns = std::llround(event.start_ns) + system_minus_sim_ns;
     e.dur_ns = std::llround(event.end_ns) + system_minus_sim_ns - e.ts_ns;
-    if (event.external_id != 0) e.args.push_back({"External id", event.external_id});
+    if (event.external_id != 0)
+      e.args.push_back({"External id", event.external_id});
     e.args.push_back({"Record function id", int64_t{0}});
     // What torch.profiler writes with record_shapes=True (the trace-only fallback detector reads
     // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
@@ -39,7 +44,8 @@ void AppendHostTrace(const scenario::Scenario& scenario,
       e.args.push_back({"Input Dims", trace::RawJson{shapes.dims}});
       e.args.push_back({"Input type", trace::RawJson{shapes.types}});
     }
-    if (event.bytes >= 0) e.args.push_back({"bytes", event.bytes});
+    if (event.bytes >= 0)
+      e.args.push_back({"bytes", event.bytes});
     e.args.push_back({"Ev Idx", ev_idx++});
     if (event.sequence_number >= 0) {
       e.args.push_back({"Fwd thread id", int64_t{0}});

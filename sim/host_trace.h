@@ -4,8 +4,8 @@
 #ifndef RBLNSIM_SIM_HOST_TRACE_H_
 #define RBLNSIM_SIM_HOST_TRACE_H_
 
-#include "profiler/trace/trace.h"
 #include "models/records.h"
+#include "profiler/trace/trace.h"
 #include "scenario/scenario.h"
 
 namespace rblnsim::sim {

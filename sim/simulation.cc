@@ -1,9 +1,8 @@
 #include "sim/simulation.h"
 
-#include <systemc>
-
 #include <atomic>
 #include <cstdlib>
+#include <systemc>
 
 #include "models/compiler/command_naming.h"
 #include "models/host/host_runtime.h"
@@ -44,17 +43,25 @@ StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenari
 Simulation::Simulation(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Simulation::~Simulation() = default;
 
-const scenario::Scenario& Simulation::scenario() const { return impl_->scenario; }
+const scenario::Scenario& Simulation::scenario() const {
+  return impl_->scenario;
+}
 
-double Simulation::NowNs() const { return rebel100::SimNowNs(); }
+double Simulation::NowNs() const {
+  return rebel100::SimNowNs();
+}
 
 int64_t Simulation::DeviceCyclesAt(double host_ns) const {
   return impl_->device.profiler().clock().CyclesAt(host_ns);
 }
 
-int64_t Simulation::launches() const { return impl_->host.launches(); }
+int64_t Simulation::launches() const {
+  return impl_->host.launches();
+}
 
-int64_t Simulation::commands_executed() const { return impl_->device.stats().commands_executed; }
+int64_t Simulation::commands_executed() const {
+  return impl_->device.stats().commands_executed;
+}
 
 std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const {
   const compiler::Command& command = record.program->commands[record.command_index];
@@ -66,7 +73,8 @@ std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const 
 Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recording) {
   // Recorded steps are this session's window: an end without RunWindow() must not add the
   // scenario's own window on top of them.
-  if (recording) window_ran_ = true;
+  if (recording)
+    window_ran_ = true;
   impl_->host.Start(&steps, recording);
   // Runs until every process waits with nothing scheduled: the host is done and the device idle.
   sc_core::sc_start();
@@ -76,7 +84,9 @@ Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recor
   return impl_->host.status();
 }
 
-Status Simulation::RunWarmup() { return RunSteps(impl_->scenario.workload.warmup, /*recording=*/false); }
+Status Simulation::RunWarmup() {
+  return RunSteps(impl_->scenario.workload.warmup, /*recording=*/false);
+}
 
 void Simulation::BeginSession() {
   impl_->device.profiler().Reset();

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "models/rebel100/engine_types.h"
 #include "models/rebel100/profiler_unit.h"
-#include "base/status.h"
 #include "models/records.h"
 #include "scenario/scenario.h"
 

@@ -3,7 +3,9 @@
 // symbol to link against, and tests never call it.
 #include <gtest/gtest.h>
 
-extern "C" int sc_main(int /*argc*/, char** /*argv*/) { return 0; }
+extern "C" int sc_main(int /*argc*/, char** /*argv*/) {
+  return 0;
+}
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);

@@ -12,7 +12,9 @@ void AppendInt(int64_t value, std::string* out) {
 }
 }  // namespace
 
-void AppendCommandName(std::string_view name_template, const CommandNameParts& parts, std::string* out) {
+void AppendCommandName(std::string_view name_template,
+                       const CommandNameParts& parts,
+                       std::string* out) {
   size_t i = 0;
   while (i < name_template.size()) {
     const char c = name_template[i];

@@ -1,6 +1,6 @@
-// Command names as the RBLN Profiler prints them: i{instance}_{sequence}_W{workload}_{layer}_{command}.
-// Consumers must not depend on the exact form (it changes between releases), so the template is
-// a scenario setting.
+// Command names as the RBLN Profiler prints them:
+// i{instance}_{sequence}_W{workload}_{layer}_{command}. Consumers must not depend on the exact form
+// (it changes between releases), so the template is a scenario setting.
 #ifndef RBLNSIM_MODELS_COMPILER_COMMAND_NAMING_H_
 #define RBLNSIM_MODELS_COMPILER_COMMAND_NAMING_H_
 
@@ -19,7 +19,9 @@ struct CommandNameParts {
 };
 
 // Expands {instance}, {sequence}, {workload}, {layer} and {command}; other text is copied.
-void AppendCommandName(std::string_view name_template, const CommandNameParts& parts, std::string* out);
+void AppendCommandName(std::string_view name_template,
+                       const CommandNameParts& parts,
+                       std::string* out);
 std::string FormatCommandName(std::string_view name_template, const CommandNameParts& parts);
 
 }  // namespace rblnsim::compiler

@@ -1,8 +1,9 @@
 #include "models/compiler/op_compiler.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
 
 namespace rblnsim::compiler {
 
@@ -32,18 +33,24 @@ std::vector<int> EmitArgs(const OpLaunch& launch,
   std::vector<int> last;
   std::vector<int> seen;
   for (const TensorArg& arg : launch.inputs) {
-    if (std::find(seen.begin(), seen.end(), arg.distinct_index) != seen.end()) continue;
+    if (std::find(seen.begin(), seen.end(), arg.distinct_index) != seen.end())
+      continue;
     seen.push_back(arg.distinct_index);
     const std::string layer = fmt::format("args_{}", arg.distinct_index);
     const int64_t bytes = Bytes(arg.shape, arg.dtype);
     const int64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
     const int64_t tile_bytes = std::min(bytes, device.sram_bytes_per_chiplet / 4);
     const int64_t tile_elements = tile_bytes / std::max<int64_t>(1, DTypeBytes(arg.dtype));
-    int a = Add(program, {layer, 0, EngineType::kTaskDma, 0,
-                          TransferWork{kDescriptorBytes + pages * kPageEntryBytes, false}, {}});
-    int b = Add(program, {layer, 1, EngineType::kNeuralDma, 0, TransferWork{tile_bytes, false}, {a}});
-    int c = Add(program, {layer, 2, EngineType::kGeneralCompute, 0,
-                          VectorWork{tile_elements, 1.0, 0}, {b}});
+    int a = Add(program, {layer,
+                          0,
+                          EngineType::kTaskDma,
+                          0,
+                          TransferWork{kDescriptorBytes + pages * kPageEntryBytes, false},
+                          {}});
+    int b =
+        Add(program, {layer, 1, EngineType::kNeuralDma, 0, TransferWork{tile_bytes, false}, {a}});
+    int c = Add(program,
+                {layer, 2, EngineType::kGeneralCompute, 0, VectorWork{tile_elements, 1.0, 0}, {b}});
     last.push_back(c);
   }
   return last;
@@ -53,26 +60,31 @@ Status CompileMatmul(const OpLaunch& launch,
                      const scenario::DeviceConfig& device,
                      const std::vector<int>& arg_deps,
                      Program* program) {
-  if (launch.inputs.size() < 2) return Status::Error(launch.layer + ": matmul needs two inputs");
+  if (launch.inputs.size() < 2)
+    return Status::Error(launch.layer + ": matmul needs two inputs");
   const auto& a = launch.inputs[0].shape;
   const auto& b = launch.inputs[1].shape;
-  if (a.empty() || b.size() < 2) return Status::Error(launch.layer + ": matmul needs 2-D operands");
+  if (a.empty() || b.size() < 2)
+    return Status::Error(launch.layer + ": matmul needs 2-D operands");
   MatmulWork work;
   work.dtype = launch.inputs[0].dtype;
   work.k = a.back();
   work.m = a.size() >= 2 ? a[a.size() - 2] : 1;
-  for (size_t i = 0; i + 2 < a.size(); ++i) work.batch *= a[i];
+  for (size_t i = 0; i + 2 < a.size(); ++i)
+    work.batch *= a[i];
   work.n = launch.weight_transposed ? b[b.size() - 2] : b.back();
   const int64_t k_b = launch.weight_transposed ? b.back() : b[b.size() - 2];
   if (k_b != work.k) {
-    return Status::Error(fmt::format("{}: contraction mismatch {} vs {}", launch.layer, work.k, k_b));
+    return Status::Error(
+        fmt::format("{}: contraction mismatch {} vs {}", launch.layer, work.k, k_b));
   }
   program->flops = 2 * work.batch * work.m * work.k * work.n;
 
   // Split across chiplets along n (or m when n is narrow) once the op is big enough to pay for
   // the die-to-die hop; each chiplet's commands carry the same names, as the profiler shows.
   int parts = 1;
-  if (program->flops >= device.chiplet_split_min_flops) parts = device.chiplets;
+  if (program->flops >= device.chiplet_split_min_flops)
+    parts = device.chiplets;
   const int64_t elem = DTypeBytes(work.dtype);
   const bool split_n = work.n >= work.m;
   for (int c = 0; c < parts; ++c) {
@@ -82,15 +94,20 @@ Status CompileMatmul(const OpLaunch& launch,
     } else {
       share.m = work.m / parts + (c < work.m % parts ? 1 : 0);
     }
-    if (share.n == 0 || share.m == 0) continue;
+    if (share.n == 0 || share.m == 0)
+      continue;
     const int64_t b_bytes = share.batch * share.k * share.n * elem;
     const int64_t out_bytes = share.batch * share.m * share.n * elem;
     std::vector<int> deps = arg_deps;
-    int load = Add(program, {launch.layer, 0, EngineType::kNeuralDma, c,
-                             TransferWork{std::min(b_bytes, device.sram_bytes_per_chiplet / 2), c != 0},
-                             deps});
+    int load =
+        Add(program,
+            {launch.layer, 0, EngineType::kNeuralDma, c,
+             TransferWork{std::min(b_bytes, device.sram_bytes_per_chiplet / 2), c != 0}, deps});
     int compute = Add(program, {launch.layer, 1, EngineType::kNeuralEngine, c, share, {load}});
-    Add(program, {launch.layer, 2, EngineType::kNeuralDma, c,
+    Add(program, {launch.layer,
+                  2,
+                  EngineType::kNeuralDma,
+                  c,
                   TransferWork{std::min(out_bytes, device.sram_bytes_per_chiplet / 4), false},
                   {compute}});
   }
@@ -100,25 +117,28 @@ Status CompileMatmul(const OpLaunch& launch,
 void CompileVector(const OpLaunch& launch, const std::vector<int>& arg_deps, Program* program) {
   const int64_t elements = NumElements(launch.output_shape);
   int64_t bytes = Bytes(launch.output_shape, launch.output_dtype);
-  for (const TensorArg& arg : launch.inputs) bytes += Bytes(arg.shape, arg.dtype);
+  for (const TensorArg& arg : launch.inputs)
+    bytes += Bytes(arg.shape, arg.dtype);
   double ops = launch.ops_per_element;
-  if (launch.op_class == OpClass::kSoftmax) ops = std::max(ops, 5.0);
-  if (launch.op_class == OpClass::kNorm) ops = std::max(ops, 4.0);
+  if (launch.op_class == OpClass::kSoftmax)
+    ops = std::max(ops, 5.0);
+  if (launch.op_class == OpClass::kNorm)
+    ops = std::max(ops, 4.0);
   int64_t in_elements = 0;
-  for (const TensorArg& arg : launch.inputs) in_elements = std::max(in_elements, NumElements(arg.shape));
+  for (const TensorArg& arg : launch.inputs)
+    in_elements = std::max(in_elements, NumElements(arg.shape));
   const int64_t work_elements =
       launch.op_class == OpClass::kReduction ? std::max(in_elements, elements) : elements;
   if (launch.op_class == OpClass::kDataMovement) {
-    Add(program, {launch.layer, 0, EngineType::kNeuralDma, 0, TransferWork{bytes, false}, arg_deps});
+    Add(program,
+        {launch.layer, 0, EngineType::kNeuralDma, 0, TransferWork{bytes, false}, arg_deps});
     return;
   }
-  Add(program, {launch.layer, 0, EngineType::kGeneralCompute, 0, VectorWork{work_elements, ops, bytes},
-                arg_deps});
+  Add(program, {launch.layer, 0, EngineType::kGeneralCompute, 0,
+                VectorWork{work_elements, ops, bytes}, arg_deps});
 }
 
-void CompileAttention(const OpLaunch& launch,
-                      const std::vector<int>& arg_deps,
-                      Program* program) {
+void CompileAttention(const OpLaunch& launch, const std::vector<int>& arg_deps, Program* program) {
   // q [.., s, d], k [.., t, d], v [.., t, dv]: QK^T on the engines, softmax on the GCE, then PV.
   const auto& q = launch.inputs[0].shape;
   const auto& k = launch.inputs[1].shape;
@@ -128,15 +148,20 @@ void CompileAttention(const OpLaunch& launch,
   qk.m = q[q.size() - 2];
   qk.k = q.back();
   qk.n = k[k.size() - 2];
-  for (size_t i = 0; i + 2 < q.size(); ++i) qk.batch *= q[i];
+  for (size_t i = 0; i + 2 < q.size(); ++i)
+    qk.batch *= q[i];
   MatmulWork pv = qk;
   pv.k = qk.n;
   pv.n = v.back();
   program->flops = 2 * qk.batch * qk.m * qk.n * (qk.k + pv.n);
   const int64_t scores = qk.batch * qk.m * qk.n;
   int s0 = Add(program, {launch.layer, 0, EngineType::kNeuralEngine, 0, qk, arg_deps});
-  int s1 = Add(program, {launch.layer, 1, EngineType::kGeneralCompute, 0,
-                         VectorWork{scores, 5.0, scores * DTypeBytes(qk.dtype) * 2}, {s0}});
+  int s1 = Add(program, {launch.layer,
+                         1,
+                         EngineType::kGeneralCompute,
+                         0,
+                         VectorWork{scores, 5.0, scores * DTypeBytes(qk.dtype) * 2},
+                         {s0}});
   Add(program, {launch.layer, 2, EngineType::kNeuralEngine, 0, pv, {s1}});
 }
 
@@ -144,7 +169,8 @@ void CompileAttention(const OpLaunch& launch,
 
 int64_t NumElements(const std::vector<int64_t>& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape)
+    n *= d;
   return n;
 }
 
@@ -159,7 +185,8 @@ Status EmitOp(const OpLaunch& launch,
     case OpClass::kMatmul:
       return CompileMatmul(launch, device, deps, program);
     case OpClass::kAttention:
-      if (launch.inputs.size() < 3) return Status::Error(launch.layer + ": attention needs q, k, v");
+      if (launch.inputs.size() < 3)
+        return Status::Error(launch.layer + ": attention needs q, k, v");
       CompileAttention(launch, deps, program);
       return Status::Ok();
     default:
@@ -179,7 +206,8 @@ StatusOr<Program> CompileGraph(const std::string& key,
   OpLaunch inputs;
   for (const GraphNode& node : nodes) {
     for (size_t i = 0; i < node.launch.inputs.size(); ++i) {
-      if (i >= node.producers.size() || node.producers[i] < 0) inputs.inputs.push_back(node.launch.inputs[i]);
+      if (i >= node.producers.size() || node.producers[i] < 0)
+        inputs.inputs.push_back(node.launch.inputs[i]);
     }
   }
   const std::vector<int> arg_ends = EmitArgs(inputs, device, &program);
@@ -195,7 +223,8 @@ StatusOr<Program> CompileGraph(const std::string& key,
         deps.insert(deps.end(), node_ends[producer].begin(), node_ends[producer].end());
       }
     }
-    if (uses_graph_input) deps.insert(deps.end(), arg_ends.begin(), arg_ends.end());
+    if (uses_graph_input)
+      deps.insert(deps.end(), arg_ends.begin(), arg_ends.end());
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
     const size_t first = program.commands.size();
@@ -206,11 +235,13 @@ StatusOr<Program> CompileGraph(const std::string& key,
     std::vector<bool> waited(program.commands.size() - first, false);
     for (size_t c = first; c < program.commands.size(); ++c) {
       for (int dep : program.commands[c].deps) {
-        if (dep >= static_cast<int>(first)) waited[dep - first] = true;
+        if (dep >= static_cast<int>(first))
+          waited[dep - first] = true;
       }
     }
     for (size_t c = first; c < program.commands.size(); ++c) {
-      if (!waited[c - first]) node_ends[n].push_back(static_cast<int>(c));
+      if (!waited[c - first])
+        node_ends[n].push_back(static_cast<int>(c));
     }
   }
   return program;
@@ -224,7 +255,8 @@ std::string ProgramKey(const OpLaunch& launch) {
     key += scenario::DTypeName(arg.dtype);
     key += ':';
     for (size_t i = 0; i < arg.shape.size(); ++i) {
-      if (i > 0) key += 'x';
+      if (i > 0)
+        key += 'x';
       char digits[24];
       const auto end = std::to_chars(digits, digits + sizeof digits, arg.shape[i]).ptr;
       key.append(digits, end);

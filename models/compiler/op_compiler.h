@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "models/compiler/program.h"
 #include "base/status.h"
+#include "models/compiler/program.h"
 #include "scenario/scenario.h"
 
 namespace rblnsim::compiler {

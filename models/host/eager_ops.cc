@@ -1,8 +1,9 @@
 #include "models/host/eager_ops.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-#include <fmt/format.h>
 
 #include "models/compiler/op_compiler.h"
 
@@ -13,8 +14,12 @@ using Location = TensorState::Location;
 
 namespace {
 
-int64_t Elements(const TensorType& type) { return compiler::NumElements(type.shape); }
-int64_t Bytes(const TensorType& type) { return Elements(type) * scenario::DTypeBytes(type.dtype); }
+int64_t Elements(const TensorType& type) {
+  return compiler::NumElements(type.shape);
+}
+int64_t Bytes(const TensorType& type) {
+  return Elements(type) * scenario::DTypeBytes(type.dtype);
+}
 
 // CPU matmul throughput for fallbacks and the cost of a CPU kernel: an estimate of one core.
 constexpr double kCpuMatmulFlopsPerNs = 20.0;
@@ -23,12 +28,18 @@ constexpr double kCpuMatmulFlopsPerNs = 20.0;
 // writes them).
 const char* TorchTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kFp16: return "c10::Half";
-    case DType::kBf16: return "c10::BFloat16";
-    case DType::kFp32: return "float";
-    case DType::kFp8: return "c10::Float8_e4m3fn";
-    case DType::kInt64: return "long int";
-    case DType::kBool: return "bool";
+    case DType::kFp16:
+      return "c10::Half";
+    case DType::kBf16:
+      return "c10::BFloat16";
+    case DType::kFp32:
+      return "float";
+    case DType::kFp8:
+      return "c10::Float8_e4m3fn";
+    case DType::kInt64:
+      return "long int";
+    case DType::kBool:
+      return "bool";
   }
   return "";
 }
@@ -48,9 +59,11 @@ uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorTy
   args.types += "]";
   for (size_t i = 0; i < timeline->shapes.size(); ++i) {
     const sim::ShapeArgs& seen = timeline->shapes[i];
-    if (seen.dims == args.dims && seen.types == args.types) return static_cast<uint16_t>(i + 1);
+    if (seen.dims == args.dims && seen.types == args.types)
+      return static_cast<uint16_t>(i + 1);
   }
-  if (timeline->shapes.size() >= UINT16_MAX) return 0;
+  if (timeline->shapes.size() >= UINT16_MAX)
+    return 0;
   timeline->shapes.push_back(std::move(args));
   return static_cast<uint16_t>(timeline->shapes.size());
 }
@@ -58,14 +71,16 @@ uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorTy
 template <typename Operands>
 std::vector<TensorType> TypesOf(const Operands& inputs) {
   std::vector<TensorType> types;
-  for (const auto& in : inputs) types.push_back(in.state->type);
+  for (const auto& in : inputs)
+    types.push_back(in.state->type);
   return types;
 }
 
 }  // namespace
 
 void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
-  if (!host_->recording_) return;
+  if (!host_->recording_)
+    return;
   for (const auto& [types, id] : host_->shapes_memo_) {
     if (types == inputs) {
       host_->timeline_.events[event].shapes_id = id;
@@ -78,7 +93,8 @@ void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs)
 }
 
 void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {
-  if (host_->recording_) RecordShapes(event, TypesOf(inputs));
+  if (host_->recording_)
+    RecordShapes(event, TypesOf(inputs));
 }
 
 Status EagerOps::Call(const scenario::Step& step) {
@@ -114,9 +130,8 @@ Status EagerOps::Call(const scenario::Step& step) {
     OpTraits kernel_traits = traits;
     kernel_traits.layer = inner.substr(inner.find("::") + 2);
     const size_t frame = host_->timeline_.events.size();
-    host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0), [&] {
-      Dispatch(inner, kernel_traits, inputs, *out_type, out_name);
-    });
+    host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0),
+              [&] { Dispatch(inner, kernel_traits, inputs, *out_type, out_name); });
     // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
     RecordShapes(frame, types);
   } else {
@@ -143,10 +158,13 @@ std::optional<sim::FallbackReason> EagerOps::QuickCheck(const OpTraits& traits,
     if (in.state->type.dtype != DType::kFp16 && in.state->type.dtype != DType::kBf16) {
       return sim::FallbackReason::kDtype;
     }
-    if (!in.state->type.shape.empty()) all_scalar = false;
+    if (!in.state->type.shape.empty())
+      all_scalar = false;
   }
-  if (all_scalar) return sim::FallbackReason::kAllScalar;
-  if (!traits.device_supported) return sim::FallbackReason::kUnsupportedOp;
+  if (all_scalar)
+    return sim::FallbackReason::kAllScalar;
+  if (!traits.device_supported)
+    return sim::FallbackReason::kUnsupportedOp;
   if (traits.elementwise && !out_type.shape.empty() && out_type.shape.back() % 64 != 0) {
     return sim::FallbackReason::kUnaligned;
   }
@@ -167,9 +185,11 @@ void EagerOps::Dispatch(const std::string& aten,
     std::optional<sim::FallbackReason> reason = QuickCheck(traits, inputs, out_type);
     if (!reason && !host_->scenario_.env.torch_rbln_deploy) {
       for (const Operand& in : inputs) {
-        if (!in.state->on_device || in.state->type.shape.empty()) continue;
+        if (!in.state->on_device || in.state->type.shape.empty())
+          continue;
         NanInfScan(in.state);
-        if (in.state->has_nan || in.state->has_inf) reason = sim::FallbackReason::kNanInf;
+        if (in.state->has_nan || in.state->has_inf)
+          reason = sim::FallbackReason::kNanInf;
       }
     }
     if (reason) {
@@ -187,7 +207,8 @@ void EagerOps::NanInfScan(TensorState* tensor) {
   // fp32 on the host (isinf via abs and eq, isnan via ne), and the two masks are combined.
   const int64_t elements = Elements(tensor->type);
   HostCosts& costs = host_->costs_;
-  if (host_->recording_) ++host_->truth_.nan_inf_scans;
+  if (host_->recording_)
+    ++host_->truth_.nan_inf_scans;
   Download(tensor, "nan/inf scan");
   host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
     host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
@@ -203,9 +224,8 @@ void EagerOps::NanInfScan(TensorState* tensor) {
     });
     host_->Op("aten::eq", costs.SelfNs("aten::eq", elements));
   });
-  host_->Op("aten::isnan", costs.SelfNs("aten::isnan", 0), [&] {
-    host_->Op("aten::ne", costs.SelfNs("aten::ne", elements));
-  });
+  host_->Op("aten::isnan", costs.SelfNs("aten::isnan", 0),
+            [&] { host_->Op("aten::ne", costs.SelfNs("aten::ne", elements)); });
   host_->Op("aten::logical_or", costs.SelfNs("aten::logical_or", elements));
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0));
   // The verdict is read back as a Python bool: any() then item().
@@ -229,17 +249,21 @@ compiler::OpLaunch EagerOps::MakeLaunch(const OpTraits& traits,
   for (const Operand& in : inputs) {
     auto it = std::find(distinct.begin(), distinct.end(), in.state);
     const int index = static_cast<int>(it - distinct.begin());
-    if (it == distinct.end()) distinct.push_back(in.state);
-    launch.inputs.push_back({in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
+    if (it == distinct.end())
+      distinct.push_back(in.state);
+    launch.inputs.push_back(
+        {in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
   }
   return launch;
 }
 
-CompiledProgram* EagerOps::GetOrCompile(const std::string& key,
-                                        const std::string& op,
-                                        const std::function<StatusOr<compiler::Program>()>& compile) {
+CompiledProgram* EagerOps::GetOrCompile(
+    const std::string& key,
+    const std::string& op,
+    const std::function<StatusOr<compiler::Program>()>& compile) {
   auto cached = host_->cache_.find(key);
-  if (cached != host_->cache_.end()) return &cached->second;
+  if (cached != host_->cache_.end())
+    return &cached->second;
   // A miss compiles for this shape/dtype: a recompile, and a new program instance.
   const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
   host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
@@ -254,7 +278,8 @@ CompiledProgram* EagerOps::GetOrCompile(const std::string& key,
   compiled.instance = host_->next_instance_++;
   cached = host_->cache_.emplace(key, std::move(compiled)).first;
   if (host_->recording_) {
-    host_->truth_.recompiles.push_back({op, key, cached->second.instance, host_->next_external_id_ - 1});
+    host_->truth_.recompiles.push_back(
+        {op, key, cached->second.instance, host_->next_external_id_ - 1});
   }
   return &cached->second;
 }
@@ -277,8 +302,10 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
   run.truth.submit_ns = host_->NowNs();
   host_->Spend(host_->costs_.Jitter(host_->scenario_.host.runtime_submit_ns));
   host_->SubmitToDevice(&run);
-  if (host_->scenario_.env.runtime_force_sync) host_->WaitForRun(&run);
-  if (marked) host_->Close(marker);
+  if (host_->scenario_.env.runtime_force_sync)
+    host_->WaitForRun(&run);
+  if (marked)
+    host_->Close(marker);
   if (host_->recording_) {
     sim::LaunchTruth truth;
     truth.launch_id = run.launch_id;
@@ -304,7 +331,8 @@ void EagerOps::Kernel(const std::string& aten,
     CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
       return compiler::CompileOp(launch, host_->scenario_.device);
     });
-    if (compiled == nullptr) return;
+    if (compiled == nullptr)
+      return;
     rebel100::RunRequest& run = Launch(aten, compiled);
     out->on_device = true;
     out->location = Location::kDeviceOnly;
@@ -365,7 +393,8 @@ int64_t EagerOps::Download(TensorState* tensor, const char* why) {
         const size_t copy_from = host_->timeline_.events.size();
         host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
                   [&] { moved = CopyToHost(tensor, why); });
-        if (host_->recording_) host_->timeline_.events[copy_from].bytes = moved;
+        if (host_->recording_)
+          host_->timeline_.events[copy_from].bytes = moved;
       });
     });
   });
@@ -380,8 +409,9 @@ int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
   }
   const int64_t bytes = Bytes(tensor->type);
   if (tensor->on_device && tensor->location == Location::kDeviceOnly) {
-    host_->Spend(host_->costs_.Jitter(device.pcie_latency_ns +
-                                      static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
+    host_->Spend(
+        host_->costs_.Jitter(device.pcie_latency_ns +
+                             static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
     tensor->location = Location::kSynced;
     if (host_->recording_) {
       host_->truth_.round_trips.push_back({why, true, bytes, host_->next_external_id_ - 1});
@@ -401,10 +431,12 @@ void EagerOps::Upload(TensorState* tensor, const char* why) {
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
     const size_t copy_from = host_->timeline_.events.size();
     host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0), [&] {
-      host_->Spend(costs.Jitter(device.pcie_latency_ns +
-                                static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
+      host_->Spend(
+          costs.Jitter(device.pcie_latency_ns +
+                       static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
     });
-    if (host_->recording_) host_->timeline_.events[copy_from].bytes = bytes;
+    if (host_->recording_)
+      host_->timeline_.events[copy_from].bytes = bytes;
   });
   tensor->location = Location::kSynced;
   if (host_->recording_) {
@@ -412,12 +444,13 @@ void EagerOps::Upload(TensorState* tensor, const char* why) {
   }
 }
 
-
 Status EagerOps::Graph(const scenario::Step& step) {
   const auto& graphs = host_->scenario_.workload.graphs;
   const auto found = graphs.find(step.graph);
-  const std::string where = fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column);
-  if (found == graphs.end()) return Status::Error(where + "graph '" + step.graph + "' is not defined");
+  const std::string where =
+      fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column);
+  if (found == graphs.end())
+    return Status::Error(where + "graph '" + step.graph + "' is not defined");
   const scenario::GraphSpec& graph = found->second;
   if (step.inputs.size() != graph.params.size()) {
     return Status::Error(where + fmt::format("graph '{}' takes {} inputs, got {}", graph.name,
@@ -448,24 +481,30 @@ Status EagerOps::Graph(const scenario::Step& step) {
       if (local != locals.end()) {
         types.push_back(local->second.second);
         node.producers.push_back(local->second.first);
-        node.launch.inputs.push_back({local->second.second.shape, local->second.second.dtype, 0, true});
+        node.launch.inputs.push_back(
+            {local->second.second.shape, local->second.second.dtype, 0, true});
         continue;
       }
       const TensorState* state = resolve(name);
-      if (state == nullptr) return Status::Error(where + "graph input '" + name + "' is not defined");
+      if (state == nullptr)
+        return Status::Error(where + "graph input '" + name + "' is not defined");
       auto it = std::find(distinct.begin(), distinct.end(), state);
       const int index = static_cast<int>(it - distinct.begin());
-      if (it == distinct.end()) distinct.push_back(state);
+      if (it == distinct.end())
+        distinct.push_back(state);
       types.push_back(state->type);
       node.producers.push_back(-1);
       node.launch.inputs.push_back({state->type.shape, state->type.dtype, index, state->on_device});
-      key += fmt::format("|{}:{}", scenario::DTypeName(state->type.dtype), fmt::join(state->type.shape, "x"));
+      key += fmt::format("|{}:{}", scenario::DTypeName(state->type.dtype),
+                         fmt::join(state->type.shape, "x"));
     }
     auto out_type = InferOpOutput(op.op, types, op.scalars);
-    if (!out_type.ok()) return out_type.status().WithPrefix(where);
+    if (!out_type.ok())
+      return out_type.status().WithPrefix(where);
     std::string layer = op.op == "matmul" ? "mm" : traits.layer;
     const int seen = layer_counts[layer]++;
-    if (seen > 0) layer += fmt::format("_{}", seen);
+    if (seen > 0)
+      layer += fmt::format("_{}", seen);
     node.launch.layer = layer;
     node.launch.op_class = traits.op_class;
     node.launch.output_shape = out_type->shape;
@@ -477,7 +516,8 @@ Status EagerOps::Graph(const scenario::Step& step) {
   }
   const auto result = locals.find(graph.result);
   if (result == locals.end()) {
-    return Status::Error(where + "graph '" + graph.name + "' does not produce '" + graph.result + "'");
+    return Status::Error(where + "graph '" + graph.name + "' does not produce '" + graph.result +
+                         "'");
   }
   TensorState out;
   out.type = result->second.second;
@@ -493,7 +533,8 @@ Status EagerOps::Graph(const scenario::Step& step) {
   }
   host_->Spend(self_ns - self_ns / 2);
   host_->Close(region);
-  if (!status_.ok()) return status_.WithPrefix(where);
+  if (!status_.ok())
+    return status_.WithPrefix(where);
   host_->tensors_[step.output.empty() ? "_" : step.output] = out;
   return Status::Ok();
 }

@@ -29,8 +29,11 @@ class EagerOps {
     TensorState* state;
   };
 
-  void Dispatch(const std::string& aten, const OpTraits& traits, const std::vector<Operand>& inputs,
-                const TensorType& out_type, const std::string& out_name);
+  void Dispatch(const std::string& aten,
+                const OpTraits& traits,
+                const std::vector<Operand>& inputs,
+                const TensorType& out_type,
+                const std::string& out_name);
   std::optional<sim::FallbackReason> QuickCheck(const OpTraits& traits,
                                                 const std::vector<Operand>& inputs,
                                                 const TensorType& out_type) const;
@@ -39,17 +42,25 @@ class EagerOps {
   // in this timeline formats no text (HostRuntime::shapes_memo_).
   void RecordShapes(size_t event, const std::vector<TensorType>& inputs);
   void RecordShapes(size_t event, const std::vector<Operand>& inputs);
-  compiler::OpLaunch MakeLaunch(const OpTraits& traits, const std::vector<Operand>& inputs,
+  compiler::OpLaunch MakeLaunch(const OpTraits& traits,
+                                const std::vector<Operand>& inputs,
                                 const TensorType& out_type) const;
   // The cached program for |key|, compiling (and recording a recompile) on a miss.
-  CompiledProgram* GetOrCompile(const std::string& key, const std::string& op,
+  CompiledProgram* GetOrCompile(const std::string& key,
+                                const std::string& op,
                                 const std::function<StatusOr<compiler::Program>()>& compile);
   // Submits one run of |compiled| with its rbln_run marker; sync dispatch waits for it.
   rebel100::RunRequest& Launch(const std::string& op, CompiledProgram* compiled);
-  void Kernel(const std::string& aten, const OpTraits& traits, const std::vector<Operand>& inputs,
-              const TensorType& out_type, TensorState* out);
-  void Fallback(const std::string& aten, sim::FallbackReason reason,
-                const std::vector<Operand>& inputs, const TensorType& out_type, TensorState* out);
+  void Kernel(const std::string& aten,
+              const OpTraits& traits,
+              const std::vector<Operand>& inputs,
+              const TensorType& out_type,
+              TensorState* out);
+  void Fallback(const std::string& aten,
+                sim::FallbackReason reason,
+                const std::vector<Operand>& inputs,
+                const TensorType& out_type,
+                TensorState* out);
   // to → _to_copy → (empty_strided, copy_ → _copy_from): device data to a host tensor.
   int64_t Download(TensorState* tensor, const char* why);
   void Upload(TensorState* tensor, const char* why);

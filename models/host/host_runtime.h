@@ -13,11 +13,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/status.h"
 #include "models/compiler/program.h"
 #include "models/host/host_costs.h"
 #include "models/host/op_traits.h"
 #include "models/rebel100/device.h"
-#include "base/status.h"
 #include "models/records.h"
 #include "scenario/scenario.h"
 

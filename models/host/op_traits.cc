@@ -7,14 +7,21 @@ namespace rblnsim::host {
 namespace {
 
 compiler::OpClass CompilerClass(const scenario::OpInfo& info) {
-  if (info.rule == scenario::OpRule::kAttention) return compiler::OpClass::kAttention;
+  if (info.rule == scenario::OpRule::kAttention)
+    return compiler::OpClass::kAttention;
   switch (info.op_class) {
-    case scenario::OpClass::kMatmul: return compiler::OpClass::kMatmul;
-    case scenario::OpClass::kReduction: return compiler::OpClass::kReduction;
-    case scenario::OpClass::kSoftmax: return compiler::OpClass::kSoftmax;
-    case scenario::OpClass::kNorm: return compiler::OpClass::kNorm;
-    case scenario::OpClass::kDataMovement: return compiler::OpClass::kDataMovement;
-    case scenario::OpClass::kElementwise: return compiler::OpClass::kElementwise;
+    case scenario::OpClass::kMatmul:
+      return compiler::OpClass::kMatmul;
+    case scenario::OpClass::kReduction:
+      return compiler::OpClass::kReduction;
+    case scenario::OpClass::kSoftmax:
+      return compiler::OpClass::kSoftmax;
+    case scenario::OpClass::kNorm:
+      return compiler::OpClass::kNorm;
+    case scenario::OpClass::kDataMovement:
+      return compiler::OpClass::kDataMovement;
+    case scenario::OpClass::kElementwise:
+      return compiler::OpClass::kElementwise;
   }
   return compiler::OpClass::kElementwise;
 }
@@ -22,8 +29,8 @@ compiler::OpClass CompilerClass(const scenario::OpInfo& info) {
 // Vector-engine operations per element beyond one (transcendentals cost several passes).
 double OpsPerElement(std::string_view op) {
   static const std::map<std::string_view, double> kOps = {
-      {"silu", 4}, {"sigmoid", 4}, {"gelu", 8}, {"tanh", 4}, {"exp", 2},
-      {"rsqrt", 2}, {"pow", 3}, {"log", 3}, {"rotary", 3}, {"rms_norm", 4}};
+      {"silu", 4},  {"sigmoid", 4}, {"gelu", 8}, {"tanh", 4},   {"exp", 2},
+      {"rsqrt", 2}, {"pow", 3},     {"log", 3},  {"rotary", 3}, {"rms_norm", 4}};
   auto it = kOps.find(op);
   return it == kOps.end() ? 1.0 : it->second;
 }

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "models/compiler/op_compiler.h"
 #include "base/status.h"
+#include "models/compiler/op_compiler.h"
 #include "scenario/op_catalog.h"
 #include "scenario/scenario.h"
 
@@ -16,14 +16,14 @@ namespace rblnsim::host {
 using TensorType = scenario::TensorType;
 
 struct OpTraits {
-  std::string aten_name;        // "aten::mm"
-  std::string layer;            // layer token of command names: "mm"
-  bool device_supported = true; // eager kernel exists on the device
-  bool elementwise = false;     // subject to the 64-element last-dim alignment rule
+  std::string aten_name;         // "aten::mm"
+  std::string layer;             // layer token of command names: "mm"
+  bool device_supported = true;  // eager kernel exists on the device
+  bool elementwise = false;      // subject to the 64-element last-dim alignment rule
   compiler::OpClass op_class = compiler::OpClass::kElementwise;
   double ops_per_element = 1.0;
   bool weight_transposed = false;
-  bool is_view = false;         // reshape/view: no kernel, no launch
+  bool is_view = false;  // reshape/view: no kernel, no launch
 };
 
 StatusOr<OpTraits> LookupOpTraits(const std::string& op);

@@ -8,13 +8,13 @@
 namespace rblnsim::rebel100 {
 
 enum class EngineType : uint8_t {
-  kNeuralEngine = 0,   // Neural Engine Clusters: matmul
-  kNeuralDma = 1,      // HBM/SRAM traffic of the neural engines
-  kTaskDma = 2,        // descriptors, activations, KV
-  kExternalHdma = 3,   // host <-> device over PCIe
-  kDeviceHdma = 4,     // device <-> device
-  kDeviceSync = 5,     // synchronisation signalling
-  kGeneralCompute = 6, // vector / elementwise work (new on Rebel100)
+  kNeuralEngine = 0,    // Neural Engine Clusters: matmul
+  kNeuralDma = 1,       // HBM/SRAM traffic of the neural engines
+  kTaskDma = 2,         // descriptors, activations, KV
+  kExternalHdma = 3,    // host <-> device over PCIe
+  kDeviceHdma = 4,      // device <-> device
+  kDeviceSync = 5,      // synchronisation signalling
+  kGeneralCompute = 6,  // vector / elementwise work (new on Rebel100)
 };
 inline constexpr int kEngineTypeCount = 7;
 

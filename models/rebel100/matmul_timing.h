@@ -12,10 +12,10 @@
 namespace rblnsim::rebel100 {
 
 struct MatmulTiming {
-  int64_t spatial_rows = 0;    // Sr: mapped onto array rows
-  int64_t spatial_cols = 0;    // Sc: mapped onto array columns
-  int64_t temporal = 0;        // T: streamed through the array
-  int64_t folds = 0;           // ceil(Sr/R) * ceil(Sc/C) * batch
+  int64_t spatial_rows = 0;  // Sr: mapped onto array rows
+  int64_t spatial_cols = 0;  // Sc: mapped onto array columns
+  int64_t temporal = 0;      // T: streamed through the array
+  int64_t folds = 0;         // ceil(Sr/R) * ceil(Sc/C) * batch
   int64_t folds_per_engine = 0;
   int64_t fold_cycles = 0;     // preload + skew + stream + drain of one fold
   int64_t compute_cycles = 0;  // folds_per_engine * fold_cycles / efficiency

@@ -12,16 +12,16 @@
 namespace rblnsim::rebel100 {
 
 struct RunTruth {
-  double submit_ns = 0;          // host runtime began the run call
-  double ring_wait_start_ns = 0; // host finished its own overhead and wanted a ring slot
-  double ring_acquired_ns = 0;   // a ring slot was free and the descriptor was written
-  double doorbell_ns = 0;        // the doorbell write reached the device
-  double fetched_ns = 0;         // the command processor fetched the descriptor over PCIe
+  double submit_ns = 0;           // host runtime began the run call
+  double ring_wait_start_ns = 0;  // host finished its own overhead and wanted a ring slot
+  double ring_acquired_ns = 0;    // a ring slot was free and the descriptor was written
+  double doorbell_ns = 0;         // the doorbell write reached the device
+  double fetched_ns = 0;          // the command processor fetched the descriptor over PCIe
   double decoded_ns = 0;
-  double released_ns = 0;        // earlier runs done: commands handed to the task manager
-  double first_start_ns = -1;    // first command started on an engine
+  double released_ns = 0;      // earlier runs done: commands handed to the task manager
+  double first_start_ns = -1;  // first command started on an engine
   double last_end_ns = -1;
-  double completed_ns = 0;       // the host saw the completion
+  double completed_ns = 0;  // the host saw the completion
 };
 
 struct RunRequest {

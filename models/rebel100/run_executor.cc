@@ -1,7 +1,8 @@
 #include "models/rebel100/run_executor.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <functional>
 
 #include "models/compiler/command_naming.h"
@@ -12,9 +13,12 @@ namespace rblnsim::rebel100 {
 
 int EnginesOfType(EngineType type) {
   switch (type) {
-    case EngineType::kNeuralDma: return 4;
-    case EngineType::kTaskDma: return 2;
-    default: return 1;
+    case EngineType::kNeuralDma:
+      return 4;
+    case EngineType::kTaskDma:
+      return 2;
+    default:
+      return 1;
   }
 }
 
@@ -33,7 +37,8 @@ RunExecutor::RunExecutor(const scenario::DeviceConfig& config,
     for (int t = 0; t < kEngineTypeCount; ++t) {
       first_lane_.push_back(static_cast<int>(lanes_.size()));
       const auto type = static_cast<EngineType>(t);
-      for (int i = 0; i < EnginesOfType(type); ++i) lanes_.push_back({c, type, i, false});
+      for (int i = 0; i < EnginesOfType(type); ++i)
+        lanes_.push_back({c, type, i, false});
     }
   }
   first_lane_.push_back(static_cast<int>(lanes_.size()));
@@ -53,12 +58,13 @@ double RunExecutor::BusyNs(int chiplet, EngineType type) const {
 
 std::string RunExecutor::CommandName(const RunRequest& run, int index) const {
   const compiler::Command& command = run.program->commands[index];
-  return compiler::FormatCommandName(
-      name_template_, {run.instance, run.sequence, 0, command.layer, command.index});
+  return compiler::FormatCommandName(name_template_,
+                                     {run.instance, run.sequence, 0, command.layer, command.index});
 }
 
 bool RunExecutor::IsHangCommand(const RunRequest& run, int index) const {
-  if (config_.hang_command.empty()) return false;
+  if (config_.hang_command.empty())
+    return false;
   const compiler::Command& command = run.program->commands[index];
   // Either the full name of one command or "<layer>_<index>" for that command in every run.
   return config_.hang_command == CommandName(run, index) ||
@@ -74,18 +80,22 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
   dependents_begin_.assign(count + 1, 0);
   for (int i = 0; i < count; ++i) {
     remaining_deps_[i] = static_cast<int>(commands[i].deps.size());
-    for (int dep : commands[i].deps) ++dependents_begin_[dep + 1];
+    for (int dep : commands[i].deps)
+      ++dependents_begin_[dep + 1];
   }
-  for (int i = 0; i < count; ++i) dependents_begin_[i + 1] += dependents_begin_[i];
+  for (int i = 0; i < count; ++i)
+    dependents_begin_[i + 1] += dependents_begin_[i];
   dependents_.resize(dependents_begin_[count]);
   dependents_fill_.assign(dependents_begin_.begin(), dependents_begin_.end() - 1);
   for (int i = 0; i < count; ++i) {
-    for (int dep : commands[i].deps) dependents_[dependents_fill_[dep]++] = i;
+    for (int dep : commands[i].deps)
+      dependents_[dependents_fill_[dep]++] = i;
   }
 
   double now_ns = release_ns;
   for (int i = 0; i < count; ++i) {
-    if (remaining_deps_[i] == 0) Dispatch(i, now_ns);
+    if (remaining_deps_[i] == 0)
+      Dispatch(i, now_ns);
   }
   StartIdleEngines(now_ns);
   while (!events_.empty()) {
@@ -118,8 +128,10 @@ void RunExecutor::Dispatch(int index, double now_ns) {
 void RunExecutor::StartIdleEngines(double now_ns) {
   for (size_t t = 0; t < touched_queues_.size(); ++t) {
     const int slot = touched_queues_[t];
-    for (int lane = first_lane_[slot]; lane < first_lane_[slot + 1] && !queues_[slot].empty(); ++lane) {
-      if (!lanes_[lane].busy) Take(lane, now_ns);
+    for (int lane = first_lane_[slot]; lane < first_lane_[slot + 1] && !queues_[slot].empty();
+         ++lane) {
+      if (!lanes_[lane].busy)
+        Take(lane, now_ns);
     }
   }
   touched_queues_.clear();
@@ -128,7 +140,8 @@ void RunExecutor::StartIdleEngines(double now_ns) {
 void RunExecutor::Take(int lane_index, double now_ns) {
   Lane& lane = lanes_[lane_index];
   std::deque<Queued>& queue = QueueOf(lane.chiplet, lane.type);
-  if (lane.busy || queue.empty()) return;
+  if (lane.busy || queue.empty())
+    return;
   const Queued item = queue.front();
   queue.pop_front();
   lane.busy = true;
@@ -159,7 +172,8 @@ void RunExecutor::Finish(const Completion& done) {
   const Lane& lane = lanes_[done.lane];
   const double start_ns = done.start_ns;
   const double end_ns = done.at_ns;
-  if (done.ran) busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
+  if (done.ran)
+    busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
   if (done.ran && !done.timed_out && run->record) {
     if (DeviceRecord* record = profiler_->Record(start_ns, end_ns)) {
       record->launch_id = run->launch_id;
@@ -177,9 +191,10 @@ void RunExecutor::Finish(const Completion& done) {
     if (!run->failed) {
       run->failed = true;
       const compiler::Command& command = run->program->commands[done.index];
-      run->error = fmt::format("command {} (launch {}) on chiplet {} {} did not complete within {} ns",
-                               CommandName(*run, done.index), run->launch_id, command.chiplet,
-                               EngineTypeName(command.engine), config_.command_timeout_ns);
+      run->error =
+          fmt::format("command {} (launch {}) on chiplet {} {} did not complete within {} ns",
+                      CommandName(*run, done.index), run->launch_id, command.chiplet,
+                      EngineTypeName(command.engine), config_.command_timeout_ns);
     }
   } else if (done.ran) {
     ++stats_->commands_executed;
@@ -192,7 +207,8 @@ void RunExecutor::Finish(const Completion& done) {
   }
   for (int d = dependents_begin_[done.index]; d < dependents_begin_[done.index + 1]; ++d) {
     const int dependent = dependents_[d];
-    if (--remaining_deps_[dependent] == 0) Dispatch(dependent, end_ns);
+    if (--remaining_deps_[dependent] == 0)
+      Dispatch(dependent, end_ns);
   }
 }
 

@@ -101,7 +101,7 @@ class RunExecutor {
   std::vector<int> dependents_begin_;
   std::vector<int> dependents_;
   std::vector<int> dependents_fill_;  // next free slot of each row while filling dependents_
-  std::vector<Completion> events_;  // a min-heap on (at_ns, order)
+  std::vector<Completion> events_;    // a min-heap on (at_ns, order)
   std::vector<int> touched_queues_;
   uint64_t next_order_ = 0;
 };

@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <mutex>
 
+#include "base/status.h"
 #include "profiler/abi/producer_capture.h"
 #include "profiler/abi/rbln_kineto_api.h"
-#include "base/status.h"
 #include "rbln/runtime/activity.h"
 
 namespace rblnsim::abi {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "profiler/analysis/launch_latency.h"
 #include "base/status.h"
+#include "profiler/analysis/launch_latency.h"
 #include "profiler/plot/svg_plot.h"
 #include "profiler/trace/trace.h"
 

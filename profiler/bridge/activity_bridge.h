@@ -19,8 +19,8 @@
 
 #include <cstdint>
 
-#include "profiler/abi/rbln_kineto_api.h"
 #include "base/status.h"
+#include "profiler/abi/rbln_kineto_api.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/session_lifecycle.h"

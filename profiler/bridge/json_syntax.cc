@@ -49,7 +49,8 @@ class JsonRecognizer {
   }
   static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
   static unsigned HexValue(char c) {
-    return IsDigit(c) ? static_cast<unsigned>(c - '0') : static_cast<unsigned>((c | 0x20) - 'a' + 10);
+    return IsDigit(c) ? static_cast<unsigned>(c - '0')
+                      : static_cast<unsigned>((c | 0x20) - 'a' + 10);
   }
   static bool IsHex(char c) {
     return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "profiler/abi/rbln_kineto_api.h"
 #include "base/status.h"
+#include "profiler/abi/rbln_kineto_api.h"
 
 namespace rblnsim::bridge {
 

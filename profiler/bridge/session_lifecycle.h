@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "profiler/abi/rbln_kineto_api.h"
 #include "base/status.h"
+#include "profiler/abi/rbln_kineto_api.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/slice_converter.h"

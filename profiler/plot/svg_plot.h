@@ -15,8 +15,8 @@ struct Series {
   std::string label;
   std::vector<double> x;
   std::vector<double> y;
-  bool step = false;     // draw as a step function (queue length over time)
-  bool markers = true;   // draw a dot at each point
+  bool step = false;    // draw as a step function (queue length over time)
+  bool markers = true;  // draw a dot at each point
 };
 
 struct LinePlot {

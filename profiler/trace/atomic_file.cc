@@ -20,7 +20,8 @@ std::string ErrnoText(int error) {
   return std::generic_category().message(error);
 }
 
-// A path the user named that cannot be an output (no such directory, a directory itself): bad input.
+// A path the user named that cannot be an output (no such directory, a directory itself): bad
+// input.
 Status PathError(const std::string& path, const std::string& what) {
   return Status::Error("cannot write '" + path + "': " + what);
 }
@@ -81,7 +82,7 @@ void FdSink::WriteOut(std::string_view bytes) {
     if (written <= 0) {
       // A zero-byte write of a non-empty buffer would loop forever; report it like an error.
       status_ = Status::IoError("cannot write '" + label_ +
-                              "': " + (written < 0 ? ErrnoText(errno) : "no progress"));
+                                "': " + (written < 0 ? ErrnoText(errno) : "no progress"));
       return;
     }
     bytes.remove_prefix(static_cast<size_t>(written));

@@ -54,8 +54,10 @@ class TraceEventWriter {
   // ns - base, without overflow for timestamps far from the base (saturates at the int64 range).
   int64_t Offset(int64_t ns) const {
     const __int128 d = static_cast<__int128>(ns) - trace_.base_time_ns;
-    if (d > std::numeric_limits<int64_t>::max()) return std::numeric_limits<int64_t>::max();
-    if (d < std::numeric_limits<int64_t>::min()) return std::numeric_limits<int64_t>::min();
+    if (d > std::numeric_limits<int64_t>::max())
+      return std::numeric_limits<int64_t>::max();
+    if (d < std::numeric_limits<int64_t>::min())
+      return std::numeric_limits<int64_t>::min();
     return static_cast<int64_t>(d);
   }
   int64_t Relative(int64_t ns) const { return std::max<int64_t>(Offset(ns), 0); }
@@ -135,7 +137,8 @@ class TraceEventWriter {
       int64_t dur = std::max<int64_t>(event.dur_ns, 0);
       const __int128 room = static_cast<__int128>(std::numeric_limits<int64_t>::max()) -
                             trace_.base_time_ns - Relative(event.ts_ns);
-      if (room < dur) dur = room < 0 ? 0 : static_cast<int64_t>(room);
+      if (room < dur)
+        dur = room < 0 ? 0 : static_cast<int64_t>(room);
       json_.Key("dur").UsFromNs(dur);
     }
     WriteArgs(event);

@@ -6,9 +6,8 @@ namespace rblnsim::trace {
 
 namespace {
 constexpr std::string_view kCategoryNames[] = {
-    "cpu_op",          "user_annotation", "python_function", "privateuse1_runtime",
-    "privateuse1_driver", "kernel",        "gpu_memcpy",      "gpu_memset",
-    "gpu_user_annotation", "",
+    "cpu_op", "user_annotation", "python_function", "privateuse1_runtime", "privateuse1_driver",
+    "kernel", "gpu_memcpy",      "gpu_memset",      "gpu_user_annotation", "",
 };
 }  // namespace
 
@@ -18,10 +17,12 @@ std::string_view CategoryName(Category category) {
 
 Category CategoryFromName(std::string_view name) {
   for (int i = 0; i < static_cast<int>(Category::kOther); ++i) {
-    if (kCategoryNames[i] == name) return static_cast<Category>(i);
+    if (kCategoryNames[i] == name)
+      return static_cast<Category>(i);
   }
   // Kineto rewrites a kernel *name* "kernel" to "Kernel"; HTA also accepts "Kernel" as a cat.
-  if (name == "Kernel") return Category::kKernel;
+  if (name == "Kernel")
+    return Category::kKernel;
   return Category::kOther;
 }
 
@@ -31,34 +32,42 @@ std::string_view Event::cat() const {
 
 const Arg* Event::FindArg(std::string_view key) const {
   for (const Arg& arg : args) {
-    if (arg.key == key) return &arg;
+    if (arg.key == key)
+      return &arg;
   }
   return nullptr;
 }
 
 std::optional<int64_t> Event::IntArg(std::string_view key) const {
   const Arg* arg = FindArg(key);
-  if (arg == nullptr) return std::nullopt;
-  if (const auto* i = std::get_if<int64_t>(&arg->value)) return *i;
+  if (arg == nullptr)
+    return std::nullopt;
+  if (const auto* i = std::get_if<int64_t>(&arg->value))
+    return *i;
   const std::string* text = std::get_if<std::string>(&arg->value);
-  if (const auto* raw = std::get_if<RawJson>(&arg->value)) text = &raw->text;
-  if (text == nullptr || text->empty()) return std::nullopt;
+  if (const auto* raw = std::get_if<RawJson>(&arg->value))
+    text = &raw->text;
+  if (text == nullptr || text->empty())
+    return std::nullopt;
   int64_t out = 0;
   auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
-  if (ec != std::errc() || ptr != text->data() + text->size()) return std::nullopt;
+  if (ec != std::errc() || ptr != text->data() + text->size())
+    return std::nullopt;
   return out;
 }
 
 const ProcessRow* Trace::FindProcess(int64_t pid) const {
   for (const ProcessRow& row : processes) {
-    if (row.pid == pid) return &row;
+    if (row.pid == pid)
+      return &row;
   }
   return nullptr;
 }
 
 const ThreadRow* Trace::FindThread(int64_t pid, int64_t tid) const {
   for (const ThreadRow& row : threads) {
-    if (row.pid == pid && row.tid == tid) return &row;
+    if (row.pid == pid && row.tid == tid)
+      return &row;
   }
   return nullptr;
 }

@@ -48,9 +48,10 @@ StatusOr<ImportResult> ImportChromeTrace(const std::string& path, const ImportOp
   try {
     return ImportText(std::move(source), path, options);
   } catch (const std::bad_alloc&) {
-    return Status::ResourceExhausted(path +
-                         ": out of memory while importing (the trace needs more memory than "
-                         "this process may use)");
+    return Status::ResourceExhausted(
+        path +
+        ": out of memory while importing (the trace needs more memory than "
+        "this process may use)");
   }
 }
 

@@ -31,8 +31,8 @@ std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
     return std::nullopt;
   int64_t frac = 0;
   if (i < text.size()) {
-    if (text.size() - i != 4 || text[i] != '.' || !IsDigit(text[i + 1]) ||
-        !IsDigit(text[i + 2]) || !IsDigit(text[i + 3])) {
+    if (text.size() - i != 4 || text[i] != '.' || !IsDigit(text[i + 1]) || !IsDigit(text[i + 2]) ||
+        !IsDigit(text[i + 3])) {
       return std::nullopt;
     }
     frac = (text[i + 1] - '0') * 100 + (text[i + 2] - '0') * 10 + (text[i + 3] - '0');

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "profiler/abi/rbln_kineto_api.h"
 #include "base/status.h"
+#include "profiler/abi/rbln_kineto_api.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/clock.h"
 #include "profiler/bridge/kineto_api.h"

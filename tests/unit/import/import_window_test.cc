@@ -45,14 +45,16 @@ std::string TrickyTrace() {
     const std::string n = std::to_string(i);
     b.Complete("cpu_op", "q\\\"}]{[" + n + "\\\\", 4321, 4321, 200'000 + i * 1000, 500,
                "\"s\": \"\\\\\\\"]}\", \"nested\": {\"a\": [1, {\"b\": \"}\"}], \"c\": null}, "
-               "\"launch_id\": " + n);
+               "\"launch_id\": " +
+                   n);
     b.Complete("user_annotation", "plain " + n, 4321, 4321, 200'100 + i * 1000, 100);
   }
   b.Flow('s', 77, 4321, 9, 5);  // anchored nowhere: an orphan with a byte offset
   // Escaped keys are the same keys: "n\u0061me" is "name".
-  b.Add("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"n\\u0061me\": \"escaped keys\", \"pid\": 4321, "
-        "\"tid\": 4321, \"ts\": 400.000, \"dur\": 1.000, \"args\": {\"k\\\"ey\": 1, "
-        "\"launch\\u005fid\": 9}}");
+  b.Add(
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"n\\u0061me\": \"escaped keys\", \"pid\": 4321, "
+      "\"tid\": 4321, \"ts\": 400.000, \"dur\": 1.000, \"args\": {\"k\\\"ey\": 1, "
+      "\"launch\\u005fid\": 9}}");
   return b.Build();
 }
 
@@ -117,21 +119,22 @@ TEST(ImportWindowTest, GuessingEventEndsAtLineEndsNeverChangesTheResult) {
   const std::string marker = "\"name\": \"plain 20\"";
   std::vector<std::string> texts = {
       json,
-      replace_all(json, "},\n  {", "}, {"),                      // two events per line
-      replace_all(json, ", \"pid\"", ",\n \"pid\""),                // events over two lines
-      replace_all(json, "\n", "\r\n"),                             // CRLF
-      replace_all(json, "\n  ],", "],"),                            // the array closes on a line
-      replace_all(json, marker, "\"name\": \"plain 20\"}"),          // '}}' at a line's end
-      replace_all(json, marker, "\"name\": [\"plain 20\"]"),         // a type error
+      replace_all(json, "},\n  {", "}, {"),                            // two events per line
+      replace_all(json, ", \"pid\"", ",\n \"pid\""),                   // events over two lines
+      replace_all(json, "\n", "\r\n"),                                 // CRLF
+      replace_all(json, "\n  ],", "],"),                               // the array closes on a line
+      replace_all(json, marker, "\"name\": \"plain 20\"}"),            // '}}' at a line's end
+      replace_all(json, marker, "\"name\": [\"plain 20\"]"),           // a type error
       replace_all(json, marker, "\"name\": \"plain 20\", \"ph\": 5"),  // the last field is bad
-      json.substr(0, json.size() / 2),                           // cut in the middle
+      json.substr(0, json.size() / 2),                                 // cut in the middle
   };
   for (const std::string& text : texts) {
     std::string no_lines = replace_all(text, "\n", " ");
     for (size_t chunk : {size_t{7}, size_t{64}, size_t{8} << 20}) {
       EXPECT_EQ(Fingerprint(ImportInChunks(text, chunk)),
                 Fingerprint(ImportInChunks(no_lines, chunk)))
-          << "chunk " << chunk << "\n" << text.substr(0, 300);
+          << "chunk " << chunk << "\n"
+          << text.substr(0, 300);
     }
   }
 }
@@ -191,8 +194,8 @@ TEST(ImportWindowTest, KeepArgsDropsArgsButStillValidatesThem) {
   EXPECT_EQ(FormatImportSummary(*r), FormatImportSummary(*all));
 
   // An invalid value in a dropped arg is still the same error; a valid one is still fine.
-  for (const char* value : {"[1, tru]", "01", "-", "1.", "--1", "123456789012345678901234", "-0",
-                            "1e5", "0"}) {
+  for (const char* value :
+       {"[1, tru]", "01", "-", "1.", "--1", "123456789012345678901234", "-0", "1e5", "0"}) {
     testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
     b.Complete("cpu_op", "x", 4321, 4321, 300'000, 10, std::string("\"junk\": ") + value);
     const auto bad_all = ImportChromeTraceFromBuffer(b.Build(), "t.json");

@@ -66,7 +66,9 @@ TEST(TextWindowTest, PaddingIsReadableAndZero) {
     EXPECT_EQ(window.data()[i], '\0') << i;
 }
 
-std::string Gzip(const std::string& text) { return rblnsim::testing::GzipText(text); }
+std::string Gzip(const std::string& text) {
+  return rblnsim::testing::GzipText(text);
+}
 
 class GzipWindowTest : public ::testing::Test {
  protected:

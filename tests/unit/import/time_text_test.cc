@@ -49,8 +49,16 @@ TEST(TimeTextTest, RejectsNonNumbersAndOverflow) {
 // number down the general digit-shifting path, which must agree.
 TEST(TimeTextTest, KinetoFormFastPathAgreesWithTheGeneralPath) {
   std::mt19937_64 rng(11);
-  std::vector<std::string> texts = {"0", "-0", "0.000", "-0.500", "007.010", "999999999999999.999",
-                                    "-999999999999999.999", "36288253001.978", "1", "12.345"};
+  std::vector<std::string> texts = {"0",
+                                    "-0",
+                                    "0.000",
+                                    "-0.500",
+                                    "007.010",
+                                    "999999999999999.999",
+                                    "-999999999999999.999",
+                                    "36288253001.978",
+                                    "1",
+                                    "12.345"};
   for (int i = 0; i < 2000; ++i) {
     const uint64_t whole = rng() % 1000000000000000ULL;
     std::string frac = std::to_string(rng() % 1000);

@@ -1,10 +1,9 @@
-#include "models/compiler/op_compiler.h"
-
 #include <gtest/gtest.h>
 
-#include "models/compiler/command_naming.h"
-
 #include <set>
+
+#include "models/compiler/command_naming.h"
+#include "models/compiler/op_compiler.h"
 
 namespace rblnsim::compiler {
 namespace {
@@ -28,9 +27,9 @@ TEST(OpCompiler, SeedMatmulHasThreeArgsAndThreeMmCommands) {
     names.push_back(FormatCommandName("i{instance}_{sequence}_W{workload}_{layer}_{command}",
                                       {1, 0, 0, c.layer, c.index}));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"i1_0_W0_args_0_0", "i1_0_W0_args_0_1",
-                                             "i1_0_W0_args_0_2", "i1_0_W0_mm_0", "i1_0_W0_mm_1",
-                                             "i1_0_W0_mm_2"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"i1_0_W0_args_0_0", "i1_0_W0_args_0_1", "i1_0_W0_args_0_2",
+                                      "i1_0_W0_mm_0", "i1_0_W0_mm_1", "i1_0_W0_mm_2"}));
   EXPECT_EQ(program->flops, 2LL * 512 * 512 * 512);
 }
 
@@ -61,7 +60,8 @@ TEST(OpCompiler, DependenciesPointBackwards) {
   auto program = CompileOp(Mm(8192, 8192, 8192, false), scenario::DeviceConfig{});
   ASSERT_TRUE(program.ok());
   for (size_t i = 0; i < program->commands.size(); ++i) {
-    for (int dep : program->commands[i].deps) EXPECT_LT(dep, static_cast<int>(i));
+    for (int dep : program->commands[i].deps)
+      EXPECT_LT(dep, static_cast<int>(i));
   }
 }
 
@@ -72,7 +72,8 @@ TEST(OpCompiler, RejectsAContractionMismatch) {
 }
 
 TEST(CommandNaming, TemplateIsConfigurable) {
-  EXPECT_EQ(FormatCommandName("{sequence}_{layer}_{command}", {1, 12, 0, "linear", 196}), "12_linear_196");
+  EXPECT_EQ(FormatCommandName("{sequence}_{layer}_{command}", {1, 12, 0, "linear", 196}),
+            "12_linear_196");
   EXPECT_EQ(FormatCommandName("{unknown}-{layer}", {1, 0, 0, "mm", 0}), "{unknown}-mm");
 }
 

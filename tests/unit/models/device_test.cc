@@ -1,5 +1,7 @@
 // The Rebel100 device model end to end inside one process per test: the seed's device events,
 // the record buffer, dependencies, the queue under a burst, timeouts, and reactions to parameters.
+#include "models/rebel100/device.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <set>
 
 #include "models/compiler/program.h"
-#include "models/rebel100/device.h"
 #include "tests/unit/models/sim_fixtures.h"
 
 namespace rblnsim::testing {
@@ -56,7 +57,8 @@ TEST(Device, DependenciesAreNeverViolated) {
   const sim::SessionData session = RunSession(s);
   ASSERT_GT(session.records.size(), 12u);
   std::map<std::pair<int64_t, int>, const rebel100::DeviceRecord*> by_command;
-  for (const auto& r : session.records) by_command[{r.launch_id, r.command_index}] = &r;
+  for (const auto& r : session.records)
+    by_command[{r.launch_id, r.command_index}] = &r;
   int checked = 0;
   for (const auto& r : session.records) {
     for (int dep : r.program->commands[r.command_index].deps) {
@@ -71,7 +73,8 @@ TEST(Device, DependenciesAreNeverViolated) {
   EXPECT_GT(checked, 10);
   // A 4096^3 matmul is split over the four chiplets.
   std::set<int> chiplets;
-  for (const auto& r : session.records) chiplets.insert(r.chiplet);
+  for (const auto& r : session.records)
+    chiplets.insert(r.chiplet);
   EXPECT_EQ(chiplets.size(), 4u);
 }
 
@@ -95,7 +98,8 @@ scenario::Scenario Burst(int depth) {
 
 double MeanLatencyNs(const sim::SessionData& session) {
   double sum = 0;
-  for (const auto& l : session.truth.launches) sum += l.first_device_start_ns - l.marker_start_ns;
+  for (const auto& l : session.truth.launches)
+    sum += l.first_device_start_ns - l.marker_start_ns;
   return sum / static_cast<double>(session.truth.launches.size());
 }
 
@@ -103,19 +107,21 @@ TEST(Device, ShallowQueueRaisesSubmissionLatencyUnderABurst) {
   const auto shallow = InChild([] {
     const auto session = RunSession(Burst(1));
     double ring_wait = 0;
-    for (const auto& l : session.truth.launches) ring_wait += l.ring_wait_ns;
+    for (const auto& l : session.truth.launches)
+      ring_wait += l.ring_wait_ns;
     return std::vector<double>{MeanLatencyNs(session), ring_wait};
   });
   const auto deep = InChild([] {
     const auto session = RunSession(Burst(32));
     double ring_wait = 0;
-    for (const auto& l : session.truth.launches) ring_wait += l.ring_wait_ns;
+    for (const auto& l : session.truth.launches)
+      ring_wait += l.ring_wait_ns;
     return std::vector<double>{MeanLatencyNs(session), ring_wait};
   });
   ASSERT_EQ(shallow.size(), 2u);
   ASSERT_EQ(deep.size(), 2u);
   EXPECT_GT(shallow[0], deep[0] * 1.2);
-  EXPECT_GT(shallow[1], 0.0);       // the host blocked on the full ring
+  EXPECT_GT(shallow[1], 0.0);  // the host blocked on the full ring
   EXPECT_LT(deep[1], shallow[1]);
 }
 

@@ -63,7 +63,8 @@ TEST_F(RunExecutorTest, ParallelLanesThenAFifoForTheFifthTransfer) {
   ProfilerUnit profiler(100, DeviceClock(1.0, 0, 0));
   RunExecutor executor(config_, "{layer}_{command}", &profiler, &stats_);
   Program program;
-  for (int i = 0; i < 5; ++i) program.commands.push_back(Transfer("args", i, 100));
+  for (int i = 0; i < 5; ++i)
+    program.commands.push_back(Transfer("args", i, 100));
   RunRequest run = Run(program);
   const double done = executor.Execute(&run, 1000);
   // The dispatcher hands one command over every 10 ns: 1010, 1020, 1030, 1040 on the four Neural

@@ -9,7 +9,9 @@
 
 namespace rblnsim::testing {
 
-scenario::Step OpStep(const std::string& op, std::vector<std::string> inputs, const std::string& out) {
+scenario::Step OpStep(const std::string& op,
+                      std::vector<std::string> inputs,
+                      const std::string& out) {
   scenario::Step step;
   step.kind = scenario::Step::Kind::kOp;
   step.op = op;
@@ -66,7 +68,8 @@ sim::SessionData RunSession(const scenario::Scenario& scenario, Status* window_s
   }
   (*simulation)->BeginSession();
   Status window = (*simulation)->RunWindow();
-  if (window_status != nullptr) *window_status = window;
+  if (window_status != nullptr)
+    *window_status = window;
   sim::SessionData session = (*simulation)->EndSession();
   // Records point at programs the simulation owns: keep it for the rest of the process.
   static std::unique_ptr<sim::Simulation> keep;
@@ -76,14 +79,17 @@ sim::SessionData RunSession(const scenario::Scenario& scenario, Status* window_s
 
 std::vector<double> InChild(const std::function<std::vector<double>()>& body) {
   int fds[2];
-  if (pipe(fds) != 0) std::abort();
+  if (pipe(fds) != 0)
+    std::abort();
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
     std::vector<double> values = body();
     const size_t n = values.size();
-    if (write(fds[1], &n, sizeof(n)) != sizeof(n)) _exit(3);
-    if (n > 0 && write(fds[1], values.data(), n * sizeof(double)) != static_cast<ssize_t>(n * sizeof(double))) {
+    if (write(fds[1], &n, sizeof(n)) != sizeof(n))
+      _exit(3);
+    if (n > 0 && write(fds[1], values.data(), n * sizeof(double)) !=
+                     static_cast<ssize_t>(n * sizeof(double))) {
       _exit(3);
     }
     _exit(0);
@@ -95,21 +101,25 @@ std::vector<double> InChild(const std::function<std::vector<double>()>& body) {
     values.resize(n);
     size_t got = 0;
     while (got < n * sizeof(double)) {
-      const ssize_t r = read(fds[0], reinterpret_cast<char*>(values.data()) + got, n * sizeof(double) - got);
-      if (r <= 0) break;
+      const ssize_t r =
+          read(fds[0], reinterpret_cast<char*>(values.data()) + got, n * sizeof(double) - got);
+      if (r <= 0)
+        break;
       got += static_cast<size_t>(r);
     }
   }
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return {};
   return values;
 }
 
 double RecordsTotalNs(const sim::SessionData& session, double clock_ghz) {
   double total = 0;
-  for (const auto& r : session.records) total += static_cast<double>(r.end_cycles - r.start_cycles) / clock_ghz;
+  for (const auto& r : session.records)
+    total += static_cast<double>(r.end_cycles - r.start_cycles) / clock_ghz;
   return total;
 }
 

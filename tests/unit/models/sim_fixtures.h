@@ -12,7 +12,9 @@
 
 namespace rblnsim::testing {
 
-scenario::Step OpStep(const std::string& op, std::vector<std::string> inputs, const std::string& out);
+scenario::Step OpStep(const std::string& op,
+                      std::vector<std::string> inputs,
+                      const std::string& out);
 scenario::Step CpuStep(const std::string& tensor);
 scenario::TensorSpec Tensor(const std::string& name, std::vector<int64_t> shape);
 scenario::Step Repeat(int64_t count, std::vector<scenario::Step> body);

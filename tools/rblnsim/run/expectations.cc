@@ -17,7 +17,8 @@ class Printer {
  public:
   explicit Printer(std::FILE* out) : out_(out) {}
   void Check(bool ok, const std::string& what, const std::string& actual) {
-    if (!any_) std::fprintf(out_, "\nexpectations:\n");
+    if (!any_)
+      std::fprintf(out_, "\nexpectations:\n");
     any_ = true;
     std::fprintf(out_, "  %s  %s (got %s)\n", ok ? "PASS" : "FAIL", what.c_str(), actual.c_str());
     all_ok_ &= ok;
@@ -46,7 +47,8 @@ bool CheckExpectations(const scenario::Scenario& scenario,
   }
   if (expect.self_rbln_total_us) {
     int64_t total_ns = 0;
-    for (const trace::Event* e : device_events) total_ns += e->dur_ns;
+    for (const trace::Event* e : device_events)
+      total_ns += e->dur_ns;
     const double got_us = static_cast<double>(total_ns) / 1000.0;
     const double want = *expect.self_rbln_total_us;
     char what[160];
@@ -59,7 +61,8 @@ bool CheckExpectations(const scenario::Scenario& scenario,
   if (!expect.op_calls.empty()) {
     std::map<std::string, int64_t> calls;
     for (const trace::Event& e : trace.events) {
-      if (e.category == trace::Category::kCpuOp) ++calls[e.name];
+      if (e.category == trace::Category::kCpuOp)
+        ++calls[e.name];
     }
     for (const auto& [op, want] : expect.op_calls) {
       p.Check(calls[op] == want, "op_calls[" + op + "] == " + std::to_string(want),

@@ -87,12 +87,11 @@ Status WriteTruth(const std::string& path,
   analysis::TruthFile file;
   file.scenario = scenario.name;
   for (const sim::LaunchTruth& l : truth.launches) {
-    file.launches.push_back({l.launch_id, l.op, l.external_id, l.instance, l.sequence,
-                             Ns(l.marker_start_ns, offset), Ns(l.first_device_start_ns, offset),
-                             Ns(l.last_device_end_ns, offset), Ns(l.completed_ns, offset),
-                             Ns(l.first_device_start_ns, 0) - Ns(l.marker_start_ns, 0),
-                             l.host_overhead_ns, l.ring_wait_ns, l.queue_wait_ns, l.transport_ns,
-                             l.failed});
+    file.launches.push_back(
+        {l.launch_id, l.op, l.external_id, l.instance, l.sequence, Ns(l.marker_start_ns, offset),
+         Ns(l.first_device_start_ns, offset), Ns(l.last_device_end_ns, offset),
+         Ns(l.completed_ns, offset), Ns(l.first_device_start_ns, 0) - Ns(l.marker_start_ns, 0),
+         l.host_overhead_ns, l.ring_wait_ns, l.queue_wait_ns, l.transport_ns, l.failed});
   }
   for (const sim::FallbackTruth& f : truth.fallbacks) {
     file.fallbacks.push_back({f.op, sim::FallbackReasonName(f.reason), f.external_id,
