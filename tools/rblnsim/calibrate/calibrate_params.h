@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
-#include "tools/rblnsim/compare/compare_digest.h"
+#include "tools/rblnsim/lib/compare/compare_digest.h"
 
 namespace rblnsim::cli {
 

@@ -9,7 +9,7 @@
 #include "base/status.h"
 #include "scenario/scenario.h"
 #include "tools/rblnsim/calibrate/calibrate_fit.h"
-#include "tools/rblnsim/compare/capture_context.h"
+#include "tools/rblnsim/lib/compare/capture_context.h"
 
 namespace rblnsim::cli {
 

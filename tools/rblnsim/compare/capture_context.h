@@ -1,8 +1,0 @@
-// The library header is tools/rblnsim/lib/compare/capture_context.h; this path stays only while
-// calibrate_params.h and calibrate_report.h still include it. New code includes the library's.
-#ifndef RBLNSIM_TOOLS_RBLNSIM_COMPARE_CAPTURE_CONTEXT_H_
-#define RBLNSIM_TOOLS_RBLNSIM_COMPARE_CAPTURE_CONTEXT_H_
-
-#include "tools/rblnsim/lib/compare/capture_context.h"
-
-#endif  // RBLNSIM_TOOLS_RBLNSIM_COMPARE_CAPTURE_CONTEXT_H_
