@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "base/rbln_vocabulary.h"
 #include "scenario/suggest.h"
 
 namespace rblnsim::scenario {
@@ -12,12 +13,11 @@ using C = OpClass;
 using R = OpRule;
 using P = DTypePolicy;
 
-// name, aten, inputs min/max, scalars min/max, device_supported, elementwise, class, rule, policy.
-// device_supported follows the verified eager list in the torch-rbln docs (supported_ops.html);
-// matmul is there because it dispatches to mm/bmm, which are.
+// name, aten, inputs min/max, scalars min/max, elementwise, class, rule, policy. Whether the op
+// runs on the device comes from the platform's eager op list (base/rbln_vocabulary.h).
 std::vector<OpInfo> BuildCatalog() {
   auto op = [](std::string_view name, std::string_view aten, int in_min, int in_max, int sc_min,
-               int sc_max, bool device, bool elementwise, C op_class, R rule, P policy) {
+               int sc_max, bool elementwise, C op_class, R rule, P policy) {
     OpInfo info;
     info.name = name;
     info.aten_name = aten;
@@ -25,7 +25,9 @@ std::vector<OpInfo> BuildCatalog() {
     info.max_inputs = in_max;
     info.min_scalars = sc_min;
     info.max_scalars = sc_max;
-    info.device_supported = device;
+    // Which ops run on the device is platform knowledge, shared with the host model and the
+    // trace analyses (base/rbln_vocabulary.h), not something each catalogue row restates.
+    info.device_supported = platform::IsDeviceSupportedOp(aten);
     info.elementwise = elementwise;
     info.op_class = op_class;
     info.rule = rule;
@@ -33,80 +35,75 @@ std::vector<OpInfo> BuildCatalog() {
     return info;
   };
   auto cast = [&](std::string_view name, DType dtype) {
-    OpInfo info = op(name, "aten::to", 1, 1, 0, 0, false, true, C::kElementwise, R::kCast, P::kAny);
+    OpInfo info = op(name, "aten::to", 1, 1, 0, 0, true, C::kElementwise, R::kCast, P::kAny);
     info.cast_to = dtype;
     return info;
   };
   const C kEw = C::kElementwise;
   return {
       // Elementwise, on the device.
-      op("abs", "aten::abs", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kNotBool),
-      op("add", "aten::add", 1, 2, 0, 1, true, true, kEw, R::kBinary, P::kAny),
-      op("ceil", "aten::ceil", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kNotBool),
-      op("clamp", "aten::clamp", 1, 1, 1, 2, true, true, kEw, R::kClamp, P::kNotBool),
-      op("div", "aten::div", 1, 2, 0, 1, true, true, kEw, R::kBinary, P::kAny),
-      op("eq", "aten::eq", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("floor", "aten::floor", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kNotBool),
-      op("ge", "aten::ge", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("gt", "aten::gt", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("le", "aten::le", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("log", "aten::log", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kFloatPromote),
-      op("logical_not", "aten::logical_not", 1, 1, 0, 0, true, true, kEw, R::kCompare, P::kAny),
-      op("lt", "aten::lt", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("masked_fill", "aten::masked_fill", 2, 2, 1, 1, true, true, kEw, R::kMaskedFill, P::kAny),
-      op("mul", "aten::mul", 1, 2, 0, 1, true, true, kEw, R::kBinary, P::kAny),
-      op("ne", "aten::ne", 1, 2, 0, 1, true, true, kEw, R::kCompare, P::kAny),
-      op("neg", "aten::neg", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kNotBool),
-      op("pow", "aten::pow", 1, 2, 0, 1, true, true, kEw, R::kBinary, P::kAny),
-      op("rsqrt", "aten::rsqrt", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kFloatPromote),
-      op("sigmoid", "aten::sigmoid", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kFloatPromote),
-      op("silu", "aten::silu", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kFloatOnly),
-      op("sub", "aten::sub", 1, 2, 0, 1, true, true, kEw, R::kBinary, P::kAny),
-      op("trunc", "aten::trunc", 1, 1, 0, 0, true, true, kEw, R::kUnary, P::kNotBool),
-      op("where", "aten::where", 3, 3, 0, 0, true, true, kEw, R::kWhere, P::kAny),
+      op("abs", "aten::abs", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("add", "aten::add", 1, 2, 0, 1, true, kEw, R::kBinary, P::kAny),
+      op("ceil", "aten::ceil", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("clamp", "aten::clamp", 1, 1, 1, 2, true, kEw, R::kClamp, P::kNotBool),
+      op("div", "aten::div", 1, 2, 0, 1, true, kEw, R::kBinary, P::kAny),
+      op("eq", "aten::eq", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("floor", "aten::floor", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("ge", "aten::ge", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("gt", "aten::gt", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("le", "aten::le", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("log", "aten::log", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatPromote),
+      op("logical_not", "aten::logical_not", 1, 1, 0, 0, true, kEw, R::kCompare, P::kAny),
+      op("lt", "aten::lt", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("masked_fill", "aten::masked_fill", 2, 2, 1, 1, true, kEw, R::kMaskedFill, P::kAny),
+      op("mul", "aten::mul", 1, 2, 0, 1, true, kEw, R::kBinary, P::kAny),
+      op("ne", "aten::ne", 1, 2, 0, 1, true, kEw, R::kCompare, P::kAny),
+      op("neg", "aten::neg", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("pow", "aten::pow", 1, 2, 0, 1, true, kEw, R::kBinary, P::kAny),
+      op("rsqrt", "aten::rsqrt", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatPromote),
+      op("sigmoid", "aten::sigmoid", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatPromote),
+      op("silu", "aten::silu", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatOnly),
+      op("sub", "aten::sub", 1, 2, 0, 1, true, kEw, R::kBinary, P::kAny),
+      op("trunc", "aten::trunc", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("where", "aten::where", 3, 3, 0, 0, true, kEw, R::kWhere, P::kAny),
       // Elementwise, CPU fallback.
-      op("relu", "aten::relu", 1, 1, 0, 0, false, true, kEw, R::kUnary, P::kNotBool),
-      op("gelu", "aten::gelu", 1, 1, 0, 0, false, true, kEw, R::kUnary, P::kFloatOnly),
-      op("exp", "aten::exp", 1, 1, 0, 0, false, true, kEw, R::kUnary, P::kFloatPromote),
-      op("tanh", "aten::tanh", 1, 1, 0, 0, false, true, kEw, R::kUnary, P::kFloatPromote),
+      op("relu", "aten::relu", 1, 1, 0, 0, true, kEw, R::kUnary, P::kNotBool),
+      op("gelu", "aten::gelu", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatOnly),
+      op("exp", "aten::exp", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatPromote),
+      op("tanh", "aten::tanh", 1, 1, 0, 0, true, kEw, R::kUnary, P::kFloatPromote),
       // A modelling composite (x·cos + rotate_half(x)·sin), not one ATen op.
-      op("rotary", "rblnsim::rotary", 3, 3, 0, 0, false, true, kEw, R::kRotary, P::kFloatOnly),
+      op("rotary", "rblnsim::rotary", 3, 3, 0, 0, true, kEw, R::kRotary, P::kFloatOnly),
       cast("to_fp32", DType::kFp32),
       cast("to_fp16", DType::kFp16),
       cast("to_bf16", DType::kBf16),
       // Reductions and softmax along the last dim.
-      op("max", "aten::max", 1, 1, 0, 0, true, false, C::kReduction, R::kReduceLast, P::kAny),
-      op("min", "aten::min", 1, 1, 0, 0, true, false, C::kReduction, R::kReduceLast, P::kAny),
-      op("mean", "aten::mean", 1, 1, 0, 0, true, false, C::kReduction, R::kReduceLast,
-         P::kFloatOnly),
-      op("softmax", "aten::softmax", 1, 1, 0, 1, true, false, C::kSoftmax, R::kKeepLast,
-         P::kFloatOnly),
-      op("argmax", "aten::argmax", 1, 1, 0, 0, false, false, C::kReduction, R::kArgmaxLast,
-         P::kAny),
-      op("topk", "aten::topk", 1, 1, 1, 1, false, false, C::kReduction, R::kTopk, P::kNotBool),
-      op("cumsum", "aten::cumsum", 1, 1, 0, 0, false, false, C::kReduction, R::kKeepLast, P::kAny),
-      op("sort", "aten::sort", 1, 1, 0, 0, false, false, C::kDataMovement, R::kKeepLast,
-         P::kNotBool),
+      op("max", "aten::max", 1, 1, 0, 0, false, C::kReduction, R::kReduceLast, P::kAny),
+      op("min", "aten::min", 1, 1, 0, 0, false, C::kReduction, R::kReduceLast, P::kAny),
+      op("mean", "aten::mean", 1, 1, 0, 0, false, C::kReduction, R::kReduceLast, P::kFloatOnly),
+      op("softmax", "aten::softmax", 1, 1, 0, 1, false, C::kSoftmax, R::kKeepLast, P::kFloatOnly),
+      op("argmax", "aten::argmax", 1, 1, 0, 0, false, C::kReduction, R::kArgmaxLast, P::kAny),
+      op("topk", "aten::topk", 1, 1, 1, 1, false, C::kReduction, R::kTopk, P::kNotBool),
+      op("cumsum", "aten::cumsum", 1, 1, 0, 0, false, C::kReduction, R::kKeepLast, P::kAny),
+      op("sort", "aten::sort", 1, 1, 0, 0, false, C::kDataMovement, R::kKeepLast, P::kNotBool),
       // Matrix products.
-      op("mm", "aten::mm", 2, 2, 0, 0, true, false, C::kMatmul, R::kMm, P::kNotBool),
-      op("matmul", "aten::matmul", 2, 2, 0, 0, true, false, C::kMatmul, R::kMatmul, P::kNotBool),
-      op("bmm", "aten::bmm", 2, 2, 0, 0, true, false, C::kMatmul, R::kBmm, P::kNotBool),
-      op("linear", "aten::linear", 2, 3, 0, 0, true, false, C::kMatmul, R::kLinear, P::kNotBool),
-      op("addmm", "aten::addmm", 3, 3, 0, 2, true, false, C::kMatmul, R::kAddmm, P::kNotBool),
-      op("sdpa", "aten::scaled_dot_product_attention", 3, 4, 0, 1, false, false, C::kMatmul,
-         R::kAttention, P::kFloatOnly),
-      op("attention", "aten::scaled_dot_product_attention", 3, 4, 0, 1, false, false, C::kMatmul,
+      op("mm", "aten::mm", 2, 2, 0, 0, false, C::kMatmul, R::kMm, P::kNotBool),
+      op("matmul", "aten::matmul", 2, 2, 0, 0, false, C::kMatmul, R::kMatmul, P::kNotBool),
+      op("bmm", "aten::bmm", 2, 2, 0, 0, false, C::kMatmul, R::kBmm, P::kNotBool),
+      op("linear", "aten::linear", 2, 3, 0, 0, false, C::kMatmul, R::kLinear, P::kNotBool),
+      op("addmm", "aten::addmm", 3, 3, 0, 2, false, C::kMatmul, R::kAddmm, P::kNotBool),
+      op("sdpa", "aten::scaled_dot_product_attention", 3, 4, 0, 1, false, C::kMatmul, R::kAttention,
+         P::kFloatOnly),
+      op("attention", "aten::scaled_dot_product_attention", 3, 4, 0, 1, false, C::kMatmul,
          R::kAttention, P::kFloatOnly),
       // Norms.
-      op("rms_norm", "aten::rms_norm", 2, 2, 0, 1, false, false, C::kNorm, R::kRmsNorm,
-         P::kFloatOnly),
+      op("rms_norm", "aten::rms_norm", 2, 2, 0, 1, false, C::kNorm, R::kRmsNorm, P::kFloatOnly),
       // Data movement.
-      op("embedding", "aten::embedding", 2, 2, 0, 0, false, false, C::kDataMovement, R::kEmbedding,
+      op("embedding", "aten::embedding", 2, 2, 0, 0, false, C::kDataMovement, R::kEmbedding,
          P::kAny),
-      op("cat", "aten::cat", 1, 64, 0, 1, false, false, C::kDataMovement, R::kCat, P::kAny),
-      op("transpose", "aten::transpose", 1, 1, 2, 2, false, false, C::kDataMovement, R::kTranspose,
+      op("cat", "aten::cat", 1, 64, 0, 1, false, C::kDataMovement, R::kCat, P::kAny),
+      op("transpose", "aten::transpose", 1, 1, 2, 2, false, C::kDataMovement, R::kTranspose,
          P::kAny),
-      op("reshape", "aten::reshape", 1, 1, 0, kMaxRank, false, false, C::kDataMovement, R::kReshape,
+      op("reshape", "aten::reshape", 1, 1, 0, kMaxRank, false, C::kDataMovement, R::kReshape,
          P::kAny),
   };
 }
@@ -152,11 +149,11 @@ constexpr std::string_view kHostAtenNames[] = {
     "aten::result_type",
     "aten::detach",
     "aten::lift_fresh",
-    "rbln::kernel",
-    "rbln::graph",
-    "rbln::compile",
-    "rbln_run",
-    "cpu::kernel",
+    platform::kKernelFrame,
+    platform::kGraphFrame,
+    platform::kCompileFrame,
+    platform::kCAbiLaunchMarker,
+    platform::kCpuKernelFrame,
 };
 
 }  // namespace
