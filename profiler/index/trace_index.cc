@@ -16,22 +16,6 @@ using trace::Event;
 
 constexpr std::string_view kExternalIdArg = platform::kExternalIdArg;
 
-// Event::IntArg's reading of a value: an integer, or a string / raw JSON that is all decimal.
-std::optional<int64_t> IntValue(const trace::ArgValue& value) {
-  if (const auto* i = std::get_if<int64_t>(&value))
-    return *i;
-  const std::string* text = std::get_if<std::string>(&value);
-  if (const auto* raw = std::get_if<trace::RawJson>(&value))
-    text = &raw->text;
-  if (text == nullptr || text->empty())
-    return std::nullopt;
-  int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
-  if (ec != std::errc() || ptr != text->data() + text->size())
-    return std::nullopt;
-  return out;
-}
-
 // PyTorch drops plugin activities of these types (reference §1.8), so a row holding one is a
 // host thread, never a device lane.
 bool IsHostCategory(Category c) {
@@ -125,13 +109,13 @@ void TraceIndex::FillColumns() {
       if (!seen_launch && arg.key == trace::kLaunchIdArg) {
         seen_launch = true;
         flags |= kHasLaunchIdArg;
-        if (std::optional<int64_t> id = IntValue(arg.value)) {
+        if (std::optional<int64_t> id = trace::IntArgValue(arg.value)) {
           flags |= kHasLaunchId;
           events_.launch_id[i] = *id;
         }
       } else if (!seen_external && arg.key == kExternalIdArg) {
         seen_external = true;
-        if (std::optional<int64_t> id = IntValue(arg.value)) {
+        if (std::optional<int64_t> id = trace::IntArgValue(arg.value)) {
           flags |= kHasExternalId;
           events_.external_id[i] = *id;
         }

@@ -38,14 +38,11 @@ const Arg* Event::FindArg(std::string_view key) const {
   return nullptr;
 }
 
-std::optional<int64_t> Event::IntArg(std::string_view key) const {
-  const Arg* arg = FindArg(key);
-  if (arg == nullptr)
-    return std::nullopt;
-  if (const auto* i = std::get_if<int64_t>(&arg->value))
+std::optional<int64_t> IntArgValue(const ArgValue& value) {
+  if (const auto* i = std::get_if<int64_t>(&value))
     return *i;
-  const std::string* text = std::get_if<std::string>(&arg->value);
-  if (const auto* raw = std::get_if<RawJson>(&arg->value))
+  const std::string* text = std::get_if<std::string>(&value);
+  if (const auto* raw = std::get_if<RawJson>(&value))
     text = &raw->text;
   if (text == nullptr || text->empty())
     return std::nullopt;
@@ -54,6 +51,11 @@ std::optional<int64_t> Event::IntArg(std::string_view key) const {
   if (ec != std::errc() || ptr != text->data() + text->size())
     return std::nullopt;
   return out;
+}
+
+std::optional<int64_t> Event::IntArg(std::string_view key) const {
+  const Arg* arg = FindArg(key);
+  return arg == nullptr ? std::nullopt : IntArgValue(arg->value);
 }
 
 const ProcessRow* Trace::FindProcess(int64_t pid) const {

@@ -53,6 +53,10 @@ inline bool IsDeviceCategory(Category c) {
   return c == Category::kKernel || c == Category::kGpuMemcpy || c == Category::kGpuMemset;
 }
 
+// Integer reading of an arg value: a number, or a string / raw JSON that is all decimal (card
+// traces quote some ids); nullopt otherwise.
+std::optional<int64_t> IntArgValue(const ArgValue& value);
+
 enum class Phase : uint8_t { kComplete = 0, kInstant = 1 };
 enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 
