@@ -54,6 +54,7 @@ using platform::FallbackReasonName;
 struct FallbackTruth {
   std::string op;  // aten name
   FallbackReason reason;
+  platform::FallbackShape shape = platform::FallbackShape::kBoxed;
   int64_t external_id = 0;
   int64_t bytes_to_host = 0;
   int64_t bytes_to_device = 0;
@@ -64,6 +65,7 @@ struct RecompileTruth {
   std::string program_key;
   int instance = 0;
   int64_t external_id = 0;
+  bool eviction = false;  // this op and argument profile was compiled before and evicted (LRU)
 };
 
 struct LaunchTruth {

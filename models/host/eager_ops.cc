@@ -379,7 +379,8 @@ void EagerOps::Fallback(const std::string& aten,
   }
   Upload(out, "fallback");
   if (host_->recording_) {
-    host_->truth_.fallbacks.push_back({aten, reason, external_id, to_host, Bytes(out_type)});
+    host_->truth_.fallbacks.push_back(
+        {aten, reason, platform::FallbackShape::kNested, external_id, to_host, Bytes(out_type)});
   }
 }
 

@@ -31,6 +31,7 @@ namespace rblnsim::analysis {
 struct DetectedFallback {
   std::string op;
   FallbackCause cause = FallbackCause::kUnknown;
+  platform::FallbackShape shape = platform::FallbackShape::kBoxed;
   int64_t ts_ns = 0;  // the dispatcher op
   int64_t dur_ns = 0;
   int64_t bytes_to_host = 0;    // over its downloads; -1 when the trace has no bytes args
@@ -46,6 +47,7 @@ struct DetectedRoundTrip {
   bool to_host = true;
   int64_t bytes = -1;  // -1: no bytes arg
   int64_t ts_ns = 0;
+  int64_t dur_ns = 0;  // the _copy_from call: explain()'s runtime copy time (v2h / h2v)
 };
 
 struct DetectedRecompile {
@@ -55,6 +57,7 @@ struct DetectedRecompile {
   int64_t launch_id = -1;     // the launch right after it in the same op, if any
   int64_t instance = -1;      // that launch's i{instance}, when its slice names carry one
   bool new_instance = false;  // no device slice of that instance ran before the compile
+  bool eviction = false;      // the same op and input profile compiled earlier in the trace
 };
 
 struct OverheadReport {

@@ -102,6 +102,7 @@ Status WriteTruthFile(const std::string& path, const TruthFile& truth) {
       json.BeginObject();
       json.Key("op").String(f.op);
       json.Key("reason").String(f.reason);
+      json.Key("shape").String(f.shape);
       json.Key("external_id").Int(f.external_id);
       json.Key("bytes_to_host").Int(f.bytes_to_host);
       json.Key("bytes_to_device").Int(f.bytes_to_device);
@@ -114,6 +115,7 @@ Status WriteTruthFile(const std::string& path, const TruthFile& truth) {
       json.Key("op").String(c.op);
       json.Key("program").String(c.program);
       json.Key("instance").Int(c.instance);
+      json.Key("eviction").Bool(c.eviction);
       json.EndObject();
     }
     json.EndArray();
@@ -164,6 +166,7 @@ StatusOr<TruthFile> ReadTruthFile(const std::string& path) {
     TruthFile::Fallback& f = truth.fallbacks.emplace_back();
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "op", &f.op));
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "reason", &f.reason));
+    RBLNSIM_RETURN_IF_ERROR(r.Str(e, "shape", &f.shape));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "external_id", &f.external_id));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "bytes_to_host", &f.bytes_to_host));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "bytes_to_device", &f.bytes_to_device));
@@ -174,6 +177,7 @@ StatusOr<TruthFile> ReadTruthFile(const std::string& path) {
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "op", &c.op));
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "program", &c.program));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "instance", &c.instance));
+    RBLNSIM_RETURN_IF_ERROR(r.Bool(e, "eviction", &c.eviction));
   }
   RBLNSIM_RETURN_IF_ERROR(r.Array(doc, "round_trips", &array));
   for (dom::element e : array) {

@@ -16,7 +16,7 @@
 namespace rblnsim::analysis {
 
 // Bump when a field changes meaning or a required field is added; the reader accepts only this.
-inline constexpr int64_t kTruthFileFormat = 1;
+inline constexpr int64_t kTruthFileFormat = 2;  // 2: fallback shape, recompile eviction
 
 struct TruthFile {
   struct Launch {
@@ -39,7 +39,8 @@ struct TruthFile {
   };
   struct Fallback {
     std::string op;
-    std::string reason;  // platform::FallbackReasonName
+    std::string reason;           // platform::FallbackReasonName
+    std::string shape = "boxed";  // platform::FallbackShapeName
     int64_t external_id = 0;
     int64_t bytes_to_host = 0;
     int64_t bytes_to_device = 0;
@@ -48,6 +49,7 @@ struct TruthFile {
     std::string op;
     std::string program;
     int64_t instance = -1;
+    bool eviction = false;  // recompiled after the compiled-op cache evicted it
   };
   struct RoundTrip {
     std::string reason;  // "cpu()", "nan/inf scan", "fallback"

@@ -94,11 +94,12 @@ Status WriteTruth(const std::string& path,
          l.host_overhead_ns, l.ring_wait_ns, l.queue_wait_ns, l.transport_ns, l.failed});
   }
   for (const sim::FallbackTruth& f : truth.fallbacks) {
-    file.fallbacks.push_back({f.op, sim::FallbackReasonName(f.reason), f.external_id,
-                              f.bytes_to_host, f.bytes_to_device});
+    file.fallbacks.push_back({f.op, sim::FallbackReasonName(f.reason),
+                              platform::FallbackShapeName(f.shape), f.external_id, f.bytes_to_host,
+                              f.bytes_to_device});
   }
   for (const sim::RecompileTruth& r : truth.recompiles)
-    file.recompiles.push_back({r.op, r.program_key, r.instance});
+    file.recompiles.push_back({r.op, r.program_key, r.instance, r.eviction});
   for (const sim::RoundTripTruth& r : truth.round_trips)
     file.round_trips.push_back({r.reason, r.to_host, r.bytes});
   file.nan_inf_scans = truth.nan_inf_scans;
