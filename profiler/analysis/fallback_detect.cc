@@ -197,6 +197,7 @@ class Detector {
       rt.to_host = under_to_copy[pos] != 0;
       rt.bytes = bytes.value_or(-1);
       rt.ts_ns = Ev(pos).ts_ns;
+      rt.dur_ns = Ev(pos).dur_ns;
       report_->round_trips.push_back(rt);
       if (owner_[pos] != kNone && bytes) {
         DetectedFallback& fb = report_->fallbacks[owner_[pos]];
