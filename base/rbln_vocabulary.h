@@ -153,6 +153,12 @@ constexpr bool IsShimOp(std::string_view aten_base) {
   return std::find(kShimOps.begin(), kShimOps.end(), aten_base) != kShimOps.end();
 }
 
+// Ops whose bool tensor argument is a mask or condition (masked_fill's mask, where's cond): the
+// dtype rule looks past it, as the dispatch path skips those arguments' dtypes.
+constexpr bool TakesBoolMask(std::string_view aten_base) {
+  return aten_base == "aten::masked_fill" || aten_base == "aten::where";
+}
+
 // The runtime's fallback log line, `aten::<op>` op ran on CPU instead of RBLN (RBLNLogging.cpp,
 // INFO level), is built by callers from this suffix and the schema name without overload.
 inline constexpr std::string_view kFallbackLogSuffix = " op ran on CPU instead of RBLN";

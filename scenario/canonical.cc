@@ -49,8 +49,8 @@ std::string StepFlow(const Step& step) {
       for (double value : step.scalars) {
         scalars += (scalars.empty() ? "" : ", ") + FormatNumber(value);
       }
-      return "{op: " + step.op + ", inputs: " + Names(step.inputs) + ", out: " + step.output +
-             ", scalars: [" + scalars + "]}";
+      return "{op: " + step.op + (step.in_place ? "_" : "") + ", inputs: " + Names(step.inputs) +
+             ", out: " + step.output + ", scalars: [" + scalars + "]}";
     }
     case Step::Kind::kGraph:
       return "{graph: " + step.graph + ", inputs: " + Names(step.inputs) + ", out: " + step.output +

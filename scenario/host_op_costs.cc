@@ -23,6 +23,9 @@ std::optional<BuiltInOpCost> BuiltInHostOpCost(std::string_view name) {
       {"aten::empty", {500, 0}},
       {"aten::copy_", {900, 0}},
       {"aten::_copy_from", {8000, 0}},
+      // The boxed CPU fallback's own frames: the batched move to the CPU and the write-back.
+      {"aten::_to_cpu", {2500, 0}},
+      {"aten::_copy_from_and_resize", {8000, 0}},
       {"aten::isinf", {2600, 0}},
       {"aten::abs", {1300, 0}},
       {"aten::abs.out", {0, 0.29}},

@@ -85,6 +85,9 @@ std::vector<OpInfo> BuildCatalog() {
       op("topk", "aten::topk", 1, 1, 1, 1, false, C::kReduction, R::kTopk, P::kNotBool),
       op("cumsum", "aten::cumsum", 1, 1, 0, 0, false, C::kReduction, R::kKeepLast, P::kAny),
       op("sort", "aten::sort", 1, 1, 0, 0, false, C::kDataMovement, R::kKeepLast, P::kNotBool),
+      // Pinned to the CPU fallback by torch-rbln (flip, sum.IntList_out) though common.
+      op("flip", "aten::flip", 1, 1, 0, 0, false, C::kDataMovement, R::kKeepLast, P::kAny),
+      op("sum", "aten::sum", 1, 1, 0, 0, false, C::kReduction, R::kReduceLast, P::kAny),
       // Matrix products.
       op("mm", "aten::mm", 2, 2, 0, 0, false, C::kMatmul, R::kMm, P::kNotBool),
       op("matmul", "aten::matmul", 2, 2, 0, 0, false, C::kMatmul, R::kMatmul, P::kNotBool),
@@ -117,6 +120,8 @@ constexpr std::string_view kHostAtenNames[] = {
     "aten::_to_copy",
     "aten::copy_",
     "aten::_copy_from",
+    "aten::_to_cpu",
+    "aten::_copy_from_and_resize",
     "aten::isinf",
     "aten::isnan",
     "aten::abs.out",

@@ -11,9 +11,9 @@ namespace rblnsim::scenario {
 namespace infer_internal {
 namespace {
 
-// bool < int64 < floating point: the categories of torch's type promotion.
+// bool < integer < floating point: the categories of torch's type promotion.
 int Category(DType dtype) {
-  return dtype == DType::kBool ? 0 : dtype == DType::kInt64 ? 1 : 2;
+  return dtype == DType::kBool ? 0 : (dtype == DType::kInt64 || dtype == DType::kInt32) ? 1 : 2;
 }
 
 std::string Join(const std::vector<TensorType>& types) {
@@ -35,7 +35,7 @@ Status Call::Mismatch(const std::string& message) const {
 }
 
 bool IsFloat(DType dtype) {
-  return dtype != DType::kInt64 && dtype != DType::kBool;
+  return dtype != DType::kInt64 && dtype != DType::kInt32 && dtype != DType::kBool;
 }
 
 bool Broadcast(const Shape& a, const Shape& b, Shape* out) {
@@ -74,6 +74,8 @@ StatusOr<DType> Promote(const Call& call, const TensorType& a, const TensorType&
   if (a.shape.empty() != b.shape.empty()) {
     return a.shape.empty() ? b.dtype : a.dtype;
   }
+  if (Category(a.dtype) == 1)
+    return DType::kInt64;  // int32 with int64
   if (a.dtype == DType::kFp8 || b.dtype == DType::kFp8) {
     return call.Mismatch("fp8 does not promote with other dtypes; cast first");
   }

@@ -67,6 +67,7 @@ Status WorkloadChecker::Tensors(const YamlNode* node) {
                                            {"fp32", DType::kFp32},
                                            {"fp8", DType::kFp8},
                                            {"int64", DType::kInt64},
+                                           {"int32", DType::kInt32},
                                            {"bool", DType::kBool}},
                                           &spec.dtype));
     RBLNSIM_RETURN_IF_ERROR(

@@ -132,6 +132,15 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
   const YamlNode* op_node = s.Get("op");
   RBLNSIM_ASSIGN_OR_RETURN(std::string_view op_name,
                            ScalarText(*op_node, s.Path("op"), "an op name"));
+  // "add_": the in-place form of an elementwise op, as torch spells it.
+  if (op_name.size() > 1 && op_name.back() == '_' && FindOp(op_name) == nullptr) {
+    const OpInfo* base = FindOp(op_name.substr(0, op_name.size() - 1));
+    if (base != nullptr && (base->rule == OpRule::kUnary || base->rule == OpRule::kBinary ||
+                            base->rule == OpRule::kClamp)) {
+      step->in_place = true;
+      op_name.remove_suffix(1);
+    }
+  }
   StatusOr<const OpInfo*> op = LookupOp(op_name);
   if (!op.ok()) {
     return NodeError(*op_node, op.status().message());
@@ -181,6 +190,21 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
     return NodeError(*where, "op " + result.status().message());
   }
   const YamlNode* out = s.Get("out");
+  if (step->in_place) {
+    // torch refuses an in-place op whose result would not fit self: another dtype category or a
+    // broadcast shape.
+    if (!(result->shape == types[0].shape && result->dtype == types[0].dtype)) {
+      return NodeError(*inputs, "op " + step->op + "_: the result " + result->ToString() +
+                                    " does not fit self " + types[0].ToString() +
+                                    " (an in-place op writes into its first input)");
+    }
+    if (out != nullptr) {
+      return NodeError(*out, "op " + step->op + "_ writes into its first input; leave out: away");
+    }
+    step->output = step->inputs[0];
+    Assign(step->output, TensorState{*result, on_device != nullptr, inputs->items[0].get()});
+    return Status::Ok();
+  }
   if (out == nullptr) {
     return NodeError(*s.node(), s.path() + ": op step needs out: <tensor name>");
   }

@@ -24,6 +24,10 @@ ParamValue ToValue(int64_t value) {
 ParamValue ToValue(double value) {
   return value;
 }
+// A yes/no key is a kChoice of {"false", "true"}.
+ParamValue ToValue(bool value) {
+  return int64_t{value ? 1 : 0};
+}
 ParamValue ToValue(const std::string& value) {
   return value;
 }
@@ -54,6 +58,9 @@ void FromValue(const ParamValue& value, int64_t* out) {
 }
 void FromValue(const ParamValue& value, double* out) {
   *out = std::get<double>(value);
+}
+void FromValue(const ParamValue& value, bool* out) {
+  *out = std::get<int64_t>(value) != 0;
 }
 void FromValue(const ParamValue& value, std::string* out) {
   *out = std::get<std::string>(value);
@@ -86,17 +93,7 @@ void FromValue(const ParamValue& value, std::map<std::string, int64_t>* out) {
 // the one place that interprets it (the process environment goes through it too).
 template <const char* kName>
 ParamValue EnvText(const Scenario& s) {
-  const std::string_view name = kName;
-  if (name == "RBLN_PROFILER") {
-    return std::string(s.env.rbln_profiler ? "1" : "0");
-  }
-  if (name == "RBLN_PROFILER_DIR") {
-    return s.env.rbln_profiler_dir;
-  }
-  if (name == "TORCH_RBLN_DEPLOY") {
-    return std::string(s.env.torch_rbln_deploy ? "ON" : "OFF");
-  }
-  return std::string(s.env.runtime_force_sync ? "1" : "0");
+  return EnvVariableText(kName, s.env);
 }
 template <const char* kName>
 void SetEnvText(Scenario* s, const ParamValue& value) {
@@ -107,6 +104,10 @@ constexpr char kRblnProfiler[] = "RBLN_PROFILER";
 constexpr char kRblnProfilerDir[] = "RBLN_PROFILER_DIR";
 constexpr char kTorchRblnDeploy[] = "TORCH_RBLN_DEPLOY";
 constexpr char kForceSync[] = "RBLN_RUNTIME_FORCE_SYNC";
+constexpr char kDisableFallback[] = "TORCH_RBLN_DISABLE_FALLBACK";
+constexpr char kCompiledOps[] = "TORCH_RBLN_COMPILED_OPS";
+constexpr char kFloat32Precision[] = "RBLN_FLOAT32_PRECISION";
+constexpr char kLogLevel[] = "TORCH_RBLN_LOG_LEVEL";
 
 #define RBLNSIM_ENV(name, member) .field = #member, .get = EnvText<name>, .set = SetEnvText<name>
 
@@ -389,6 +390,13 @@ std::vector<Param> BuildTable() {
        .range = EpochRange(),
        .help = "system clock at start, exact (default 2026-01-01)",
        RBLNSIM_FIELD(host.system_epoch_ns)},
+      {.path = "host.fallback_path",
+       .kind = K::kChoice,
+       .choices = {"shim", "python"},
+       .help = "shim (today: the C++ dispatch shim decides its ops' dtype/NaN/scalar/alignment "
+               "fallbacks, boxed shape) | python (earlier releases: the Python wrapper, nested "
+               "shape)",
+       RBLNSIM_FIELD(host.fallback_path)},
 
       // env: the variables the simulated process starts with.
       {.path = "env.RBLN_PROFILER",
@@ -410,6 +418,28 @@ std::vector<Param> BuildTable() {
        .choices = {"0", "1"},
        .help = "0 | 1: every launch waits for its completion",
        RBLNSIM_ENV(kForceSync, env.runtime_force_sync)},
+      {.path = "env.TORCH_RBLN_DISABLE_FALLBACK",
+       .kind = K::kEnvVar,
+       .help = "comma list of all, compile_error, host_round_trip, non_blocking_copy, "
+               "strided_copy_error, unsupported_op: those fallbacks fail instead (default none)",
+       RBLNSIM_ENV(kDisableFallback, env.disabled_fallbacks)},
+      {.path = "env.TORCH_RBLN_COMPILED_OPS",
+       .kind = K::kEnvVar,
+       .help = "integer >= 1: compiled eager ops kept (LRU; default 2048); an evicted one "
+               "recompiles",
+       RBLNSIM_ENV(kCompiledOps, env.torch_rbln_compiled_ops)},
+      {.path = "env.RBLN_FLOAT32_PRECISION",
+       .kind = K::kEnvVar,
+       .choices = {"device", "exact"},
+       .help = "device | exact: fp32 on the NPU at 16-bit width, or fp32 semantics (eager fp32 "
+               "ops fall back)",
+       RBLNSIM_ENV(kFloat32Precision, env.float32_precision)},
+      {.path = "env.TORCH_RBLN_LOG_LEVEL",
+       .kind = K::kEnvVar,
+       .choices = {"DEBUG", "INFO", "WARNING", "ERROR"},
+       .help = "DEBUG | INFO | WARNING | ERROR (default WARNING): INFO and below log each CPU "
+               "fallback on stderr",
+       RBLNSIM_ENV(kLogLevel, env.torch_rbln_log_level)},
 
       // naming: device command names.
       {.path = "naming.command_template",
@@ -444,6 +474,12 @@ std::vector<Param> BuildTable() {
        .range = AtLeast(0),
        .help = "CPU fallbacks",
        RBLNSIM_FIELD(expect.fallbacks)},
+      {.path = "expect.no_fallbacks",
+       .kind = K::kChoice,
+       .choices = {"false", "true"},
+       .help = "true: no op ran on the CPU (the assertion TORCH_RBLN_DISABLE_FALLBACK=all makes, "
+               "without failing the run)",
+       RBLNSIM_FIELD(expect.no_fallbacks)},
       {.path = "expect.latency_p99_max",
        .kind = K::kTime,
        .unit = "ns",

@@ -14,6 +14,8 @@ const char* DTypeName(DType dtype) {
       return "fp8";
     case DType::kInt64:
       return "int64";
+    case DType::kInt32:
+      return "int32";
     case DType::kBool:
       return "bool";
   }
@@ -29,6 +31,7 @@ int64_t DTypeBytes(DType dtype) {
     case DType::kBf16:
       return 2;
     case DType::kFp32:
+    case DType::kInt32:
       return 4;
     case DType::kInt64:
       return 8;

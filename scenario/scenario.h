@@ -22,7 +22,7 @@ struct SourceLoc {
 
 enum class DeviceVariant { kRebel100, kAtom };
 enum class Dataflow { kWeightStationary, kOutputStationary, kInputStationary };
-enum class DType { kFp16, kBf16, kFp32, kFp8, kInt64, kBool };
+enum class DType { kFp16, kBf16, kFp32, kFp8, kInt64, kBool, kInt32 };
 
 const char* DTypeName(DType dtype);  // "fp16", "bf16", "fp32", "fp8", "int64", "bool"
 int64_t DTypeBytes(DType dtype);     // fp8/bool 1, fp16/bf16 2, fp32 4, int64 8
@@ -97,14 +97,45 @@ struct HostConfig {
   double host_copy_bytes_per_s = 8e9;                   // host.copy_bandwidth (CPU memcpy)
   int64_t steady_epoch_ns = 1'000'000'000'000;          // host.steady_epoch
   int64_t system_epoch_ns = 1'767'225'600'000'000'000;  // host.system_epoch (2026-01-01)
+  // host.fallback_path: who decides an eager op's dtype / NaN-Inf / all-scalar / alignment
+  // fallback, which sets the shape the fallback leaves in the trace (base/rbln_vocabulary.h).
+  //  - kShim: today's torch-rbln. The C++ dispatch shim checks its ops (DispatchShim.cpp
+  //    quick_fallback_check and the align fast path) and runs cpu_fallback_rbln: the boxed shape.
+  //    Ops off the shim are still decided by the Python wrapper: the nested shape.
+  //  - kPython: earlier releases, where the Python wrapper (ops_utils.py cpu_fallback_path)
+  //    decided for every device op: the nested shape.
+  // Unsupported and explicitly registered ops take the boxed catch-all in both.
+  enum class FallbackPath { kShim, kPython } fallback_path = FallbackPath::kShim;
 };
 
 // The environment the simulated process starts with; the process environment overrides it.
+// RBLN_FLOAT32_PRECISION: "device" runs fp32 ops on the NPU at 16-bit width (DLFloat16);
+// "exact" keeps fp32 semantics, so eager fp32 ops fall back to the CPU (torch-rbln dispatches
+// fp32 only under device precision, RBLNSupportedDtypes.cpp).
+enum class Float32Precision { kDevice, kExact };
+// TORCH_RBLN_LOG_LEVEL: the runtime logger's threshold; the CPU-fallback line is INFO.
+enum class LogLevel { kDebug, kInfo, kWarning, kError };
+
+// TORCH_RBLN_DISABLE_FALLBACK's categories (torch-rbln RBLNFallbackConfig.h), as bits.
+enum FallbackCategory : uint32_t {
+  kFallbackCompileError = 1u << 0,
+  kFallbackHostRoundTrip = 1u << 1,
+  kFallbackNonBlockingCopy = 1u << 2,
+  kFallbackStridedCopyError = 1u << 3,
+  kFallbackUnsupportedOp = 1u << 4,
+  kFallbackAll = (1u << 5) - 1,
+};
+
 struct EnvConfig {
   bool rbln_profiler = false;       // env.RBLN_PROFILER
   std::string rbln_profiler_dir;    // env.RBLN_PROFILER_DIR
   bool torch_rbln_deploy = false;   // env.TORCH_RBLN_DEPLOY: ON | OFF
   bool runtime_force_sync = false;  // env.RBLN_RUNTIME_FORCE_SYNC: 1 | 0
+  // env.TORCH_RBLN_DISABLE_FALLBACK: FallbackCategory bits ("all" sets every bit).
+  uint32_t disabled_fallbacks = 0;
+  int64_t torch_rbln_compiled_ops = 2048;  // env.TORCH_RBLN_COMPILED_OPS: LRU capacity, >= 1
+  Float32Precision float32_precision = Float32Precision::kDevice;  // env.RBLN_FLOAT32_PRECISION
+  LogLevel torch_rbln_log_level = LogLevel::kWarning;              // env.TORCH_RBLN_LOG_LEVEL
 };
 
 enum class TensorInit { kRandn, kZeros, kOnes, kNan, kInf };
@@ -131,9 +162,12 @@ struct Step {
   std::vector<std::string> inputs;  // tensor names
   std::string output;               // result tensor name (created on first assignment)
   std::vector<double> scalars;      // scalar operands, e.g. add(x, 1.0)
-  int64_t count = 1;                // kRepeat
-  std::vector<Step> body;           // kRepeat
-  std::string graph;                // kGraph: a key of workload.graphs
+  // kOp written as "add_": torch's in-place form, which writes its result into inputs[0] (the
+  // op's self, a write-alias argument); |op| holds the base name and |output| names inputs[0].
+  bool in_place = false;
+  int64_t count = 1;       // kRepeat
+  std::vector<Step> body;  // kRepeat
+  std::string graph;       // kGraph: a key of workload.graphs
   SourceLoc loc;
 };
 
@@ -170,6 +204,7 @@ struct Expect {
   std::optional<double> self_rbln_total_us;  // expect.self_rbln_total_us
   double self_rbln_tolerance = 0.10;         // expect.self_rbln_tolerance (relative)
   std::optional<int64_t> fallbacks;          // expect.fallbacks
+  std::optional<bool> no_fallbacks;          // expect.no_fallbacks: true asserts none ran
   std::optional<double> latency_p99_max_ns;  // expect.latency_p99_max
   std::map<std::string, int64_t> op_calls;   // expect.op_calls: {aten::mm: 6}
   SourceLoc loc;

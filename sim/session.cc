@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "profiler/trace/json_writer.h"
 #include "sim/host_trace.h"
 #include "sim/profiled_window.h"
 #include "sim/runtime/simulated_runtime.h"
@@ -39,6 +40,14 @@ StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
     std::move(device_side).AppendTo(&trace);
     for (auto& entry : metadata)
       trace.metadata.push_back(std::move(entry));
+  }
+  // The simulated program stopped inside the window (a disabled fallback raised, a command timed
+  // out): the trace holds what ran up to there, and says so, as a file of a crashed run would
+  // not.
+  if (!out.window.ok()) {
+    trace::StringSink message;
+    trace::AppendJsonString(message, out.window.message());
+    trace.metadata.emplace_back("rblnsim_incomplete", trace::RawJson{message.text()});
   }
   return out;
 }

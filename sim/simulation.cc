@@ -107,6 +107,7 @@ SessionData Simulation::EndSession() {
   data.records_dropped = impl_->device.profiler().dropped();
   data.timeline = impl_->host.TakeTimeline();
   data.truth = impl_->host.TakeTruth();
+  data.runtime_log = impl_->host.TakeLog();
   const rebel100::DeviceStats& stats = impl_->device.stats();
   data.commands_timed_out = stats.commands_timed_out;
   data.errors = stats.errors;

@@ -35,6 +35,9 @@ struct SessionData {
   std::vector<std::string> errors;
   std::vector<EngineBusy> busy;  // accumulated over the whole process
   int max_ring_occupancy = 0;
+  // torch-rbln's log lines since the process started or the last session ended, warm-up
+  // included (TORCH_RBLN_LOG_LEVEL; the CPU-fallback line is INFO).
+  std::vector<std::string> runtime_log;
 };
 
 class Simulation {

@@ -68,6 +68,8 @@ Status CompileMatmul(const OpLaunch& launch,
     return Status::Error(launch.layer + ": matmul needs 2-D operands");
   MatmulWork work;
   work.dtype = launch.inputs[0].dtype;
+  if (work.dtype == scenario::DType::kFp32 && launch.fp32_at_16bit)
+    work.compute_dtype = scenario::DType::kFp16;
   work.k = a.back();
   work.m = a.size() >= 2 ? a[a.size() - 2] : 1;
   for (size_t i = 0; i + 2 < a.size(); ++i)
@@ -262,6 +264,8 @@ std::string ProgramKey(const OpLaunch& launch) {
       key.append(digits, end);
     }
   }
+  if (launch.fp32_at_16bit)
+    key += "|fp32@16";
   return key;
 }
 

@@ -43,6 +43,8 @@ struct OpLaunch {
   scenario::DType output_dtype = scenario::DType::kFp16;
   bool weight_transposed = false;  // linear: the weight is [n, k]
   double ops_per_element = 1.0;    // elementwise cost, e.g. silu ~4, softmax ~5
+  // RBLN_FLOAT32_PRECISION=device: fp32 computes at 16-bit width (DLFloat16); part of the key.
+  bool fp32_at_16bit = false;
 };
 
 int64_t NumElements(const std::vector<int64_t>& shape);

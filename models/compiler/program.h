@@ -4,6 +4,7 @@
 #define RBLNSIM_MODELS_COMPILER_PROGRAM_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -16,7 +17,11 @@ namespace rblnsim::compiler {
 // C[m×n] += A[m×k] · B[k×n] on one chiplet, |batch| times.
 struct MatmulWork {
   int64_t m = 0, k = 0, n = 0, batch = 1;
-  scenario::DType dtype = scenario::DType::kFp16;
+  scenario::DType dtype = scenario::DType::kFp16;  // as stored: sets the bytes moved
+  // As the array computes when it differs from |dtype|: fp32 under RBLN_FLOAT32_PRECISION=device
+  // runs at 16-bit width.
+  std::optional<scenario::DType> compute_dtype;
+  scenario::DType ComputeDType() const { return compute_dtype.value_or(dtype); }
 };
 
 struct TransferWork {

@@ -21,9 +21,6 @@ int64_t Bytes(const TensorType& type) {
   return Elements(type) * scenario::DTypeBytes(type.dtype);
 }
 
-// CPU matmul throughput for fallbacks and the cost of a CPU kernel: an estimate of one core.
-constexpr double kCpuMatmulFlopsPerNs = 20.0;
-
 // torch.profiler's "Input type" text of each dtype (c10 ScalarType names, as record_shapes
 // writes them).
 const char* TorchTypeName(DType dtype) {
@@ -38,6 +35,8 @@ const char* TorchTypeName(DType dtype) {
       return "c10::Float8_e4m3fn";
     case DType::kInt64:
       return "long int";
+    case DType::kInt32:
+      return "int";
     case DType::kBool:
       return "bool";
   }
@@ -131,11 +130,17 @@ Status EagerOps::Call(const scenario::Step& step) {
     kernel_traits.layer = inner.substr(inner.find("::") + 2);
     const size_t frame = host_->timeline_.events.size();
     host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0),
-              [&] { Dispatch(inner, kernel_traits, inputs, *out_type, out_name); });
+              [&] { Dispatch(inner, kernel_traits, inputs, *out_type, out_name, false); });
     // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
     RecordShapes(frame, types);
   } else {
-    Dispatch(traits.aten_name, traits, inputs, *out_type, out_name);
+    // torch records the in-place form under its own schema name: aten::add_.
+    const std::string aten = step.in_place ? traits.aten_name + "_" : traits.aten_name;
+    Dispatch(aten, traits, inputs, *out_type, out_name, step.in_place);
+  }
+  if (!status_.ok()) {
+    status_ = status_.WithPrefix(
+        fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column));
   }
   return Status::Ok();
 }
@@ -153,18 +158,30 @@ Status EagerOps::Cpu(const std::string& tensor, const scenario::Step& step) {
 std::optional<sim::FallbackReason> EagerOps::QuickCheck(const OpTraits& traits,
                                                         const std::vector<Operand>& inputs,
                                                         const TensorType& out_type) const {
+  // An op with no device kernel never reaches the dispatch checks: the catch-all fallback (or
+  // the registration pinning it there by name) takes it whatever its inputs.
+  if (!traits.device_supported) {
+    return platform::IsExplicitFallbackBase(traits.aten_name) ? sim::FallbackReason::kExplicitOp
+                                                              : sim::FallbackReason::kUnsupportedOp;
+  }
+  // fp16 and bf16 dispatch; fp32 too under RBLN_FLOAT32_PRECISION=device, computed at 16-bit
+  // width (RBLNSupportedDtypes.cpp); everything else runs on the CPU.
+  const bool fp32_on_device =
+      host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice;
+  const bool masked = platform::TakesBoolMask(traits.aten_name);
   bool all_scalar = !inputs.empty();
   for (const Operand& in : inputs) {
-    if (in.state->type.dtype != DType::kFp16 && in.state->type.dtype != DType::kBf16) {
+    const DType dtype = in.state->type.dtype;
+    if (masked && dtype == DType::kBool)
+      continue;
+    if (dtype != DType::kFp16 && dtype != DType::kBf16 &&
+        !(dtype == DType::kFp32 && fp32_on_device))
       return sim::FallbackReason::kDtype;
-    }
     if (!in.state->type.shape.empty())
       all_scalar = false;
   }
   if (all_scalar)
     return sim::FallbackReason::kAllScalar;
-  if (!traits.device_supported)
-    return sim::FallbackReason::kUnsupportedOp;
   if (traits.elementwise && !out_type.shape.empty() && out_type.shape.back() % 64 != 0) {
     return sim::FallbackReason::kUnaligned;
   }
@@ -175,7 +192,8 @@ void EagerOps::Dispatch(const std::string& aten,
                         const OpTraits& traits,
                         const std::vector<Operand>& inputs,
                         const TensorType& out_type,
-                        const std::string& out_name) {
+                        const std::string& out_name,
+                        bool in_place) {
   TensorState& out = host_->tensors_[out_name];
   TensorState result;
   result.type = out_type;
@@ -193,7 +211,7 @@ void EagerOps::Dispatch(const std::string& aten,
       }
     }
     if (reason) {
-      Fallback(aten, *reason, inputs, out_type, &result);
+      Fallback(aten, *reason, inputs, out_type, &result, in_place);
     } else {
       Kernel(aten, traits, inputs, out_type, &result);
     }
@@ -245,6 +263,8 @@ compiler::OpLaunch EagerOps::MakeLaunch(const OpTraits& traits,
   launch.output_dtype = out_type.dtype;
   launch.weight_transposed = traits.weight_transposed;
   launch.ops_per_element = traits.ops_per_element;
+  launch.fp32_at_16bit =
+      host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice;
   std::vector<const TensorState*> distinct;
   for (const Operand& in : inputs) {
     auto it = std::find(distinct.begin(), distinct.end(), in.state);
@@ -262,8 +282,12 @@ CompiledProgram* EagerOps::GetOrCompile(
     const std::string& op,
     const std::function<StatusOr<compiler::Program>()>& compile) {
   auto cached = host_->cache_.find(key);
-  if (cached != host_->cache_.end())
-    return &cached->second;
+  if (cached != host_->cache_.end()) {
+    CompiledProgram& hit = cached->second;
+    if (hit.in_lru)
+      host_->lru_.splice(host_->lru_.begin(), host_->lru_, hit.lru);
+    return &hit;
+  }
   // A miss compiles for this shape/dtype: a recompile, and a new program instance.
   const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
   host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
@@ -276,10 +300,21 @@ CompiledProgram* EagerOps::GetOrCompile(
   CompiledProgram compiled;
   compiled.program = std::make_unique<compiler::Program>(std::move(*program));
   compiled.instance = host_->next_instance_++;
+  // The eager op cache is an LRU (torch-rbln OpFunction.cpp, TORCH_RBLN_COMPILED_OPS); compiled
+  // graphs are kept by their torch.compile module and never evicted here.
+  const bool eager = key.rfind("graph:", 0) != 0;
+  if (eager) {
+    // Evict first, so the new entry cannot be its own victim.
+    CompiledProgram placeholder;
+    host_->InsertLru(key, &placeholder);
+    compiled.lru = placeholder.lru;
+    compiled.in_lru = true;
+  }
   cached = host_->cache_.emplace(key, std::move(compiled)).first;
   if (host_->recording_) {
-    host_->truth_.recompiles.push_back(
-        {op, key, cached->second.instance, host_->next_external_id_ - 1});
+    host_->truth_.recompiles.push_back({op, key, cached->second.instance,
+                                        host_->next_external_id_ - 1,
+                                        host_->evicted_keys_.count(key) > 0});
   }
   return &cached->second;
 }
@@ -345,45 +380,6 @@ void EagerOps::Kernel(const std::string& aten,
   RecordShapes(frame, inputs);
 }
 
-void EagerOps::Fallback(const std::string& aten,
-                        sim::FallbackReason reason,
-                        const std::vector<Operand>& inputs,
-                        const TensorType& out_type,
-                        TensorState* out) {
-  const int64_t external_id = host_->next_external_id_ - 1;
-  int64_t to_host = 0;
-  std::vector<const TensorState*> copied;
-  for (const Operand& in : inputs) {
-    if (!in.state->on_device || std::find(copied.begin(), copied.end(), in.state) != copied.end()) {
-      continue;
-    }
-    copied.push_back(in.state);
-    to_host += Download(in.state, "fallback");
-  }
-  // The CPU kernel: matmuls by FLOPs, everything else by output elements.
-  double kernel_ns = host_->costs_.SelfNs("cpu::kernel", Elements(out_type));
-  if (inputs.size() >= 2 && (aten == "aten::mm" || aten == "aten::bmm" || aten == "aten::linear")) {
-    const auto& a = inputs[0].state->type.shape;
-    const double k = a.empty() ? 1.0 : static_cast<double>(a.back());
-    kernel_ns += 2.0 * static_cast<double>(Elements(out_type)) * k / kCpuMatmulFlopsPerNs;
-  }
-  const size_t kernel = host_->timeline_.events.size();
-  host_->Op(aten, kernel_ns);
-  RecordShapes(kernel, inputs);
-  out->type = out_type;
-  out->on_device = true;
-  out->location = Location::kHostLatest;
-  for (const Operand& in : inputs) {
-    out->has_nan |= in.state->has_nan;
-    out->has_inf |= in.state->has_inf;
-  }
-  Upload(out, "fallback");
-  if (host_->recording_) {
-    host_->truth_.fallbacks.push_back(
-        {aten, reason, platform::FallbackShape::kNested, external_id, to_host, Bytes(out_type)});
-  }
-}
-
 int64_t EagerOps::Download(TensorState* tensor, const char* why) {
   HostCosts& costs = host_->costs_;
   int64_t moved = 0;
@@ -425,17 +421,19 @@ int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
   return 0;
 }
 
-void EagerOps::Upload(TensorState* tensor, const char* why) {
+double EagerOps::HostToDeviceNs(int64_t bytes) {
   const scenario::DeviceConfig& device = host_->scenario_.device;
+  return host_->costs_.Jitter(device.pcie_latency_ns +
+                              static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9);
+}
+
+int64_t EagerOps::Upload(TensorState* tensor, const char* why) {
   const int64_t bytes = Bytes(tensor->type);
   HostCosts& costs = host_->costs_;
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
     const size_t copy_from = host_->timeline_.events.size();
-    host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0), [&] {
-      host_->Spend(
-          costs.Jitter(device.pcie_latency_ns +
-                       static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
-    });
+    host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
+              [&] { host_->Spend(HostToDeviceNs(bytes)); });
     if (host_->recording_)
       host_->timeline_.events[copy_from].bytes = bytes;
   });
@@ -443,6 +441,7 @@ void EagerOps::Upload(TensorState* tensor, const char* why) {
   if (host_->recording_) {
     host_->truth_.round_trips.push_back({why, false, bytes, host_->next_external_id_ - 1});
   }
+  return bytes;
 }
 
 Status EagerOps::Graph(const scenario::Step& step) {

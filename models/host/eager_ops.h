@@ -33,7 +33,8 @@ class EagerOps {
                 const OpTraits& traits,
                 const std::vector<Operand>& inputs,
                 const TensorType& out_type,
-                const std::string& out_name);
+                const std::string& out_name,
+                bool in_place);
   std::optional<sim::FallbackReason> QuickCheck(const OpTraits& traits,
                                                 const std::vector<Operand>& inputs,
                                                 const TensorType& out_type) const;
@@ -56,14 +57,44 @@ class EagerOps {
               const std::vector<Operand>& inputs,
               const TensorType& out_type,
               TensorState* out);
+  // A CPU fallback as torch-rbln runs it (cpu_fallback.cc): refused when
+  // TORCH_RBLN_DISABLE_FALLBACK disables its category (status_ is set), else logged and run in
+  // the shape the deciding layer produces. |in_place|: the op writes its result into inputs[0].
   void Fallback(const std::string& aten,
                 sim::FallbackReason reason,
                 const std::vector<Operand>& inputs,
                 const TensorType& out_type,
-                TensorState* out);
+                TensorState* out,
+                bool in_place);
+  platform::FallbackShape ShapeFor(const std::string& aten, sim::FallbackReason reason) const;
+  // The boxed cpu_fallback_rbln: _to_cpu, the CPU kernel (no op recorded), write-backs, .to().
+  void BoxedFallback(const std::string& aten,
+                     const std::vector<Operand>& inputs,
+                     const TensorType& out_type,
+                     TensorState* out,
+                     bool in_place,
+                     sim::FallbackTruth* truth);
+  // The Python wrapper: .cpu() per tensor, the op again on the CPU (a nested same-name op), the
+  // result copied back.
+  void NestedFallback(const std::string& aten,
+                      const std::vector<Operand>& inputs,
+                      const TensorType& out_type,
+                      TensorState* out,
+                      sim::FallbackTruth* truth);
+  double CpuKernelNs(const std::string& aten,
+                     const std::vector<Operand>& inputs,
+                     const TensorType& out_type);
   // to → _to_copy → (empty_strided, copy_ → _copy_from): device data to a host tensor.
   int64_t Download(TensorState* tensor, const char* why);
-  void Upload(TensorState* tensor, const char* why);
+  // copy_ -> _copy_from: host data to the device tensor. Returns the bytes moved.
+  int64_t Upload(TensorState* tensor, const char* why);
+  // The boxed fallback's .to(device) of a returned tensor: to -> _to_copy -> (empty_strided,
+  // copy_ -> _copy_from), host to device.
+  int64_t UploadByTo(TensorState* tensor, const char* why);
+  // aten::_copy_from_and_resize: a written (out= / in-place) argument's CPU result back to it.
+  int64_t WriteBack(TensorState* tensor, const char* why);
+  // The PCIe time of moving |bytes| host to device.
+  double HostToDeviceNs(int64_t bytes);
   // The aten::_copy_from body: waits for the producing run, then moves the bytes.
   int64_t CopyToHost(TensorState* tensor, const char* why);
 

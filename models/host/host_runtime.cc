@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
 #include <limits>
 
 #include "models/host/eager_ops.h"
@@ -183,6 +184,34 @@ void HostRuntime::Op(const std::string& name, double self_ns, const std::functio
     Spend(self_ns);
   }
   Close(index);
+}
+
+void HostRuntime::Log(scenario::LogLevel level, std::string_view message) {
+  if (level < scenario_.env.torch_rbln_log_level)
+    return;
+  static constexpr char kLevelLetters[] = {'D', 'I', 'W', 'E'};
+  const int64_t now_ns = scenario_.host.system_epoch_ns + static_cast<int64_t>(NowNs());
+  const std::time_t seconds = static_cast<std::time_t>(now_ns / 1'000'000'000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &utc);
+  log_.push_back(fmt::format("[{}.{:03d}][{}] {}", stamp, (now_ns / 1'000'000) % 1000,
+                             kLevelLetters[static_cast<int>(level)], message));
+}
+
+void HostRuntime::InsertLru(const std::string& key, CompiledProgram* compiled) {
+  const auto capacity = static_cast<size_t>(scenario_.env.torch_rbln_compiled_ops);
+  while (!lru_.empty() && lru_.size() >= capacity) {
+    auto victim = cache_.find(lru_.back());
+    evicted_keys_.insert(lru_.back());
+    retired_programs_.push_back(std::move(victim->second.program));
+    cache_.erase(victim);
+    lru_.pop_back();
+  }
+  lru_.push_front(key);
+  compiled->lru = lru_.begin();
+  compiled->in_lru = true;
 }
 
 void HostRuntime::ResetSession() {

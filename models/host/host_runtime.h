@@ -6,11 +6,14 @@
 
 #include <deque>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <systemc>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -36,6 +39,9 @@ struct CompiledProgram {
   std::unique_ptr<compiler::Program> program;
   int instance = 0;
   int64_t next_sequence = 0;
+  // Eager entries only: where the key sits in the LRU order (TORCH_RBLN_COMPILED_OPS).
+  std::list<std::string>::iterator lru;
+  bool in_lru = false;
 };
 
 // Input signatures already interned in the current timeline, with their shapes_id.
@@ -59,6 +65,8 @@ class HostRuntime : public sc_core::sc_module {
   sim::HostTimeline TakeTimeline();
   sim::GroundTruth TakeTruth();
   int64_t launches() const { return next_launch_id_ - 1; }
+  // The runtime's log lines since the last call (TORCH_RBLN_LOG_LEVEL), oldest first.
+  std::vector<std::string> TakeLog() { return std::exchange(log_, {}); }
 
  private:
   friend class EagerOps;
@@ -83,6 +91,12 @@ class HostRuntime : public sc_core::sc_module {
   void Close(size_t index);
   // An op whose self time |self_ns| is split around |body|.
   void Op(const std::string& name, double self_ns, const std::function<void()>& body = {});
+  // A torch-rbln log line at |level|, kept when TORCH_RBLN_LOG_LEVEL lets it through, stamped
+  // with the simulated system clock as the runtime's logger stamps it.
+  void Log(scenario::LogLevel level, std::string_view message);
+  // Makes room in the eager compiled-op cache for one more entry (an LRU of
+  // TORCH_RBLN_COMPILED_OPS entries) and files |key| as most recently used.
+  void InsertLru(const std::string& key, CompiledProgram* compiled);
 
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;
@@ -96,6 +110,11 @@ class HostRuntime : public sc_core::sc_module {
   HostCosts costs_;
   std::map<std::string, TensorState> tensors_;
   std::map<std::string, CompiledProgram> cache_;
+  std::list<std::string> lru_;  // eager cache keys, most recently used first
+  std::set<std::string> evicted_keys_;
+  // Evicted programs: device records name their commands through them for the whole process.
+  std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
+  std::vector<std::string> log_;
   std::deque<rebel100::RunRequest> runs_;                 // stable addresses for the device
   std::vector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
   int next_instance_;

@@ -48,8 +48,9 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   const int64_t rows = device.array_rows;
   // fp8 packs two MACs per PE: the array behaves as if it had twice the columns. fp32 needs four
   // passes per MAC: the streamed dimension is four times longer.
-  const int64_t cols = work.dtype == DType::kFp8 ? device.array_cols * 2 : device.array_cols;
-  const int64_t passes = work.dtype == DType::kFp32 ? 4 : 1;
+  const int64_t cols =
+      work.ComputeDType() == DType::kFp8 ? device.array_cols * 2 : device.array_cols;
+  const int64_t passes = work.ComputeDType() == DType::kFp32 ? 4 : 1;
   bool preload = true;
   switch (device.dataflow) {
     case Dataflow::kWeightStationary:
@@ -95,7 +96,7 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
 
   const double flops = 2.0 * work.batch * work.m * work.k * work.n;
   t.ideal_cycles = flops / (2.0 * device.engines_per_chiplet * rows * device.array_cols *
-                            PrecisionRate(work.dtype));
+                            PrecisionRate(work.ComputeDType()));
   return t;
 }
 

@@ -1,6 +1,7 @@
 #include "profiler/analysis/fallback_detect.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 #include "profiler/analysis/dialect_rules.h"
@@ -15,8 +16,11 @@ using index::kNone;
 using trace::Event;
 
 // Subtree flags, and what a dispatcher op's children were found to be.
-enum : uint8_t { kHasMarker = 1, kHasCopyFrom = 2, kHasCompile = 4 };
+enum : uint8_t { kHasMarker = 1, kHasCopyFrom = 2, kHasCompile = 4, kHasToCpu = 8 };
 enum : uint8_t { kCtxNone = 0, kCtxScan = 1, kCtxFallback = 2 };
+// A copy's direction when its place in a fallback's call tree says it; kDirNone: read it from
+// the chain itself (under _to_copy: to the host).
+enum : uint8_t { kDirNone = 0, kDirToHost = 1, kDirToDevice = 2 };
 
 // "i12_0_W0_mm_0" -> 12; -1 when the name does not start with an instance token.
 int64_t ParseInstance(const std::string& name) {
@@ -42,6 +46,8 @@ class Detector {
     to_copy_ = names.Find("aten::_to_copy");
     copy_ = names.Find("aten::copy_");
     copy_from_ = names.Find("aten::_copy_from");
+    to_cpu_ = names.Find(platform::kToCpuFrame);
+    copy_back_ = names.Find(platform::kCopyBackFrame);
     isinf_ = names.Find("aten::isinf");
     isnan_ = names.Find("aten::isnan");
     item_ = names.Find("aten::item");
@@ -52,6 +58,7 @@ class Detector {
     ComputeFlags();
     ctx_.assign(n_, kCtxNone);
     owner_.assign(n_, kNone);
+    dir_.assign(n_, kDirNone);
     for (uint32_t d = 0; d < n_; ++d)
       VisitDispatcher(d);
     AttributeCopies();
@@ -70,6 +77,10 @@ class Detector {
  private:
   const Event& Ev(uint32_t pos) const { return trace_.events[f_.event[pos]]; }
   bool Is(uint32_t pos, uint32_t name) const { return name != kNone && f_.name[pos] == name; }
+  // The calls that move the bytes: _copy_from, and the boxed fallback's write-back.
+  bool IsCopy(uint32_t pos) const {
+    return f_.kind[pos] == HostKind::kOp && (Is(pos, copy_from_) || Is(pos, copy_back_));
+  }
 
   // Pre-order: a node's descendants follow it, so one reverse pass ORs every subtree's flags.
   void ComputeFlags() {
@@ -77,10 +88,12 @@ class Detector {
     for (uint32_t pos = n_; pos-- > 0;) {
       if (f_.kind[pos] == HostKind::kMarker)
         flags_[pos] |= kHasMarker;
-      if (Is(pos, copy_from_))
+      if (IsCopy(pos))
         flags_[pos] |= kHasCopyFrom;
       if (Is(pos, compile_))
         flags_[pos] |= kHasCompile;
+      if (Is(pos, to_cpu_))
+        flags_[pos] |= kHasToCpu;
       if (f_.parent[pos] != kNone)
         flags_[f_.parent[pos]] |= flags_[pos];
     }
@@ -94,6 +107,13 @@ class Detector {
     kids_.clear();
     for (uint32_t c = f_.FirstChild(d); c < f_.end[d]; c = f_.NextSibling(c))
       kids_.push_back(c);
+    for (size_t t = 0; t < kids_.size(); ++t) {
+      if (f_.kind[kids_[t]] == HostKind::kOp && Is(kids_[t], to_cpu_)) {
+        if ((flags_[d] & kHasMarker) == 0)
+          VisitBoxed(d, t);
+        return;
+      }
+    }
     size_t k = 0;
     while (k < kids_.size() && !(f_.kind[kids_[k]] == HostKind::kOp && Is(kids_[k], f_.name[d])))
       ++k;
@@ -103,6 +123,8 @@ class Detector {
     const uint32_t kernel = kids_[k];
     if (flags_[kernel] & (kHasMarker | kHasCompile))
       return;  // the compiled path
+    if (flags_[kernel] & kHasToCpu)
+      return;  // a boxed fallback inside the inner call: VisitBoxed reports it
     bool download = false;
     for (size_t i = 0; i < k; ++i)
       download |= Is(kids_[i], to_) && (flags_[kids_[i]] & kHasCopyFrom);
@@ -115,6 +137,7 @@ class Detector {
       return;
 
     DetectedFallback fb;
+    fb.shape = platform::FallbackShape::kNested;
     const Event& e = Ev(d);
     fb.op = e.name;
     fb.ts_ns = e.ts_ns;
@@ -135,6 +158,54 @@ class Detector {
       ctx_[kid] = kCtxFallback;
       owner_[kid] = index;
     }
+  }
+
+  // torch-rbln's boxed cpu_fallback_rbln under op |d|, whose child kids_[t] is aten::_to_cpu:
+  // what runs before it is the pre-dispatch scan, what _to_cpu holds moves the arguments to the
+  // host, the CPU kernel records nothing, and what follows moves results back
+  // (_copy_from_and_resize for written arguments, aten::to for returned tensors).
+  void VisitBoxed(uint32_t d, size_t t) {
+    int64_t scans = MarkScans(t);
+    uint32_t frame = d;
+    // A functional op may wrap the out= variant the handler ran in (aten::add over aten::add):
+    // the fallback is the outer call, and a scan may sit there, before the inner one.
+    const uint32_t p = f_.parent[d];
+    if (p != kNone && f_.kind[p] == HostKind::kOp && f_.name[p] == f_.name[d]) {
+      frame = p;
+      for (uint32_t c = f_.FirstChild(p); c < d; c = f_.NextSibling(c))
+        scans += ctx_[c] == kCtxScan ? 1 : 0;
+      ctx_[d] = kCtxFallback;
+    }
+    DetectedFallback fb;
+    fb.shape = platform::FallbackShape::kBoxed;
+    const Event& e = Ev(frame);
+    fb.op = e.name;
+    fb.ts_ns = e.ts_ns;
+    fb.dur_ns = e.dur_ns;
+    if (scans > 0) {
+      fb.cause = FallbackCause::kNanInf;
+    } else {
+      auto inputs = ReadOpInputs(Ev(d));
+      if (!inputs)
+        inputs = ReadOpInputs(e);
+      fb.cause = InferCause(e.name, inputs);
+    }
+    const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
+    report_->fallbacks.push_back(std::move(fb));
+    owner_[d] = index;
+    for (size_t i = 0; i < kids_.size(); ++i) {
+      const uint32_t kid = kids_[i];
+      if (ctx_[kid] == kCtxScan)
+        continue;
+      ctx_[kid] = kCtxFallback;
+      owner_[kid] = index;
+      if (i == t)
+        dir_[kid] = kDirToHost;
+      else if (i > t)
+        dir_[kid] = kDirToDevice;
+    }
+    if (frame != d)
+      owner_[frame] = index;
   }
 
   // isinf ... isnan groups among the children before the kernel (index |k|), each extended back
@@ -175,14 +246,18 @@ class Detector {
   // unless the dispatcher pass labelled it.
   void AttributeCopies() {
     std::vector<uint8_t> under_to_copy(n_, 0);
+    std::vector<uint8_t> in_copy(n_, 0);  // below a copy call already counted
     for (uint32_t pos = 0; pos < n_; ++pos) {
       const uint32_t p = f_.parent[pos];
       if (p != kNone && ctx_[pos] == kCtxNone) {
         ctx_[pos] = ctx_[p];
         owner_[pos] = owner_[p];
       }
+      if (p != kNone && dir_[pos] == kDirNone)
+        dir_[pos] = dir_[p];
       under_to_copy[pos] = Is(pos, to_copy_) || (p != kNone && under_to_copy[p]);
-      if (!Is(pos, copy_from_) || f_.kind[pos] != HostKind::kOp)
+      in_copy[pos] = p != kNone && (in_copy[p] || IsCopy(p));
+      if (!IsCopy(pos) || in_copy[pos])
         continue;
       const std::optional<int64_t> bytes = Ev(pos).IntArg(kBytesArg);
       if (bytes) {
@@ -194,7 +269,11 @@ class Detector {
       rt.cause = ctx_[pos] == kCtxScan       ? BounceCause::kScan
                  : ctx_[pos] == kCtxFallback ? BounceCause::kFallback
                                              : BounceCause::kCpu;
-      rt.to_host = under_to_copy[pos] != 0;
+      // The chain's place decides where the fallback says it (a boxed fallback's .to(device)
+      // is the same to -> _to_copy -> copy_ -> _copy_from chain as a download); else a copy
+      // under _to_copy reads device data to the host, and a bare copy_ or a write-back writes.
+      rt.to_host = dir_[pos] != kDirNone ? dir_[pos] == kDirToHost
+                                         : !Is(pos, copy_back_) && under_to_copy[pos] != 0;
       rt.bytes = bytes.value_or(-1);
       rt.ts_ns = Ev(pos).ts_ns;
       rt.dur_ns = Ev(pos).dur_ns;
@@ -208,12 +287,25 @@ class Detector {
 
   void FindRecompiles() {
     std::vector<std::pair<int64_t, size_t>> wanted;  // (launch_id, recompile index)
+    std::unordered_set<std::string> compiled;        // op + argument profile, as far as shown
     for (uint32_t pos = 0; pos < n_; ++pos) {
       if (!Is(pos, compile_) || f_.kind[pos] == HostKind::kMarker)
         continue;
       DetectedRecompile rc;
       const uint32_t p = f_.parent[pos];
       rc.op = p == kNone ? std::string("(top level)") : Ev(p).name;
+      // A second compile of the same op for the same argument profile: the compiled-op cache
+      // evicted the first (TORCH_RBLN_COMPILED_OPS). Without record_shapes the profile is unknown
+      // and no compile is called an eviction.
+      if (const auto inputs = p == kNone ? std::nullopt : ReadOpInputs(Ev(p))) {
+        std::string key = rc.op;
+        for (const OpInput& in : *inputs) {
+          key += "|" + in.type;
+          for (int64_t d : in.dims)
+            key += "," + std::to_string(d);
+        }
+        rc.eviction = !compiled.insert(std::move(key)).second;
+      }
       rc.ts_ns = Ev(pos).ts_ns;
       rc.dur_ns = Ev(pos).dur_ns;
       const uint32_t stop = p == kNone ? n_ : f_.end[p];
@@ -263,10 +355,11 @@ class Detector {
   const index::HostForest& f_;
   OverheadReport* report_;
   const uint32_t n_;
-  uint32_t to_, to_copy_, copy_, copy_from_, isinf_, isnan_, item_, compile_;
+  uint32_t to_, to_copy_, copy_, copy_from_, isinf_, isnan_, item_, compile_, to_cpu_, copy_back_;
   std::vector<uint8_t> flags_;
   std::vector<uint8_t> ctx_;
   std::vector<uint32_t> owner_;  // the fallback a node's copies are charged to
+  std::vector<uint8_t> dir_;     // kDir*: a copy's direction from its place in a fallback
   std::vector<uint32_t> kids_;   // scratch: children of the current dispatcher op
 };
 

@@ -204,6 +204,12 @@ bool IsElementwiseOp(std::string_view aten_name) {
 
 FallbackCause InferCause(std::string_view aten_name,
                          const std::optional<std::vector<OpInput>>& inputs) {
+  // An op with no device kernel reaches torch-rbln's boxed fallback whatever its inputs: the
+  // catch-all, or the registration that pins it there by name.
+  if (!IsDeviceSupportedOp(aten_name)) {
+    return platform::IsExplicitFallbackBase(BaseOpName(aten_name)) ? FallbackCause::kExplicitOp
+                                                                   : FallbackCause::kUnsupportedOp;
+  }
   bool types_known = false;
   int64_t last_dim = 0;  // of the broadcast output: the largest input last dim
   if (inputs) {
@@ -219,14 +225,14 @@ FallbackCause InferCause(std::string_view aten_name,
         ++scalars;
       if (!in.dims.empty())
         last_dim = std::max(last_dim, in.dims.back());
-      if (types_known && !IsHalfType(in.type))
+      if (types_known && !IsHalfType(in.type) &&
+          !(in.type == "bool" && platform::TakesBoolMask(BaseOpName(aten_name)))) {
         return FallbackCause::kDtype;
+      }
     }
     if (types_known && tensors > 0 && scalars == tensors)
       return FallbackCause::kAllScalar;
   }
-  if (!IsDeviceSupportedOp(aten_name))
-    return FallbackCause::kUnsupportedOp;
   if (IsElementwiseOp(aten_name) && last_dim > 0 && last_dim % 64 != 0) {
     return FallbackCause::kUnaligned;
   }

@@ -48,8 +48,10 @@ bool IsDeviceSupportedOp(std::string_view aten_name);
 // Elementwise ops of that list: the 64-element last-dim alignment rule applies to them.
 bool IsElementwiseOp(std::string_view aten_name);
 
-// The pre-dispatch rules in the runtime's order (dtype, all-scalar, unsupported op, unaligned),
-// from the op's name and its inputs when known; kUnknown if none applies.
+// The runtime's rules in its order, from the op's name and its inputs when known: an op with no
+// device kernel is unsupported (or pinned to the fallback by name); a device op falls back for
+// its dtype, all-scalar inputs or an unaligned last dim. kUnknown if none applies (NaN/Inf shows
+// only as the scan before the fallback, which the caller sees).
 FallbackCause InferCause(std::string_view aten_name,
                          const std::optional<std::vector<OpInput>>& inputs);
 

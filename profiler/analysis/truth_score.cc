@@ -91,11 +91,15 @@ TruthScore ScoreAgainstTruth(const TruthFile& truth,
 
   std::vector<std::string> want;
   std::vector<std::string> got;
+  // The shape is part of the key: a detector that calls a boxed fallback nested read the call
+  // tree wrong even when it named the op and reason right.
   for (const auto& f : truth.fallbacks) {
-    want.push_back(f.op + " " + f.reason + BytesKey(bytes, f.bytes_to_host, f.bytes_to_device));
+    want.push_back(f.op + " " + f.reason + " [" + f.shape + "]" +
+                   BytesKey(bytes, f.bytes_to_host, f.bytes_to_device));
   }
   for (const DetectedFallback& f : overhead.fallbacks) {
-    got.push_back(f.op + " " + FallbackCauseName(f.cause) +
+    got.push_back(f.op + " " + FallbackCauseName(f.cause) + " [" +
+                  platform::FallbackShapeName(f.shape) + "]" +
                   BytesKey(bytes, f.bytes_to_host, f.bytes_to_device));
   }
   score.signals.push_back(Match("fallback", std::move(want), std::move(got)));
@@ -106,10 +110,12 @@ TruthScore ScoreAgainstTruth(const TruthFile& truth,
   want.clear();
   got.clear();
   for (const auto& r : truth.recompiles) {
-    want.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : ""));
+    want.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : "") +
+                   (r.eviction ? " (evicted before)" : ""));
   }
   for (const DetectedRecompile& r : overhead.recompiles) {
-    got.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : ""));
+    got.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : "") +
+                  (r.eviction ? " (evicted before)" : ""));
   }
   score.signals.push_back(Match("recompile", std::move(want), std::move(got)));
 

@@ -70,13 +70,14 @@ def test_truth(scenario):
     # The same verdict, re-derived here from the two JSON files.
     truth, got = strict_json(truth_path), strict_json(report)
     explain, latency = got["explain"], got["latency"]
-    assert_same("fallbacks", [(f["op"], f["reason"]) for f in truth["fallbacks"]],
-                [(f["op"], f["reason"]) for f in explain["fallbacks"]])
+    assert_same("fallbacks", [(f["op"], f["reason"], f["shape"]) for f in truth["fallbacks"]],
+                [(f["op"], f["reason"], f["shape"]) for f in explain["fallbacks"]])
     assert_same("fallback bytes",
                 [(f["op"], f["bytes_to_host"], f["bytes_to_device"]) for f in truth["fallbacks"]],
                 [(f["op"], f["bytes_to_host"], f["bytes_to_device"]) for f in explain["fallbacks"]])
-    assert_same("recompiles", [(r["op"], r["instance"]) for r in truth["recompiles"]],
-                [(r["op"], r["instance"]) for r in explain["recompiles"]])
+    assert_same("recompiles",
+                [(r["op"], r["instance"], r["eviction"]) for r in truth["recompiles"]],
+                [(r["op"], r["instance"], r["eviction"]) for r in explain["recompiles"]])
     def trip(r):
         return (r["reason"], r["direction"], r["bytes"])
     assert_same("round trips", [trip(r) for r in truth["round_trips"]],
@@ -115,7 +116,10 @@ def test_run_prints_reports():
     explain = run.stdout.index("[overhead: ")
     latency = run.stdout.index("RBLN launch latency (trace only)")
     assert events < explain < latency < run.stdout.index("trace written to"), run.stdout
-    assert "why: dtype-not-fp16: 2 (aten::add 2)" in run.stdout, run.stdout
+    assert "\n  dispatch/cpu_fallback:  (sum " in run.stdout, run.stdout
+    assert "\n    aten::add  2\n    why: dtype-not-fp16 2\n" in run.stdout, run.stdout
+    # TORCH_RBLN_LOG_LEVEL=INFO in the scenario: the runtime's line per fallback, on stderr.
+    assert run.stderr.count("`aten::add` op ran on CPU instead of RBLN") == 2, run.stderr
     # Without the profiler there are no launches in the trace: no latency report.
     off = rblnsim(["run", os.path.join(SCENARIOS, "fallback_dtype.yaml"), "--no-expect", "--trace",
                    os.path.join(tmp, "off.json")], env={"RBLN_PROFILER": "0"})

@@ -108,7 +108,9 @@ class Census(ast.NodeVisitor):
             self.generic_visit(node)
             return
         name = callee(node)
-        if name.split(".")[-1] in ("cpu", "to", "masked_fill") and not name.startswith("torch"):
+        method = name.split(".")[-1]
+        if (method in ("cpu", "to", "masked_fill") or method.endswith("_")) and \
+                not name.startswith("torch"):
             name = "." + name.split(".")[-1]
         self.calls[name] += 1
         self.generic_visit(node)
@@ -121,7 +123,9 @@ def expected(described):
 
     def walk(steps):
         for step in steps:
-            if "op" in step:
+            if "op" in step and step["op"].endswith("_"):  # in place: a method of its input
+                calls["." + step["op"]] += 1
+            elif "op" in step:
                 calls[CALLEE.get(step["op"], "torch." + step["op"])] += 1
             elif "cpu" in step:
                 calls[".cpu"] += 1
@@ -165,7 +169,7 @@ def test_dry_run(scenario):
                 if isinstance(t, ast.Name)}
     for tensor in described["tensors"]:
         assert tensor["name"] in assigned, tensor["name"]
-    assert "profile(activities=activities)" in program
+    assert "profile(activities=activities, record_shapes=True)" in program
     assert "ProfilerActivity.PrivateUse1" in program or "privateuse1" not in described["activities"]
     assert f"'hash': '{described['hash']}'" in program
     # Nothing imports torch before the RBLN_PROFILER check.

@@ -50,8 +50,9 @@ class ProfilerActivity:
 class DeviceType:
     PrivateUse1 = "privateuse1"
 class profile:
-    def __init__(self, activities):
+    def __init__(self, activities, record_shapes=False):
         assert ProfilerActivity.PrivateUse1 in activities
+        assert record_shapes, "fallback reasons need record_shapes=True"
     def __enter__(self):
         return self
     def __exit__(self, *exc):

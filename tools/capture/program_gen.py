@@ -12,9 +12,14 @@ from program_ops import op_expression
 
 _DTYPES = {
     "fp16": "torch.float16", "bf16": "torch.bfloat16", "fp32": "torch.float32",
-    "fp8": "torch.float8_e4m3fn", "int64": "torch.int64", "bool": "torch.bool",
+    "fp8": "torch.float8_e4m3fn", "int64": "torch.int64", "int32": "torch.int32",
+    "bool": "torch.bool",
 }
-_ENV_NAMES = ("RBLN_PROFILER", "RBLN_PROFILER_DIR", "TORCH_RBLN_DEPLOY", "RBLN_RUNTIME_FORCE_SYNC")
+# Set before torch_rbln is imported: it reads TORCH_RBLN_DISABLE_FALLBACK, TORCH_RBLN_COMPILED_OPS
+# and TORCH_RBLN_LOG_LEVEL at import.
+_ENV_NAMES = ("RBLN_PROFILER", "RBLN_PROFILER_DIR", "TORCH_RBLN_DEPLOY", "RBLN_RUNTIME_FORCE_SYNC",
+              "TORCH_RBLN_DISABLE_FALLBACK", "TORCH_RBLN_COMPILED_OPS", "RBLN_FLOAT32_PRECISION",
+              "TORCH_RBLN_LOG_LEVEL")
 _ACTIVITIES = {"cpu": "ProfilerActivity.CPU", "privateuse1": "ProfilerActivity.PrivateUse1"}
 # Names the program itself uses at module level; scenario names never shadow them.
 _RESERVED = {"torch", "F", "os", "sys", "json", "profile", "ProfilerActivity", "DeviceType",
@@ -129,7 +134,7 @@ def _tensor(spec, name):
         return f"{name} = torch.{init}({shape}, dtype={dtype}, device={device})"
     if init in ("nan", "inf"):
         return f"{name} = torch.full({shape}, float({init!r}), dtype={dtype}, device={device})"
-    if spec["dtype"] == "int64":  # randn of indices: small valid indices (embedding rows 0 and 1)
+    if spec["dtype"] in ("int64", "int32"):  # small valid indices (embedding rows 0 and 1)
         return f"{name} = torch.randint(0, 2, {shape}, dtype={dtype}, device={device})"
     if spec["dtype"] in ("bool", "fp8"):  # no randn of these dtypes: draw fp32, then convert
         convert = "> 0" if spec["dtype"] == "bool" else f".to({dtype})"
@@ -157,8 +162,12 @@ class _Emitter:
         line = step.get("line", 0)
         if "op" in step:
             args = [self.names(name) for name in step["inputs"]]
+            expression = op_expression(step["op"], args, step["scalars"])
+            if step["op"].endswith("_"):  # in place: it writes its first input
+                self.emit(depth, expression, line)
+                return
             out = self.names(step["out"]) if step["out"] else "_"
-            self.emit(depth, f"{out} = {op_expression(step['op'], args, step['scalars'])}", line)
+            self.emit(depth, f"{out} = {expression}", line)
         elif "cpu" in step:
             self.emit(depth, f"{self.names(step['cpu'])}.cpu()", line)
         elif "synchronize" in step:
@@ -256,7 +265,8 @@ def generate_program(described, sets=(), overlays=()):
     _closing_sync(out, described["warmup"])
     out.emit(0, "")
     out.emit(0, "# workload.profile, with torch.rbln.synchronize() before the window closes")
-    out.emit(0, "with torch.inference_mode(), profile(activities=activities) as prof:")
+    # record_shapes: the Input Dims / Input type a fallback's reason is read from.
+    out.emit(0, "with torch.inference_mode(), profile(activities=activities, record_shapes=True) as prof:")
     out.steps(described["profile"], 1)
     _closing_sync(out, described["profile"])
     out.lines.extend(_EPILOGUE.splitlines())

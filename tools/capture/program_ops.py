@@ -24,7 +24,8 @@ _LAST_DIM = {
     "mean": "torch.mean({x}, dim=-1)", "max": "torch.max({x}, dim=-1).values",
     "min": "torch.min({x}, dim=-1).values", "softmax": "torch.softmax({x}, dim=-1)",
     "argmax": "torch.argmax({x}, dim=-1)", "cumsum": "torch.cumsum({x}, dim=-1)",
-    "sort": "torch.sort({x}, dim=-1).values",
+    "sort": "torch.sort({x}, dim=-1).values", "sum": "torch.sum({x}, dim=-1)",
+    "flip": "torch.flip({x}, dims=(-1,))",
 }
 _CASTS = {"to_fp32": "torch.float32", "to_fp16": "torch.float16", "to_bf16": "torch.bfloat16"}
 
@@ -46,6 +47,15 @@ def _int(value):
 def op_expression(op, args, scalars):
     """The expression for `op` applied to Python names `args` with scalar operands `scalars`."""
     joined = ", ".join(args)
+    # The in-place form ("add_"): the method on its first input, which it writes.
+    if op.endswith("_") and op[:-1] in ("silu", "relu"):
+        return f"F.{op[:-1]}({args[0]}, inplace=True)"
+    if op.endswith("_") and (op[:-1] in _BINARY or op[:-1] in _PLAIN or op[:-1] == "clamp"):
+        if _PLAIN.get(op[:-1], "torch.").startswith("F."):
+            raise ValueError(f"no in-place torch form of {op[:-1]!r}")
+        base = op_expression(op[:-1], ["_self"] + args[1:], scalars)
+        method = base.replace("torch.", "", 1).replace("(_self, ", "_(", 1).replace("(_self)", "_()", 1)
+        return f"{args[0]}.{method}"
     if op in _PLAIN:
         return f"{_PLAIN[op]}({joined})"
     if op in _BINARY:

@@ -122,9 +122,9 @@ TEST(Fallback, WithoutMarkersOnlyTheUploadTellsAFallbackApart) {
 
 TEST(Fallback, WithoutBytesArgsEveryCopyCountsWithUnknownSize) {
   SyntheticTrace t;
-  t.Op("aten::topk", 0, 1000);
+  t.Op("aten::sort", 0, 1000);
   t.Download(10, std::nullopt);
-  t.Op("aten::topk", 200, 100);
+  t.Op("aten::sort", 200, 100);
   t.Upload(400, std::nullopt);
   t.Marker(1, 5000, 10);
   const OverheadReport r = Detect(t.trace);
@@ -168,15 +168,30 @@ TEST(InputArgs, CausesInTheRuntimesOrder) {
   EXPECT_EQ(cause("aten::mm", "[[4, 100], [100, 4]]", "[\"c10::Half\", \"c10::Half\"]"),
             FallbackCause::kUnknown);  // not elementwise: no alignment rule
   EXPECT_EQ(cause("aten::topk", "[[4, 128], []]", "[\"c10::Half\", \"Scalar\"]"),
-            FallbackCause::kUnsupportedOp);
+            FallbackCause::kExplicitOp);  // topk.values is pinned to the fallback by name
+  EXPECT_EQ(cause("aten::sort", "[[4, 128]]", "[\"c10::Half\"]"), FallbackCause::kUnsupportedOp);
+  // masked_fill's bool mask is not a dtype reason; its data tensor is.
   EXPECT_EQ(cause("aten::masked_fill", "[[4, 128], [4, 128], []]",
                   "[\"c10::Half\", \"bool\", \"Scalar\"]"),
-            FallbackCause::kDtype);
-  // dtype is checked before the op list, as quick_fallback_check does.
-  EXPECT_EQ(cause("aten::topk", "[[4, 128], []]", "[\"float\", \"Scalar\"]"),
+            FallbackCause::kUnknown);
+  EXPECT_EQ(cause("aten::masked_fill", "[[4, 100], [4, 100], []]",
+                  "[\"c10::Half\", \"bool\", \"Scalar\"]"),
+            FallbackCause::kUnaligned);
+  EXPECT_EQ(
+      cause("aten::masked_fill", "[[4, 128], [4, 128], []]", "[\"int\", \"bool\", \"Scalar\"]"),
+      FallbackCause::kDtype);
+  EXPECT_EQ(cause("aten::logical_not", "[[4, 128]]", "[\"bool\"]"), FallbackCause::kDtype);
+  // An op with no device kernel never reaches the dispatch shim's dtype check: the catch-all
+  // takes it whatever its inputs.
+  EXPECT_EQ(cause("aten::sort", "[[4, 128]]", "[\"float\"]"), FallbackCause::kUnsupportedOp);
+  EXPECT_EQ(cause("aten::add", "[[4, 128], [4, 128]]", "[\"int\", \"int\"]"),
             FallbackCause::kDtype);
   EXPECT_EQ(InferCause("aten::add", std::nullopt), FallbackCause::kUnknown);
-  EXPECT_EQ(InferCause("aten::cumsum", std::nullopt), FallbackCause::kUnsupportedOp);
+  EXPECT_EQ(InferCause("aten::cumsum", std::nullopt), FallbackCause::kExplicitOp);
+  EXPECT_EQ(InferCause("aten::gelu", std::nullopt), FallbackCause::kUnsupportedOp);
+  // clamp.Tensor_out is pinned, but clamp with scalar bounds runs on the device: a clamp that
+  // fell back did so for its inputs, not its name.
+  EXPECT_EQ(InferCause("aten::clamp", std::nullopt), FallbackCause::kUnknown);
 }
 
 TEST(InputArgs, ParsesKinetoLayouts) {

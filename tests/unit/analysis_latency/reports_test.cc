@@ -53,43 +53,52 @@ TEST(ExplainReport, CleanTrace) {
   auto index = index::TraceIndex::Build(t.trace);
   ASSERT_TRUE(index.ok());
   const std::string text = FormatExplainText(DetectOverhead(*index));
-  EXPECT_EQ(text.rfind("[clean]  RBLN EXPLAIN (wall 10.000ms | host ops 1.000us | 1 launch |", 0),
+  EXPECT_EQ(text.rfind("[clean]  RBLN EXPLAIN   (region wall 10.000ms | device mem: not in a "
+                       "trace)\n  checked: host_bounce, cpu_fallback, recompile -- none fired\n",
+                       0),
             0u)
       << text;
-  EXPECT_NE(text.find("no hidden host work"), std::string::npos);
+  EXPECT_NE(text.find("NPU rows"), std::string::npos) << text;
 }
 
-TEST(ExplainReport, SignalsTableWhyAndNotes) {
+TEST(ExplainReport, SignalsTableDetailBlocksAndRuntimeLine) {
   const SyntheticTrace t = Mixed();
   auto index = index::TraceIndex::Build(t.trace);
   ASSERT_TRUE(index.ok());
   const OverheadReport r = DetectOverhead(*index);
   const std::string text = FormatExplainText(r);
-  // cpu_fallback, d2h (fallback downloads), h2d, scan: 4 signals; the .cpu() alone would not be.
-  EXPECT_EQ(text.rfind("[overhead: 4 signals]  RBLN EXPLAIN (", 0), 0u) << text;
-  EXPECT_NE(text.find("Signal                       Count         Bytes  Note"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("dispatch/cpu_fallback            1      1.50 KiB"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("    why: dtype-not-fp16: 1 (aten::add 1)"), std::string::npos) << text;
-  EXPECT_NE(text.find("    try: keep the inputs fp16/bf16"), std::string::npos);
-  EXPECT_NE(text.find("host_bounce/d2h                  3      5.00 KiB"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("why: cpu() 1, fallback 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("host_bounce/h2d                  1         512 B"), std::string::npos);
-  EXPECT_NE(text.find("scan/nan_inf                     1             -  0.390us"),
+  // One kind fired: the fallback. Its copies and the user's .cpu() are not host bounces.
+  EXPECT_EQ(text.rfind("[overhead: 1 signal]  RBLN EXPLAIN   (", 0), 0u) << text;
+  EXPECT_EQ(text.find("host_bounce/"), std::string::npos) << text;
+  EXPECT_NE(text.find("Signal                 Count  Bytes  Note\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("dispatch/cpu_fallback      1     --  try: "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  dispatch/cpu_fallback:  (sum 1.000us wall)\n    aten::add  1\n"
+                      "    why: dtype-not-fp16 1\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("TORCH_RBLN_DEPLOY=ON"), std::string::npos);
-  const std::vector<ExplainRow> rows = ExplainRows(r);
-  EXPECT_EQ(OverheadSignals(rows), 4);
+  EXPECT_NE(text.find("1 nested"), std::string::npos) << text;
+  EXPECT_NE(text.find("their copies: 1.00 KB to the host, 512 B back to the device"),
+            std::string::npos)
+      << text;
+  // Runtime copy calls that crossed: three 60 ns downloads (two fallback, one .cpu(); the scan's
+  // read of 0 bytes was served on the host) and one 40 ns upload.
+  EXPECT_NE(text.find("  runtime: 0.220us in copy calls (0.0% of region wall)\n"
+                      "    v2h 180ns/3  h2v 40ns/1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  nan/inf scan: 1 input scanned before dispatch"), std::string::npos)
+      << text;
+  EXPECT_EQ(ExplainRows(r).size(), 1u);
 
   trace::StringSink sink;
   trace::JsonWriter json(&sink);
   WriteExplainJson(r, &json);
   json.Finish();
   EXPECT_TRUE(ValidJson(sink.text())) << sink.text();
-  EXPECT_NE(sink.text().find("\"reason\":\"dtype-not-fp16\""), std::string::npos);
+  EXPECT_NE(sink.text().find("\"reason\":\"dtype-not-fp16\",\"shape\":\"nested\""),
+            std::string::npos)
+      << sink.text();
+  EXPECT_NE(sink.text().find("\"v2h\":{\"ns\":180,\"calls\":3}"), std::string::npos) << sink.text();
 }
 
 TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
@@ -99,7 +108,19 @@ TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
   ASSERT_TRUE(index.ok());
   const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]", 0), 0u) << text;
-  EXPECT_NE(text.find("fyi: .cpu() downloads are written by the user"), std::string::npos);
+  EXPECT_NE(text.find("v2h 60ns/1"), std::string::npos) << text;
+}
+
+TEST(ExplainReport, NumberFormats) {
+  EXPECT_EQ(CountText(0), "0");
+  EXPECT_EQ(CountText(999), "999");
+  EXPECT_EQ(CountText(1000), "1,000");
+  EXPECT_EQ(CountText(1234567), "1,234,567");
+  EXPECT_EQ(CountText(-1600), "-1,600");
+  EXPECT_EQ(BytesText(-1), "--");
+  EXPECT_EQ(BytesText(8), "8 B");
+  EXPECT_EQ(BytesText(10000), "9.77 KB");
+  EXPECT_EQ(BytesText(128 << 20), "128.00 MB");
 }
 
 TEST(LatencyReport, TextAndJson) {
@@ -141,13 +162,16 @@ TEST(LatencyPlots, ThreeCharts) {
 class TruthScoreTest : public ::testing::Test {
  protected:
   // The ground truth of Mixed(), as `rblnsim run --truth` would write it.
-  static TruthFile Truth(const std::string& fallback_reason, int64_t latency_ns) {
+  // Mixed()'s fallback is the nested shape (the op again, then copy_ back).
+  static TruthFile Truth(const std::string& fallback_reason,
+                         int64_t latency_ns,
+                         const std::string& shape = "nested") {
     TruthFile truth;
     truth.scenario = "mixed";
     TruthFile::Launch& launch = truth.launches.emplace_back();
     launch.launch_id = 1;
     launch.latency_ns = latency_ns;
-    truth.fallbacks.push_back({"aten::add", fallback_reason, "boxed", 0, 1024, 512});
+    truth.fallbacks.push_back({"aten::add", fallback_reason, shape, 0, 1024, 512});
     truth.round_trips = {{"fallback", true, 512},
                          {"fallback", true, 512},
                          {"fallback", false, 512},
@@ -186,6 +210,15 @@ TEST_F(TruthScoreTest, WrongReasonIsMissedPlusFalse) {
   EXPECT_EQ(s.signals[0].missed, 1);
   EXPECT_EQ(s.signals[0].false_signals, 1);
   EXPECT_NE(FormatTruthScoreText(s).find("missed: aten::add nan/inf input"), std::string::npos);
+}
+
+TEST_F(TruthScoreTest, WrongShapeIsMissedPlusFalse) {
+  const TruthScore s = Score(Truth("dtype-not-fp16", 1000, "boxed"));
+  EXPECT_FALSE(s.passed);
+  EXPECT_EQ(s.signals[0].missed, 1);
+  EXPECT_NE(FormatTruthScoreText(s).find("missed: aten::add dtype-not-fp16 [boxed]"),
+            std::string::npos)
+      << FormatTruthScoreText(s);
 }
 
 TEST_F(TruthScoreTest, LatencyOffByTwoNsFails) {

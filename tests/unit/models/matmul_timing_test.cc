@@ -19,6 +19,16 @@ using scenario::Dataflow;
 using scenario::DeviceConfig;
 using scenario::DType;
 
+MatmulWork Work(int64_t m, int64_t k, int64_t n, int64_t batch, DType dtype) {
+  MatmulWork work;
+  work.m = m;
+  work.k = k;
+  work.n = n;
+  work.batch = batch;
+  work.dtype = dtype;
+  return work;
+}
+
 DeviceConfig Array(int rows, int cols, int engines, Dataflow dataflow) {
   DeviceConfig d;
   d.array_rows = rows;
@@ -30,7 +40,7 @@ DeviceConfig Array(int rows, int cols, int engines, Dataflow dataflow) {
 
 TEST(MatmulTiming, WeightStationaryMatchesScaleSimForm) {
   // WS maps K onto rows, N onto columns and streams M: (2R + C + T - 2) per fold.
-  const MatmulTiming t = ComputeMatmulTiming({1024, 1024, 1024, 1, DType::kFp16},
+  const MatmulTiming t = ComputeMatmulTiming(Work(1024, 1024, 1024, 1, DType::kFp16),
                                              Array(128, 128, 1, Dataflow::kWeightStationary));
   EXPECT_EQ(t.folds, 64);
   EXPECT_EQ(t.fold_cycles, 2 * 128 + 128 + 1024 - 2);
@@ -38,7 +48,7 @@ TEST(MatmulTiming, WeightStationaryMatchesScaleSimForm) {
 }
 
 TEST(MatmulTiming, FoldsSpreadOverEngines) {
-  const MatmulTiming t = ComputeMatmulTiming({1024, 1024, 1024, 1, DType::kFp16},
+  const MatmulTiming t = ComputeMatmulTiming(Work(1024, 1024, 1024, 1, DType::kFp16),
                                              Array(128, 128, 8, Dataflow::kWeightStationary));
   EXPECT_EQ(t.folds_per_engine, 8);
   EXPECT_EQ(t.compute_cycles, 8 * 1406);
@@ -46,7 +56,7 @@ TEST(MatmulTiming, FoldsSpreadOverEngines) {
 
 TEST(MatmulTiming, OutputStationaryHasNoPreload) {
   // OS maps M onto rows, N onto columns and streams K: R + C + T - 2 per fold.
-  const MatmulTiming t = ComputeMatmulTiming({512, 256, 512, 1, DType::kFp16},
+  const MatmulTiming t = ComputeMatmulTiming(Work(512, 256, 512, 1, DType::kFp16),
                                              Array(128, 128, 8, Dataflow::kOutputStationary));
   EXPECT_EQ(t.spatial_rows, 512);
   EXPECT_EQ(t.spatial_cols, 512);
@@ -58,7 +68,7 @@ TEST(MatmulTiming, OutputStationaryHasNoPreload) {
 
 TEST(MatmulTiming, InputStationaryOnARectangularArray) {
   // IS maps K onto rows and M onto columns and streams N. 64x32 array, 4 engines.
-  const MatmulTiming t = ComputeMatmulTiming({100, 200, 300, 1, DType::kFp16},
+  const MatmulTiming t = ComputeMatmulTiming(Work(100, 200, 300, 1, DType::kFp16),
                                              Array(64, 32, 4, Dataflow::kInputStationary));
   const int64_t folds = ((200 + 63) / 64) * ((100 + 31) / 32);  // 4 * 4
   EXPECT_EQ(t.folds, folds);
@@ -69,9 +79,9 @@ TEST(MatmulTiming, InputStationaryOnARectangularArray) {
 
 TEST(MatmulTiming, PrecisionChangesThroughput) {
   const DeviceConfig d = Array(128, 128, 8, Dataflow::kWeightStationary);
-  const MatmulTiming fp16 = ComputeMatmulTiming({4096, 4096, 4096, 1, DType::kFp16}, d);
-  const MatmulTiming fp8 = ComputeMatmulTiming({4096, 4096, 4096, 1, DType::kFp8}, d);
-  const MatmulTiming fp32 = ComputeMatmulTiming({4096, 4096, 4096, 1, DType::kFp32}, d);
+  const MatmulTiming fp16 = ComputeMatmulTiming(Work(4096, 4096, 4096, 1, DType::kFp16), d);
+  const MatmulTiming fp8 = ComputeMatmulTiming(Work(4096, 4096, 4096, 1, DType::kFp8), d);
+  const MatmulTiming fp32 = ComputeMatmulTiming(Work(4096, 4096, 4096, 1, DType::kFp32), d);
   EXPECT_EQ(fp8.folds * 2, fp16.folds);  // two packed MACs per PE: half the column folds
   EXPECT_EQ(fp32.fold_cycles, 2 * 128 + 128 + 4 * 4096 - 2);
   EXPECT_NEAR(PeakFlopsPerSecond(DeviceConfig{}, DType::kFp16), 1.05e15, 0.01e15);
@@ -80,9 +90,11 @@ TEST(MatmulTiming, PrecisionChangesThroughput) {
 
 TEST(MatmulTiming, EfficiencyScalesComputeCycles) {
   DeviceConfig d = Array(128, 128, 8, Dataflow::kWeightStationary);
-  const int64_t full = ComputeMatmulTiming({2048, 2048, 2048, 1, DType::kFp16}, d).compute_cycles;
+  const int64_t full =
+      ComputeMatmulTiming(Work(2048, 2048, 2048, 1, DType::kFp16), d).compute_cycles;
   d.matmul_efficiency = 0.5;
-  EXPECT_EQ(ComputeMatmulTiming({2048, 2048, 2048, 1, DType::kFp16}, d).compute_cycles, 2 * full);
+  EXPECT_EQ(ComputeMatmulTiming(Work(2048, 2048, 2048, 1, DType::kFp16), d).compute_cycles,
+            2 * full);
 }
 
 double ComputeCommandNs(const MatmulWork& work, const DeviceConfig& d) {
@@ -97,14 +109,14 @@ double ComputeCommandNs(const MatmulWork& work, const DeviceConfig& d) {
 TEST(MatmulPhysics, LargeMatmulReachesPeak) {
   // 8192^3 fp16 split over the 4 chiplets along n: each runs 8192 x 8192 x 2048.
   const DeviceConfig d;
-  const double ns = ComputeCommandNs({8192, 8192, 2048, 1, DType::kFp16}, d);
+  const double ns = ComputeCommandNs(Work(8192, 8192, 2048, 1, DType::kFp16), d);
   const double achieved = 2.0 * 8192.0 * 8192.0 * 8192.0 / (ns * 1e-9);
   EXPECT_GE(achieved / PeakFlopsPerSecond(d, DType::kFp16), 0.85);
 }
 
 TEST(MatmulPhysics, SmallMatmulIsOverheadBound) {
   const DeviceConfig d;
-  const double ns = ComputeCommandNs({64, 64, 64, 1, DType::kFp16}, d);
+  const double ns = ComputeCommandNs(Work(64, 64, 64, 1, DType::kFp16), d);
   const double achieved = 2.0 * 64 * 64 * 64 / (ns * 1e-9);
   EXPECT_LT(achieved / (PeakFlopsPerSecond(d, DType::kFp16) / d.chiplets), 0.01);
   EXPECT_GT(CommandOverheadNs(d) / ns, 0.5);
@@ -128,7 +140,7 @@ TEST(MatmulPhysics, HbmBandwidthSpeedsUpOnlyMemoryBoundOps) {
   const compiler::VectorWork add{elements, 1.0, 3 * elements * 2};
   const double add_ratio = VectorCommandNs(add, slow) / VectorCommandNs(add, fast);
   EXPECT_GT(add_ratio, 1.8);
-  const MatmulWork square{8192, 8192, 2048, 1, DType::kFp16};
+  const MatmulWork square = Work(8192, 8192, 2048, 1, DType::kFp16);
   const double square_ratio = ComputeCommandNs(square, slow) / ComputeCommandNs(square, fast);
   EXPECT_LT(square_ratio, 1.02);
   EXPECT_GE(square_ratio, 1.0);

@@ -28,7 +28,9 @@ bool IsWhole(ParamKind kind) {
 ParamValue OtherValue(const Param& param, const ParamValue& current) {
   switch (param.kind) {
     case ParamKind::kChoice: {
-      const int64_t index = std::get<int64_t>(current);
+      // An unset optional choice (expect.no_fallbacks) takes its second spelling.
+      const int64_t index =
+          std::holds_alternative<std::monostate>(current) ? 0 : std::get<int64_t>(current);
       return (index + 1) % static_cast<int64_t>(param.choices.size());
     }
     case ParamKind::kString:
@@ -40,8 +42,11 @@ ParamValue OtherValue(const Param& param, const ParamValue& current) {
           }
         }
       }
-      // A trailing digit is bumped so shaped names (RBLN-CR13, python3) stay valid.
+      // A list of categories takes only its own words.
       std::string text = std::get<std::string>(current);
+      if (param.path == "env.TORCH_RBLN_DISABLE_FALLBACK")
+        return std::string(text.empty() ? "unsupported_op" : "");
+      // A trailing digit is bumped so shaped names (RBLN-CR13, python3) stay valid.
       if (!text.empty() && text.back() >= '0' && text.back() < '9') {
         ++text.back();
         return text;

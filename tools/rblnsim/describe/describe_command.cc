@@ -45,7 +45,8 @@ void WriteStep(trace::JsonWriter& json, const scenario::Step& step) {
   json.BeginObject();
   switch (step.kind) {
     case scenario::Step::Kind::kOp:
-      json.Key("op").String(step.op);
+      // An in-place step as it is written: "add_".
+      json.Key("op").String(step.in_place ? step.op + "_" : step.op);
       json.Key("inputs");
       WriteNames(json, step.inputs);
       json.Key("out").String(step.output);

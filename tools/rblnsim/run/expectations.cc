@@ -83,6 +83,16 @@ bool CheckExpectations(const scenario::Scenario& scenario,
             "fallbacks == " + std::to_string(*expect.fallbacks),
             std::to_string(session.truth.fallbacks.size()));
   }
+  if (expect.no_fallbacks && *expect.no_fallbacks) {
+    // Names the first op that ran on the CPU, so the failure says where to look.
+    std::string got = "none";
+    if (!session.truth.fallbacks.empty()) {
+      const sim::FallbackTruth& first = session.truth.fallbacks.front();
+      got = std::to_string(session.truth.fallbacks.size()) + ", first " + first.op + " (" +
+            sim::FallbackReasonName(first.reason) + ")";
+    }
+    p.Check(session.truth.fallbacks.empty(), "no_fallbacks", got);
+  }
   return p.all_ok();
 }
 

@@ -106,6 +106,9 @@ int RunCommand(const RunOptions& options) {
   const Status& window = simulated->window;
   const trace::Trace& trace = simulated->trace;
   const sim::SessionData& session = simulated->session;
+  // The simulated torch-rbln's own log, as the process would print it while it ran.
+  for (const std::string& line : session.runtime_log)
+    std::fprintf(stderr, "%s\n", line.c_str());
 
   PrintRuntimeStatus(scenario, dialect, active, session,
                      simulated->stats ? &*simulated->stats : nullptr);
