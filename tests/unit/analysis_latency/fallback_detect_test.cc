@@ -43,6 +43,93 @@ TEST(Fallback, DtypeFromInputType) {
   EXPECT_EQ(r.scans, 0);
 }
 
+// torch-rbln's boxed cpu_fallback_rbln: aten::_to_cpu holds the per-tensor downloads, the CPU
+// kernel records nothing, then .to(device) brings the result back: a chain shaped like a download
+// that is an upload by its place after _to_cpu.
+TEST(Fallback, BoxedShapeWithDirectionsFromThePlaceInTheCallTree) {
+  SyntheticTrace t;
+  t.Op("aten::add", 1000, 1000, t.Inputs("[[64, 128], [64, 128]]", "[\"int\", \"int\"]"));
+  t.Op("aten::_to_cpu", 1005, 300);
+  t.Download(1010, 32768);
+  t.Download(1110, 32768);
+  t.Download(1500, 32768);  // .to(device) of the result
+  t.Marker(1, 5000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].shape, platform::FallbackShape::kBoxed);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kDtype);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_host, 65536);
+  EXPECT_EQ(r.fallbacks[0].bytes_to_device, 32768);
+  ASSERT_EQ(r.round_trips.size(), 3u);
+  EXPECT_TRUE(r.round_trips[0].to_host);
+  EXPECT_TRUE(r.round_trips[1].to_host);
+  EXPECT_FALSE(r.round_trips[2].to_host);
+  for (const DetectedRoundTrip& rt : r.round_trips)
+    EXPECT_EQ(rt.cause, BounceCause::kFallback);
+}
+
+TEST(Fallback, BoxedWriteBackOfAnInPlaceOp) {
+  SyntheticTrace t;
+  t.Op("aten::add_", 0, 1000, t.Inputs("[[8, 64], [8, 64]]", "[\"int\", \"int\"]"));
+  t.Op("aten::_to_cpu", 5, 250);
+  t.Download(10, 2048);
+  t.Download(120, 2048);
+  t.Op("aten::_copy_from_and_resize", 600, 100, {{"bytes", int64_t{2048}}});
+  t.Marker(1, 5000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].op, "aten::add_");
+  EXPECT_EQ(r.fallbacks[0].bytes_to_device, 2048);
+  ASSERT_EQ(r.round_trips.size(), 3u);
+  EXPECT_FALSE(r.round_trips[2].to_host);
+  EXPECT_EQ(r.round_trips[2].dur_ns, 100);
+}
+
+// A functional op over the out= variant the boxed handler ran in is one fallback, named by the
+// outer call; a NaN/Inf scan in the outer frame gives the reason.
+TEST(Fallback, BoxedInsideTheOutVariantIsOneFallback) {
+  SyntheticTrace t;
+  t.Op("aten::add", 0, 3000,
+       t.Inputs("[[64, 128], [64, 128]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Scan(10, 16384);
+  t.Op("aten::add", 1000, 1500);
+  t.Op("aten::_to_cpu", 1005, 150);
+  t.Download(1010, 0);  // the scan already brought it to the host
+  t.Download(1300, 16384);
+  t.Marker(1, 5000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 1u);
+  EXPECT_EQ(r.fallbacks[0].ts_ns, 0);
+  EXPECT_EQ(r.fallbacks[0].dur_ns, 3000);
+  EXPECT_EQ(r.fallbacks[0].shape, platform::FallbackShape::kBoxed);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kNanInf);
+  EXPECT_EQ(r.scans, 1);
+}
+
+// A boxed frame with a launch inside it ran on the device after all: no fallback.
+TEST(Fallback, BoxedFrameWithALaunchIsNotAFallback) {
+  SyntheticTrace t;
+  t.Op("aten::add", 0, 1000);
+  t.Op("aten::_to_cpu", 5, 100);
+  t.Marker(1, 500, 10);
+  EXPECT_TRUE(Detect(t.trace).fallbacks.empty());
+}
+
+TEST(Recompile, SameOpAndProfileCompiledAgainIsAnEviction) {
+  SyntheticTrace t;
+  int64_t ts = 0;
+  for (const char* dims : {"[[4, 64], [4, 64]]", "[[8, 64], [8, 64]]", "[[4, 64], [4, 64]]"}) {
+    t.Op("aten::add", ts, 1000, t.Inputs(dims, "[\"c10::Half\", \"c10::Half\"]"));
+    t.Annotation("rbln::compile", ts + 10, 500);
+    ts += 2000;
+  }
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.recompiles.size(), 3u);
+  EXPECT_FALSE(r.recompiles[0].eviction);
+  EXPECT_FALSE(r.recompiles[1].eviction);
+  EXPECT_TRUE(r.recompiles[2].eviction);
+}
+
 TEST(Fallback, CompiledPathWithScanIsNotAFallback) {
   SyntheticTrace t;
   t.Op("aten::matmul", 0, 5000);
