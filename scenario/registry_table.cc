@@ -172,6 +172,12 @@ std::vector<Param> BuildTable() {
        .range = Between(1, 4096),
        .help = "MAC array columns (atom: derived from the 32 TFLOPS peak)",
        RBLNSIM_FIELD(device.array_cols)},
+      {.path = "device.matmul.preload_rows_per_cycle",
+       .kind = K::kInt,
+       .range = Between(1, 4096),
+       .help = "rows of a stationary tile written per cycle into the array's shadow registers "
+               "(estimate): a GEMV's fold costs array_rows / this",
+       RBLNSIM_FIELD(device.preload_rows_per_cycle)},
       {.path = "device.matmul.dataflow",
        .kind = K::kChoice,
        .choices = {"ws", "os", "is"},
@@ -192,7 +198,8 @@ std::vector<Param> BuildTable() {
        .kind = K::kInt,
        .unit = "FLOP",
        .range = AtLeast(0),
-       .help = "a matmul this large is split across chiplets; 2e9 is accepted, 2.0e9 is not",
+       .help = "a matmul below this is never split; above, it is split across chiplets when that "
+               "finishes sooner (0: by cost alone); 2e9 is accepted, 2.0e9 is not",
        RBLNSIM_FIELD(device.chiplet_split_min_flops)},
       {.path = "device.gce.elements_per_cycle",
        .kind = K::kInt,

@@ -35,13 +35,18 @@ struct DeviceConfig {
 
   // Neural Engine Clusters (matmul). 8 engines × 128×128 MAC at 1 GHz ≈ 0.26 PFLOPS FP16 per
   // chiplet, ≈ 1.05 PFLOPS per device: the press figure. Array size and clock are unpublished.
-  int engines_per_chiplet = 8;                      // device.matmul.engines_per_chiplet
-  int array_rows = 128;                             // device.matmul.array_rows
-  int array_cols = 128;                             // device.matmul.array_cols
+  int engines_per_chiplet = 8;  // device.matmul.engines_per_chiplet
+  int array_rows = 128;         // device.matmul.array_rows
+  int array_cols = 128;         // device.matmul.array_cols
+  // Rows of the next fold's stationary tile written per cycle while the current fold streams
+  // (unpublished; 4 lets a GEMV ingest its weights at 8 TB/s per chiplet, above HBM).
+  int preload_rows_per_cycle = 4;                   // device.matmul.preload_rows_per_cycle
   Dataflow dataflow = Dataflow::kWeightStationary;  // device.matmul.dataflow: ws | os | is
   double matmul_efficiency = 1.0;                   // device.matmul.efficiency (0, 1]
   int64_t sram_bytes_per_chiplet = 64ll << 20;      // device.matmul.sram (e.g. 64MiB)
-  int64_t chiplet_split_min_flops = 1ll << 31;      // device.matmul.split_min_flops
+  // A matmul this large may be split across chiplets; the split happens only when the closed
+  // forms say it finishes sooner (0: placement by cost alone).
+  int64_t chiplet_split_min_flops = 0;  // device.matmul.split_min_flops
 
   // General Compute Engine: vector/elementwise work.
   int64_t gce_elements_per_cycle = 512;  // device.gce.elements_per_cycle

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "models/rebel100/command_timing.h"
+
 namespace rblnsim::compiler {
 
 using rebel100::EngineType;
@@ -15,6 +17,12 @@ namespace {
 constexpr int64_t kDescriptorBytes = 64;
 constexpr int64_t kPageBytes = 2 << 20;  // device pages the descriptor's table entries cover
 constexpr int64_t kPageEntryBytes = 8;
+// What a load command stages before its consumer starts: the first 512 KiB of an argument or of
+// the stationary operand; the rest is read in place, streamed through the double-buffered SRAM
+// while the consumer runs (an estimate of the compiler's pipelining).
+constexpr int64_t kStageBytes = 512 << 10;
+// A matmul is split across chiplets only when that takes at most this share of the time on one.
+constexpr double kSplitGain = 0.75;
 
 int Add(Program* program, Command command) {
   program->commands.push_back(std::move(command));
@@ -39,7 +47,7 @@ std::vector<int> EmitArgs(const OpLaunch& launch,
     const std::string layer = fmt::format("args_{}", arg.distinct_index);
     const int64_t bytes = Bytes(arg.shape, arg.dtype);
     const int64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
-    const int64_t tile_bytes = std::min(bytes, device.sram_bytes_per_chiplet / 4);
+    const int64_t tile_bytes = std::min({bytes, device.sram_bytes_per_chiplet / 4, kStageBytes});
     const int64_t tile_elements = tile_bytes / std::max<int64_t>(1, DTypeBytes(arg.dtype));
     int a = Add(program, {layer,
                           0,
@@ -54,6 +62,72 @@ std::vector<int> EmitArgs(const OpLaunch& launch,
     last.push_back(c);
   }
   return last;
+}
+
+// The commands of one matmul over |parts| chiplets: per chiplet the stationary-operand load
+// (Neural DMA), the compute (Neural Engine Clusters) and the output drain (Neural DMA), each share
+// carrying the same names, as the profiler shows. A dep >= 0 is a program index (|first_deps|);
+// a dep < 0 counts back from the command itself (-1: the one before).
+std::vector<Command> MatmulShares(const std::string& layer,
+                                  const MatmulWork& work,
+                                  int parts,
+                                  bool split_n,
+                                  const scenario::DeviceConfig& device,
+                                  const std::vector<int>& first_deps) {
+  std::vector<Command> commands;
+  const int64_t elem = DTypeBytes(work.dtype);
+  for (int c = 0; c < parts; ++c) {
+    MatmulWork share = work;
+    if (split_n) {
+      share.n = work.n / parts + (c < work.n % parts ? 1 : 0);
+    } else {
+      share.m = work.m / parts + (c < work.m % parts ? 1 : 0);
+    }
+    if (share.n == 0 || share.m == 0)
+      continue;
+    const int64_t b_bytes = share.batch * share.k * share.n * elem;
+    const int64_t out_bytes = share.batch * share.m * share.n * elem;
+    // Split along n, a chiplet's weight slice is in its own HBM; split along m, every chiplet
+    // but the first reads the weights across the die-to-die link.
+    const bool remote_weights = c != 0 && !split_n;
+    const int64_t stage = std::min({b_bytes, device.sram_bytes_per_chiplet / 2, kStageBytes});
+    commands.push_back(
+        {layer, 0, EngineType::kNeuralDma, c, TransferWork{stage, remote_weights}, first_deps});
+    MatmulWork compute = share;
+    compute.staged_bytes = stage;
+    commands.push_back({layer, 1, EngineType::kNeuralEngine, c, compute, {-1}});
+    commands.push_back({layer,
+                        2,
+                        EngineType::kNeuralDma,
+                        c,
+                        TransferWork{std::min(out_bytes, device.sram_bytes_per_chiplet / 4), false},
+                        {-1}});
+  }
+  return commands;
+}
+
+// When |commands| (relative deps only, chains per chiplet) would finish if run alone: the serial
+// dispatcher hands over one command per dispatch_ns, each chiplet runs its chain on its own HBM,
+// and a split pays the cross-chiplet synchronisation of its results (one command overhead and a
+// die-to-die hop per extra chiplet), which the device's sync manager performs.
+double EstimateNs(const std::vector<Command>& commands, const scenario::DeviceConfig& device) {
+  std::vector<rebel100::BandwidthChannel> hbm(
+      device.chiplets, rebel100::BandwidthChannel(device.hbm_bandwidth_bytes_per_s));
+  std::vector<double> chain_end(device.chiplets, 0.0);
+  int used = 0;
+  double end = 0.0;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const Command& command = commands[i];
+    const double dispatched = static_cast<double>(i + 1) * device.dispatch_ns;
+    double& at = chain_end[command.chiplet];
+    used = std::max(used, command.chiplet + 1);
+    const double start = std::max(at, dispatched);
+    at = start + rebel100::CommandDurationNs(command, device, start, &hbm);
+    end = std::max(end, at);
+  }
+  if (used > 1)
+    end += rebel100::CommandOverheadNs(device) + (used - 1) * device.d2d_latency_ns;
+  return end;
 }
 
 Status CompileMatmul(const OpLaunch& launch,
@@ -82,36 +156,30 @@ Status CompileMatmul(const OpLaunch& launch,
   }
   program->flops = 2 * work.batch * work.m * work.k * work.n;
 
-  // Split across chiplets along n (or m when n is narrow) once the op is big enough to pay for
-  // the die-to-die hop; each chiplet's commands carry the same names, as the profiler shows.
-  int parts = 1;
-  if (program->flops >= device.chiplet_split_min_flops)
-    parts = device.chiplets;
-  const int64_t elem = DTypeBytes(work.dtype);
+  // Placement by cost: the op runs on one chiplet, or is split over all of them along n (each
+  // chiplet streams its slice of the weights from its own HBM) or m (the weights are read by
+  // every chiplet, over the die-to-die link but from the first), whichever the closed forms say
+  // finishes sooner counting compute, bytes and the extra commands. A GEMV is memory-bound, so
+  // it spreads its weights over all four stacks; a small square mm stays where it is.
   const bool split_n = work.n >= work.m;
-  for (int c = 0; c < parts; ++c) {
-    MatmulWork share = work;
-    if (split_n) {
-      share.n = work.n / parts + (c < work.n % parts ? 1 : 0);
-    } else {
-      share.m = work.m / parts + (c < work.m % parts ? 1 : 0);
+  int parts = 1;
+  if (device.chiplets > 1 && program->flops >= device.chiplet_split_min_flops) {
+    const std::vector<Command> one = MatmulShares(launch.layer, work, 1, split_n, device, {});
+    const std::vector<Command> all =
+        MatmulShares(launch.layer, work, device.chiplets, split_n, device, {});
+    // A split must win clearly: close calls stay put, so a placement does not flip back and
+    // forth with small changes of the parameters (a calibration probe, a sweep step).
+    if (EstimateNs(all, device) < kSplitGain * EstimateNs(one, device))
+      parts = device.chiplets;
+  }
+  for (Command& command : MatmulShares(launch.layer, work, parts, split_n, device, arg_deps)) {
+    // Deps inside a share are relative to the share's first command.
+    const int base = static_cast<int>(program->commands.size());
+    for (int& dep : command.deps) {
+      if (dep < 0)
+        dep = base + dep;
     }
-    if (share.n == 0 || share.m == 0)
-      continue;
-    const int64_t b_bytes = share.batch * share.k * share.n * elem;
-    const int64_t out_bytes = share.batch * share.m * share.n * elem;
-    std::vector<int> deps = arg_deps;
-    int load =
-        Add(program,
-            {launch.layer, 0, EngineType::kNeuralDma, c,
-             TransferWork{std::min(b_bytes, device.sram_bytes_per_chiplet / 2), c != 0}, deps});
-    int compute = Add(program, {launch.layer, 1, EngineType::kNeuralEngine, c, share, {load}});
-    Add(program, {launch.layer,
-                  2,
-                  EngineType::kNeuralDma,
-                  c,
-                  TransferWork{std::min(out_bytes, device.sram_bytes_per_chiplet / 4), false},
-                  {compute}});
+    Add(program, std::move(command));
   }
   return Status::Ok();
 }

@@ -1,10 +1,14 @@
 // The compiler model: turns one op launch into a program of named commands, the way the RBLN
 // compiler turns an eager op into a command stream. The split into commands is an estimate:
 //   args_<i>_0  Task DMA      argument descriptor and page-table entries
-//   args_<i>_1  Neural DMA    prefetch of the argument's first SRAM tile
+//   args_<i>_1  Neural DMA    prefetch of the argument's first tile (at most 512 KiB)
 //   args_<i>_2  GCE           conversion of that tile to the device's physical layout
-//   <layer>_0.. the op itself: for a matmul, stationary-operand load (Neural DMA), the compute
-//               (Neural Engine Clusters), the output drain (Neural DMA), once per chiplet used.
+//   <layer>_0.. the op itself: for a matmul, the stationary operand's first stage (Neural DMA;
+//               the rest streams from HBM during the compute), the compute (Neural Engine
+//               Clusters), the output drain (Neural DMA), once per chiplet used. A matmul is
+//               split over the chiplets when the closed forms say that finishes clearly sooner
+//               (compute, bytes and the extra commands counted): a GEMV streams its weights from
+//               every chiplet's HBM, a small square mm stays on one.
 // A 512×512 fp16 mm therefore compiles to args_0_{0,1,2} and mm_{0,1,2}, as the seed trace shows.
 #ifndef RBLNSIM_MODELS_COMPILER_OP_COMPILER_H_
 #define RBLNSIM_MODELS_COMPILER_OP_COMPILER_H_

@@ -22,6 +22,9 @@ struct MatmulWork {
   // runs at 16-bit width.
   std::optional<scenario::DType> compute_dtype;
   scenario::DType ComputeDType() const { return compute_dtype.value_or(dtype); }
+  // Bytes of the stationary operand a load command put in SRAM before this compute; the rest
+  // streams during it. -1: no load command, half the SRAM is taken as staged.
+  int64_t staged_bytes = -1;
 };
 
 struct TransferWork {

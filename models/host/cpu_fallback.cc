@@ -75,9 +75,10 @@ void EagerOps::Fallback(const std::string& aten,
     return;
   }
   // c10::rbln::log_cpu_fallback: the schema name, at INFO.
-  host_->Log(scenario::LogLevel::kInfo, "`" + aten + "`" + std::string(platform::kFallbackLogSuffix));
-  sim::FallbackTruth truth{aten, reason, ShapeFor(aten, reason), host_->next_external_id_ - 1, 0,
-                           0};
+  host_->Log(scenario::LogLevel::kInfo,
+             "`" + aten + "`" + std::string(platform::kFallbackLogSuffix));
+  sim::FallbackTruth truth{aten, reason, ShapeFor(aten, reason), host_->next_external_id_ - 1,
+                           0,    0};
   out->type = out_type;
   if (truth.shape == platform::FallbackShape::kBoxed) {
     BoxedFallback(aten, inputs, out_type, out, in_place, &truth);
@@ -160,8 +161,7 @@ int64_t EagerOps::UploadByTo(TensorState* tensor, const char* why) {
 int64_t EagerOps::WriteBack(TensorState* tensor, const char* why) {
   const int64_t bytes = tensor->type.Bytes();
   const size_t event = host_->timeline_.events.size();
-  host_->Op("aten::_copy_from_and_resize",
-            host_->costs_.SelfNs("aten::_copy_from_and_resize", 0),
+  host_->Op("aten::_copy_from_and_resize", host_->costs_.SelfNs("aten::_copy_from_and_resize", 0),
             [&] { host_->Spend(HostToDeviceNs(bytes)); });
   if (host_->recording_) {
     host_->timeline_.events[event].bytes = bytes;

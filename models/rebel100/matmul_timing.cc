@@ -68,12 +68,21 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   const int64_t col_folds = CeilDiv(t.spatial_cols, cols);
   t.folds = row_folds * col_folds * work.batch;
   t.folds_per_engine = CeilDiv(t.folds, device.engines_per_chiplet);
-  // WS/IS preload the stationary operand (R cycles) before R + C + T - 2 cycles of skewed
-  // streaming and drain; OS has no preload (its outputs drain through the same skew).
-  t.fold_cycles = (preload ? rows : 0) + rows + cols + t.temporal * passes - 2;
-  t.compute_cycles =
-      SaturatingCycles(static_cast<double>(t.folds_per_engine) *
-                       static_cast<double>(t.fold_cycles) / device.matmul_efficiency);
+  // Folds are pipelined through the array: WS/IS write the next fold's stationary operand into
+  // the shadow registers (P = R / preload_rows_per_cycle cycles) while the current one streams
+  // its T rows, so a fold occupies max(P, T) cycles, and the skew fill and drain (R + C - 2) and
+  // the first preload (R) are paid once per command. OS has no preload: a fold is its T streamed
+  // cycles. A GEMV (T = 1) therefore costs P cycles a fold, the rate its weights enter the array,
+  // and the cost grows monotonically with M. (SCALE-Sim's unpipelined form, 2R + C + T - 2 per
+  // fold, makes small-M work several times slower than its weights take to stream.)
+  const int64_t streamed = t.temporal * passes;
+  const int64_t preload_cycles = CeilDiv(rows, std::max(1, device.preload_rows_per_cycle));
+  t.fold_cycles = preload ? std::max(preload_cycles, streamed) : streamed;
+  const double pipeline_cycles = static_cast<double>((preload ? rows : 0) + rows + cols - 2);
+  t.compute_cycles = SaturatingCycles(
+      (static_cast<double>(t.folds_per_engine) * static_cast<double>(t.fold_cycles) +
+       pipeline_cycles) /
+      device.matmul_efficiency);
 
   const int64_t elem = scenario::DTypeBytes(work.dtype);
   const int64_t a_bytes = work.batch * work.m * work.k * elem;
@@ -81,11 +90,12 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   const int64_t out_bytes = work.batch * work.m * work.n * elem;
   const int64_t sram = device.sram_bytes_per_chiplet;
   // An operand that fits its SRAM share is read from HBM once; otherwise it is re-streamed for
-  // every fold of the other spatial dimension. B's first SRAM half was loaded by the *_0 command.
+  // every fold of the other spatial dimension. B's first part was staged by the *_0 command.
   // The engines of a chiplet work on different column folds at once and share each streamed row
   // of A, so A is re-read once per group of |engines| column folds.
   const int64_t a_reads = a_bytes <= sram / 4 ? 1 : CeilDiv(col_folds, device.engines_per_chiplet);
-  int64_t b_stream = std::max<int64_t>(0, b_bytes - sram / 2);
+  const int64_t staged = work.staged_bytes >= 0 ? work.staged_bytes : sram / 2;
+  int64_t b_stream = std::max<int64_t>(0, b_bytes - staged);
   if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2)
     b_stream *= row_folds;
   t.stream_bytes = a_bytes * a_reads + b_stream + out_bytes;

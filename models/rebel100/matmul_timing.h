@@ -1,6 +1,7 @@
 // Closed-form timing of the Neural Engine Clusters: systolic-array folds as in SCALE-Sim
-// (simulation-notes §1.1), spread over the engines of one chiplet, with the HBM traffic the
-// double-buffered SRAM streams while computing. Never ticks per cycle: one formula per command.
+// (simulation-notes §1.1), pipelined through the array and spread over the engines of one
+// chiplet, with the HBM traffic the double-buffered SRAM streams while computing. Never ticks per
+// cycle: one formula per command.
 #ifndef RBLNSIM_MODELS_REBEL100_MATMUL_TIMING_H_
 #define RBLNSIM_MODELS_REBEL100_MATMUL_TIMING_H_
 
@@ -17,8 +18,8 @@ struct MatmulTiming {
   int64_t temporal = 0;      // T: streamed through the array
   int64_t folds = 0;         // ceil(Sr/R) * ceil(Sc/C) * batch
   int64_t folds_per_engine = 0;
-  int64_t fold_cycles = 0;     // preload + skew + stream + drain of one fold
-  int64_t compute_cycles = 0;  // folds_per_engine * fold_cycles / efficiency
+  int64_t fold_cycles = 0;     // one fold in the pipeline: max(preload, stream) (OS: stream)
+  int64_t compute_cycles = 0;  // (folds_per_engine * fold_cycles + fill/drain) / efficiency
   int64_t fill_cycles = 0;     // first tiles loaded before the pipeline runs (not overlapped)
   int64_t stream_bytes = 0;    // HBM traffic overlapped with compute (double-buffered)
   double ideal_cycles = 0.0;   // flops / peak flops per cycle of one chiplet

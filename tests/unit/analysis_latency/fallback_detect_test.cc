@@ -89,8 +89,7 @@ TEST(Fallback, BoxedWriteBackOfAnInPlaceOp) {
 // outer call; a NaN/Inf scan in the outer frame gives the reason.
 TEST(Fallback, BoxedInsideTheOutVariantIsOneFallback) {
   SyntheticTrace t;
-  t.Op("aten::add", 0, 3000,
-       t.Inputs("[[64, 128], [64, 128]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Op("aten::add", 0, 3000, t.Inputs("[[64, 128], [64, 128]]", "[\"c10::Half\", \"c10::Half\"]"));
   t.Scan(10, 16384);
   t.Op("aten::add", 1000, 1500);
   t.Op("aten::_to_cpu", 1005, 150);

@@ -38,32 +38,52 @@ DeviceConfig Array(int rows, int cols, int engines, Dataflow dataflow) {
   return d;
 }
 
-TEST(MatmulTiming, WeightStationaryMatchesScaleSimForm) {
-  // WS maps K onto rows, N onto columns and streams M: (2R + C + T - 2) per fold.
+TEST(MatmulTiming, WeightStationaryPipelinesItsFolds) {
+  // WS maps K onto rows, N onto columns and streams M. Folds pipeline: max(R, T) each, plus the
+  // first preload and the skew fill/drain (R + R + C - 2) once.
   const MatmulTiming t = ComputeMatmulTiming(Work(1024, 1024, 1024, 1, DType::kFp16),
                                              Array(128, 128, 1, Dataflow::kWeightStationary));
   EXPECT_EQ(t.folds, 64);
-  EXPECT_EQ(t.fold_cycles, 2 * 128 + 128 + 1024 - 2);
-  EXPECT_EQ(t.compute_cycles, 64 * 1406);  // 89,984: the worked example of the notes
+  EXPECT_EQ(t.fold_cycles, 1024);
+  EXPECT_EQ(t.compute_cycles, 64 * 1024 + 2 * 128 + 128 - 2);
+}
+
+TEST(MatmulTiming, SmallMIsBoundByThePreloadAndGrowsWithM) {
+  // A GEMV streams one row per fold: the fold costs the cycles its weights take to enter the
+  // array's shadow registers, R / preload_rows_per_cycle.
+  DeviceConfig d = Array(128, 128, 8, Dataflow::kWeightStationary);
+  d.preload_rows_per_cycle = 1;
+  const MatmulTiming gemv = ComputeMatmulTiming(Work(1, 8192, 8192, 1, DType::kFp16), d);
+  EXPECT_EQ(gemv.fold_cycles, 128);
+  EXPECT_EQ(gemv.compute_cycles, 512 * 128 + 2 * 128 + 128 - 2);
+  d.preload_rows_per_cycle = 4;
+  EXPECT_EQ(ComputeMatmulTiming(Work(1, 8192, 8192, 1, DType::kFp16), d).fold_cycles, 32);
+  int64_t previous = 0;
+  for (int64_t m : {1, 4, 16, 64, 128, 129, 256, 1024, 4096, 8192}) {
+    const int64_t cycles =
+        ComputeMatmulTiming(Work(m, 8192, 8192, 1, DType::kFp16), d).compute_cycles;
+    EXPECT_GE(cycles, previous) << m;
+    previous = cycles;
+  }
 }
 
 TEST(MatmulTiming, FoldsSpreadOverEngines) {
   const MatmulTiming t = ComputeMatmulTiming(Work(1024, 1024, 1024, 1, DType::kFp16),
                                              Array(128, 128, 8, Dataflow::kWeightStationary));
   EXPECT_EQ(t.folds_per_engine, 8);
-  EXPECT_EQ(t.compute_cycles, 8 * 1406);
+  EXPECT_EQ(t.compute_cycles, 8 * 1024 + 2 * 128 + 128 - 2);
 }
 
 TEST(MatmulTiming, OutputStationaryHasNoPreload) {
-  // OS maps M onto rows, N onto columns and streams K: R + C + T - 2 per fold.
+  // OS maps M onto rows, N onto columns and streams K: T per fold, R + C - 2 fill/drain once.
   const MatmulTiming t = ComputeMatmulTiming(Work(512, 256, 512, 1, DType::kFp16),
                                              Array(128, 128, 8, Dataflow::kOutputStationary));
   EXPECT_EQ(t.spatial_rows, 512);
   EXPECT_EQ(t.spatial_cols, 512);
   EXPECT_EQ(t.temporal, 256);
   EXPECT_EQ(t.folds, 16);
-  EXPECT_EQ(t.fold_cycles, 128 + 128 + 256 - 2);
-  EXPECT_EQ(t.compute_cycles, 2 * 510);
+  EXPECT_EQ(t.fold_cycles, 256);
+  EXPECT_EQ(t.compute_cycles, 2 * 256 + 128 + 128 - 2);
 }
 
 TEST(MatmulTiming, InputStationaryOnARectangularArray) {
@@ -73,8 +93,8 @@ TEST(MatmulTiming, InputStationaryOnARectangularArray) {
   const int64_t folds = ((200 + 63) / 64) * ((100 + 31) / 32);  // 4 * 4
   EXPECT_EQ(t.folds, folds);
   EXPECT_EQ(t.folds_per_engine, 4);
-  EXPECT_EQ(t.fold_cycles, 2 * 64 + 32 + 300 - 2);
-  EXPECT_EQ(t.compute_cycles, 4 * 458);
+  EXPECT_EQ(t.fold_cycles, 300);
+  EXPECT_EQ(t.compute_cycles, 4 * 300 + 2 * 64 + 32 - 2);
 }
 
 TEST(MatmulTiming, PrecisionChangesThroughput) {
@@ -83,7 +103,7 @@ TEST(MatmulTiming, PrecisionChangesThroughput) {
   const MatmulTiming fp8 = ComputeMatmulTiming(Work(4096, 4096, 4096, 1, DType::kFp8), d);
   const MatmulTiming fp32 = ComputeMatmulTiming(Work(4096, 4096, 4096, 1, DType::kFp32), d);
   EXPECT_EQ(fp8.folds * 2, fp16.folds);  // two packed MACs per PE: half the column folds
-  EXPECT_EQ(fp32.fold_cycles, 2 * 128 + 128 + 4 * 4096 - 2);
+  EXPECT_EQ(fp32.fold_cycles, 4 * 4096);
   EXPECT_NEAR(PeakFlopsPerSecond(DeviceConfig{}, DType::kFp16), 1.05e15, 0.01e15);
   EXPECT_NEAR(PeakFlopsPerSecond(DeviceConfig{}, DType::kFp8), 2.1e15, 0.02e15);
 }

@@ -60,7 +60,7 @@ void ExpectMonotone(const char* what,
 
 // The largest products the loader accepts are far bigger; these already overflowed int64 cycles
 // at efficiency 1e-16 before the arithmetic saturated.
-const compiler::MatmulWork kBigMatmul{65536, 65536, 65536, 1, DType::kFp16, std::nullopt};
+const compiler::MatmulWork kBigMatmul{65536, 65536, 65536, 1, DType::kFp16, std::nullopt, -1};
 const compiler::VectorWork kBigVector{int64_t{1} << 38, 4.0, int64_t{1} << 39};
 const compiler::TransferWork kBigTransfer{int64_t{1} << 40, true};
 
