@@ -110,12 +110,7 @@ void EagerOps::BoxedFallback(const std::string& aten,
   });
   // The CPU kernel runs through redispatchBoxed, which records no op: its time is the frame's.
   host_->Spend(CpuKernelNs(aten, inputs, out_type));
-  out->on_device = true;
-  out->location = Location::kHostLatest;
-  for (const Operand& in : inputs) {
-    out->has_nan |= in.state->has_nan;
-    out->has_inf |= in.state->has_inf;
-  }
+  MarkCpuResult(inputs, out);
   // A write-alias argument (self of an in-place op, out=) gets the CPU result back through
   // _copy_from_and_resize and is returned as itself; a fresh result moves with .to(device).
   truth->bytes_to_device += in_place ? WriteBack(out, "fallback") : UploadByTo(out, "fallback");
@@ -137,24 +132,23 @@ void EagerOps::NestedFallback(const std::string& aten,
   const size_t kernel = host_->timeline_.events.size();
   host_->Op(aten, CpuKernelNs(aten, inputs, out_type));
   RecordShapes(kernel, inputs);
+  MarkCpuResult(inputs, out);
+  truth->bytes_to_device += Upload(out, "fallback");
+}
+
+void EagerOps::MarkCpuResult(const std::vector<Operand>& inputs, TensorState* out) {
+  // A device tensor whose newest data is the CPU result until it is copied back.
   out->on_device = true;
   out->location = Location::kHostLatest;
   for (const Operand& in : inputs) {
     out->has_nan |= in.state->has_nan;
     out->has_inf |= in.state->has_inf;
   }
-  truth->bytes_to_device += Upload(out, "fallback");
 }
 
 int64_t EagerOps::UploadByTo(TensorState* tensor, const char* why) {
-  HostCosts& costs = host_->costs_;
   int64_t moved = 0;
-  host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
-    host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
-      host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
-      moved = Upload(tensor, why);
-    });
-  });
+  ToChain([&] { moved = Upload(tensor, why); });
   return moved;
 }
 

@@ -228,12 +228,7 @@ void EagerOps::NanInfScan(TensorState* tensor) {
   if (host_->recording_)
     ++host_->truth_.nan_inf_scans;
   Download(tensor, "nan/inf scan");
-  host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
-    host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
-      host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
-      host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0));
-    });
-  });
+  ToChain([&] { host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0)); });
   host_->Op("aten::isinf", costs.SelfNs("aten::isinf", 0), [&] {
     // Functional abs allocates its result, then runs abs.out into it.
     host_->Op("aten::abs", costs.SelfNs("aten::abs", 0), [&] {
@@ -380,19 +375,26 @@ void EagerOps::Kernel(const std::string& aten,
   RecordShapes(frame, inputs);
 }
 
-int64_t EagerOps::Download(TensorState* tensor, const char* why) {
+void EagerOps::ToChain(const std::function<void()>& copy) {
   HostCosts& costs = host_->costs_;
-  int64_t moved = 0;
   host_->Op("aten::to", costs.SelfNs("aten::to", 0), [&] {
     host_->Op("aten::_to_copy", costs.SelfNs("aten::_to_copy", 0), [&] {
       host_->Op("aten::empty_strided", costs.SelfNs("aten::empty_strided", 0));
-      host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
-        const size_t copy_from = host_->timeline_.events.size();
-        host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
-                  [&] { moved = CopyToHost(tensor, why); });
-        if (host_->recording_)
-          host_->timeline_.events[copy_from].bytes = moved;
-      });
+      copy();
+    });
+  });
+}
+
+int64_t EagerOps::Download(TensorState* tensor, const char* why) {
+  HostCosts& costs = host_->costs_;
+  int64_t moved = 0;
+  ToChain([&] {
+    host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
+      const size_t copy_from = host_->timeline_.events.size();
+      host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
+                [&] { moved = CopyToHost(tensor, why); });
+      if (host_->recording_)
+        host_->timeline_.events[copy_from].bytes = moved;
     });
   });
   return moved;

@@ -84,6 +84,10 @@ class EagerOps {
   double CpuKernelNs(const std::string& aten,
                      const std::vector<Operand>& inputs,
                      const TensorType& out_type);
+  // to → _to_copy → (empty_strided, |copy|): the chain of a .to() in either direction.
+  void ToChain(const std::function<void()>& copy);
+  // A fallback's result: on the device, its newest data on the host, NaN/Inf from its inputs.
+  void MarkCpuResult(const std::vector<Operand>& inputs, TensorState* out);
   // to → _to_copy → (empty_strided, copy_ → _copy_from): device data to a host tensor.
   int64_t Download(TensorState* tensor, const char* why);
   // copy_ -> _copy_from: host data to the device tensor. Returns the bytes moved.

@@ -136,28 +136,37 @@ class Detector {
     if (!download || (f_.markers == 0 && !upload))
       return;
 
-    DetectedFallback fb;
-    fb.shape = platform::FallbackShape::kNested;
-    const Event& e = Ev(d);
-    fb.op = e.name;
-    fb.ts_ns = e.ts_ns;
-    fb.dur_ns = e.dur_ns;
-    if (scans > 0) {
-      fb.cause = FallbackCause::kNanInf;  // the scan ran, so the quick checks had passed
-    } else {
-      auto inputs = ReadOpInputs(e);
-      if (!inputs)
-        inputs = ReadOpInputs(Ev(kernel));
-      fb.cause = InferCause(e.name, inputs);
-    }
     const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
-    report_->fallbacks.push_back(std::move(fb));
+    report_->fallbacks.push_back(Found(platform::FallbackShape::kNested, d, kernel, scans));
     for (uint32_t kid : kids_) {
       if (ctx_[kid] == kCtxScan)
         continue;
       ctx_[kid] = kCtxFallback;
       owner_[kid] = index;
     }
+  }
+
+  // The fallback at op |frame|: NaN/Inf when a scan ran before it (the quick checks had passed),
+  // else the reason its inputs show, read from |frame| or the op |inner| inside it.
+  DetectedFallback Found(platform::FallbackShape shape,
+                         uint32_t frame,
+                         uint32_t inner,
+                         int64_t scans) const {
+    DetectedFallback fb;
+    fb.shape = shape;
+    const Event& e = Ev(frame);
+    fb.op = e.name;
+    fb.ts_ns = e.ts_ns;
+    fb.dur_ns = e.dur_ns;
+    if (scans > 0) {
+      fb.cause = FallbackCause::kNanInf;
+    } else {
+      auto inputs = ReadOpInputs(e);
+      if (!inputs)
+        inputs = ReadOpInputs(Ev(inner));
+      fb.cause = InferCause(e.name, inputs);
+    }
+    return fb;
   }
 
   // torch-rbln's boxed cpu_fallback_rbln under op |d|, whose child kids_[t] is aten::_to_cpu:
@@ -176,22 +185,8 @@ class Detector {
         scans += ctx_[c] == kCtxScan ? 1 : 0;
       ctx_[d] = kCtxFallback;
     }
-    DetectedFallback fb;
-    fb.shape = platform::FallbackShape::kBoxed;
-    const Event& e = Ev(frame);
-    fb.op = e.name;
-    fb.ts_ns = e.ts_ns;
-    fb.dur_ns = e.dur_ns;
-    if (scans > 0) {
-      fb.cause = FallbackCause::kNanInf;
-    } else {
-      auto inputs = ReadOpInputs(Ev(d));
-      if (!inputs)
-        inputs = ReadOpInputs(e);
-      fb.cause = InferCause(e.name, inputs);
-    }
     const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
-    report_->fallbacks.push_back(std::move(fb));
+    report_->fallbacks.push_back(Found(platform::FallbackShape::kBoxed, frame, d, scans));
     owner_[d] = index;
     for (size_t i = 0; i < kids_.size(); ++i) {
       const uint32_t kid = kids_[i];

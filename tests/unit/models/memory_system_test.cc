@@ -60,8 +60,8 @@ Busy GemmBusy(int64_t m, int64_t k, int64_t n, const DeviceConfig& device) {
 // max(FLOPs / peak, bytes / HBM): the operands read once and the result written once.
 double FirstOrderNs(int64_t m, int64_t k, int64_t n, const DeviceConfig& device) {
   const double flops = 2.0 * m * k * n;
-  const double bytes = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n +
-                              static_cast<double>(m) * n);
+  const double bytes =
+      2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n);
   const double compute_ns = flops / PeakFlopsPerSecond(device, DType::kFp16) * 1e9;
   const double memory_ns = bytes / (device.hbm_bandwidth_bytes_per_s * device.chiplets) * 1e9;
   return std::max(compute_ns, memory_ns);
