@@ -4,6 +4,7 @@
 #ifndef RBLNSIM_MODELS_RECORDS_H_
 #define RBLNSIM_MODELS_RECORDS_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -84,6 +85,13 @@ struct LaunchTruth {
   double last_device_end_ns = 0;
   double completed_ns = 0;
   bool failed = false;
+  // The roofline of the launch: the program's FLOPs and key, the bytes its commands booked on
+  // HBM, and their engine time by what bounded each (rebel100::Bound order: compute, hbm, dma,
+  // d2d, fixed).
+  std::string program;
+  double flops = 0;
+  int64_t hbm_bytes = 0;
+  std::array<double, 5> bound_ns{};
 };
 
 struct RoundTripTruth {

@@ -259,7 +259,9 @@ compiler::OpLaunch EagerOps::MakeLaunch(const OpTraits& traits,
   launch.weight_transposed = traits.weight_transposed;
   launch.ops_per_element = traits.ops_per_element;
   launch.fp32_at_16bit =
-      host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice;
+      host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice &&
+      std::any_of(inputs.begin(), inputs.end(),
+                  [](const Operand& in) { return in.state->type.dtype == DType::kFp32; });
   std::vector<const TensorState*> distinct;
   for (const Operand& in : inputs) {
     auto it = std::find(distinct.begin(), distinct.end(), in.state);

@@ -3,11 +3,13 @@
 #ifndef RBLNSIM_MODELS_REBEL100_RUN_H_
 #define RBLNSIM_MODELS_REBEL100_RUN_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "models/compiler/program.h"
+#include "models/rebel100/command_timing.h"
 
 namespace rblnsim::rebel100 {
 
@@ -22,6 +24,10 @@ struct RunTruth {
   double first_start_ns = -1;  // first command started on an engine
   double last_end_ns = -1;
   double completed_ns = 0;  // the host saw the completion
+  // Engine time of the run's commands by what bounded each (command_timing.h Bound), and the
+  // bytes they booked on HBM: the roofline of the launch.
+  std::array<double, kBoundCount> bound_ns{};
+  int64_t hbm_bytes = 0;
 };
 
 struct RunRequest {

@@ -155,9 +155,15 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   done.at_ns = done.start_ns;
   if (!run_->failed) {
     const compiler::Command& command = run_->program->commands[item.index];
-    double duration_ns = IsHangCommand(*run_, item.index)
-                             ? config_.command_timeout_ns * 2
-                             : CommandDurationNs(command, config_, done.start_ns, &hbm_);
+    CommandCost cost;
+    if (IsHangCommand(*run_, item.index)) {
+      cost.duration_ns = config_.command_timeout_ns * 2;
+    } else {
+      cost = CommandCostAt(command, config_, done.start_ns, &hbm_);
+    }
+    double duration_ns = cost.duration_ns;
+    run_->truth.bound_ns[static_cast<size_t>(cost.bound)] += cost.duration_ns;
+    run_->truth.hbm_bytes += cost.hbm_bytes;
     done.ran = true;
     done.timed_out = duration_ns > config_.command_timeout_ns;
     duration_ns = std::min(duration_ns, config_.command_timeout_ns);

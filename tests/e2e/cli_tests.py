@@ -71,6 +71,60 @@ def run_seed(extra=None, env=None, trace_name="t.json"):
     return proc, trace
 
 
+def test_roofline_report():
+    """`run --roofline DIR`: a GEMV is HBM-bound near the HBM roof, a large GEMM compute-bound near
+    the peak, and the plot is written; a file where the directory should be is refused first."""
+    tmp = tempfile.mkdtemp(prefix="rblnsim-cli-")
+    rows = {}
+    for m in (1, 8192):
+        scenario = os.path.join(tmp, f"gemm{m}.yaml")
+        with open(scenario, "w", encoding="utf-8") as f:
+            f.write(f"""scenario: gemm{m}
+seed: 1
+env: {{RBLN_PROFILER: "1", TORCH_RBLN_DEPLOY: "ON"}}
+workload:
+  tensors: {{a: {{shape: [{m}, 8192]}}, w: {{shape: [8192, 8192]}}}}
+  warmup: [{{op: mm, inputs: [a, w], out: y}}, {{cpu: y}}]
+  profile: [{{op: mm, inputs: [a, w], out: y}}, {{cpu: y}}]
+""")
+        out = os.path.join(tmp, f"roof{m}")
+        proc = rblnsim(["run", scenario, "--trace", os.path.join(tmp, f"t{m}.json"),
+                        "--roofline", out], env={"RBLN_PROFILER": "1"})
+        assert "RBLN roofline (simulated): peak 1.05 PFLOP/s fp16, HBM 4.80 TB/s" in proc.stdout, \
+            proc.stdout
+        line = next(l for l in proc.stdout.splitlines() if l.strip().startswith("mm|fp16"))
+        rows[m] = line.split()
+        with open(os.path.join(out, "roofline.svg"), encoding="utf-8") as f:
+            assert "<svg" in f.read()
+    assert rows[1][-2] == "hbm", rows[1]
+    assert rows[8192][-2] == "compute", rows[8192]
+    # "of roof": the GEMV within reach of the HBM slope, the GEMM of the peak.
+    assert int(rows[1][-3].rstrip("%")) >= 60 and int(rows[8192][-3].rstrip("%")) >= 90, rows
+    blocker = os.path.join(tmp, "file")
+    with open(blocker, "w", encoding="utf-8") as f:
+        f.write("x")
+    proc = rblnsim(["run", SEED, "--trace",
+                    os.path.join(tmp, "x.json"), "--roofline", blocker], check=False)
+    assert proc.returncode == 2 and "--roofline" in proc.stderr, proc.stderr
+    assert not os.path.exists(os.path.join(tmp, "x.json"))
+
+
+def test_decode_step_follows_hbm_bandwidth():
+    """A batch-1 decode step streams its weights: its device time falls as HBM bandwidth rises."""
+    tmp = tempfile.mkdtemp(prefix="rblnsim-cli-")
+    scenario = os.path.join(SOURCE, "scenarios", "decode_step_llama.yaml")
+    device = []
+    for bandwidth in ("0.6TB/s", "1.2TB/s", "2.4TB/s"):
+        metrics = os.path.join(tmp, "m.json")
+        rblnsim(["run", scenario, "--trace", os.path.join(tmp, "t.json"), "--metrics", metrics,
+                 "--no-expect", "--set", f"device.hbm.bandwidth={bandwidth}"],
+                env={"RBLN_PROFILER": "1"})
+        with open(metrics, encoding="utf-8") as f:
+            device.append(json.load(f)["self_rbln_total_ns"])
+    assert device[0] > device[1] > device[2], device
+    assert device[0] / device[2] >= 1.5, device
+
+
 def test_seed_table():
     """The seed reproduction is the same through both seams: table rows, calls, the Self RBLN
     total and the device-events line; each trace is in its own dialect."""

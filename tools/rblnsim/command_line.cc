@@ -37,6 +37,10 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
                   "current: today's torch-rbln seam and trace dialect (NPU rows, 'rbln launch'); "
                   "c-abi: the older rbln_kineto C-ABI (chiplet/engine rows, rbln_run)")
       ->check(CLI::IsMember({"current", "c-abi"}));
+  run->add_option("--roofline", options->roofline_dir,
+                  "Print each device op's achieved FLOP/s and HBM bytes/s against the peaks, with "
+                  "what bounded it, and write DIR/roofline.svg")
+      ->check(NonEmptyPath());
   run->add_flag("--no-expect", options->no_expect,
                 "Do not check the scenario's expect: block (for what-if variants of a scenario)");
 }

@@ -13,6 +13,7 @@
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
+#include "profiler/analysis/roofline_report.h"
 #include "profiler/analysis/truth_score.h"
 #include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
@@ -109,6 +110,31 @@ TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
   const std::string text = FormatExplainText(DetectOverhead(*index));
   EXPECT_EQ(text.rfind("[clean]", 0), 0u) << text;
   EXPECT_NE(text.find("v2h 60ns/1"), std::string::npos) << text;
+}
+
+TEST(RooflineReport, RowsPerProgramWithTheirBound) {
+  std::vector<RooflineLaunch> launches;
+  // Two launches of one GEMV, HBM-bound; one GEMM, compute-bound.
+  for (int i = 0; i < 2; ++i)
+    launches.push_back(
+        {"aten::mm", "gemv", 1e8, int64_t{100'000'000}, 40'000, {5e3, 30e3, 0, 0, 8e3}});
+  launches.push_back(
+      {"aten::mm", "gemm", 1e12, int64_t{1'000'000'000}, 1e6, {9e5, 1e5, 0, 0, 1e4}});
+  const std::vector<RooflineRow> rows = SummarizeRoofline(launches);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].program, "gemv");
+  EXPECT_EQ(rows[0].launches, 2);
+  EXPECT_EQ(RooflineBoundName(rows[0].bound), std::string("hbm"));
+  EXPECT_EQ(RooflineBoundName(rows[1].bound), std::string("compute"));
+  EXPECT_DOUBLE_EQ(rows[0].Intensity(), 1.0);
+  EXPECT_DOUBLE_EQ(rows[0].BytesPerS(), 2.5e12);  // 200 MB in 80 us
+  const RooflinePeaks peaks{1e15, 5e12};
+  const std::string text = FormatRooflineText(rows, peaks);
+  EXPECT_NE(text.find("ridge 200 FLOP/byte"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.50 TB/s         1.0       50%  hbm (70%)"), std::string::npos) << text;
+  const report::LinePlot plot = RooflinePlot(rows, peaks);
+  ASSERT_EQ(plot.series.size(), 3u);            // the roof and two points
+  EXPECT_DOUBLE_EQ(plot.series[0].y[1], 1e15);  // the roof at the ridge
 }
 
 TEST(ExplainReport, NumberFormats) {

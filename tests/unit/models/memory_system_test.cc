@@ -31,8 +31,9 @@ compiler::OpLaunch Gemm(int64_t m, int64_t k, int64_t n) {
 }
 
 struct Busy {
-  double ns = 0;     // first command start to last command end
-  int chiplets = 0;  // chiplets the op's own commands ran on
+  double ns = 0;                // first command start to last command end
+  int chiplets = 0;             // chiplets the op's own commands ran on
+  Bound bound = Bound::kFixed;  // of compute and HBM, the one that held the engines longer
 };
 
 Busy RunOnce(const compiler::Program& program, const DeviceConfig& device) {
@@ -46,6 +47,10 @@ Busy RunOnce(const compiler::Program& program, const DeviceConfig& device) {
   EXPECT_TRUE(stats.errors.empty());
   Busy busy;
   busy.ns = run.truth.last_end_ns - run.truth.first_start_ns;
+  const auto& by = run.truth.bound_ns;
+  busy.bound = by[static_cast<size_t>(Bound::kHbm)] > by[static_cast<size_t>(Bound::kCompute)]
+                   ? Bound::kHbm
+                   : Bound::kCompute;
   for (const compiler::Command& c : program.commands)
     busy.chiplets = std::max(busy.chiplets, c.chiplet + 1);
   return busy;
@@ -86,6 +91,24 @@ TEST(MemorySystem, GemmFollowsTheRooflineAcrossM) {
 
 TEST(MemorySystem, SecondShapeFollowsTheRooflineAcrossM) {
   ExpectRoofline(8192, 28672);  // a 70B-class MLP up-projection
+}
+
+// The bound switches from HBM to compute at the ridge point: peak FLOP/s over HBM bytes/s is
+// about 219 FLOP/byte, and an M x 8192 @ 8192 x 8192 GEMM does about M FLOP per byte.
+TEST(MemorySystem, BoundSwitchesAtTheRidgePoint) {
+  const DeviceConfig device;
+  const double ridge = PeakFlopsPerSecond(device, DType::kFp16) /
+                       (device.hbm_bandwidth_bytes_per_s * device.chiplets);
+  ASSERT_GT(ridge, 64);
+  ASSERT_LT(ridge, 1024);
+  for (int64_t m : kMs) {
+    const Bound bound = GemmBusy(m, 8192, 8192, device).bound;
+    if (m <= 64) {
+      EXPECT_EQ(bound, Bound::kHbm) << m;
+    } else if (m >= 1024) {
+      EXPECT_EQ(bound, Bound::kCompute) << m;
+    }
+  }
 }
 
 TEST(MemorySystem, HbmBandwidthMovesTheMemoryBoundEndOnly) {

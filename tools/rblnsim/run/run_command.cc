@@ -4,8 +4,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
+#include "profiler/analysis/roofline_report.h"
 #include "profiler/bridge/bridge_result.h"
+#include "profiler/plot/svg_plot.h"
 #include "profiler/report/device_events.h"
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/atomic_file.h"
@@ -13,6 +17,7 @@
 #include "profiler/trace/dialect.h"
 #include "scenario/env.h"
 #include "scenario/loader.h"
+#include "sim/device_facts.h"
 #include "sim/session.h"
 #include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/lib/reports/trace_reports.h"
@@ -56,6 +61,34 @@ void PrintRuntimeStatus(const scenario::Scenario& scenario,
   std::printf("\n");
 }
 
+// The roofline of the window's launches, from the simulator's ground truth.
+Status PrintRoofline(const scenario::Scenario& scenario,
+                     const sim::SessionData& session,
+                     const std::string& dir) {
+  std::vector<analysis::RooflineLaunch> launches;
+  for (const sim::LaunchTruth& l : session.truth.launches) {
+    if (l.failed || l.last_device_end_ns < l.first_device_start_ns)
+      continue;
+    launches.push_back({l.op, l.program, l.flops, l.hbm_bytes,
+                        l.last_device_end_ns - l.first_device_start_ns, l.bound_ns});
+  }
+  const scenario::DeviceConfig& device = scenario.device;
+  analysis::RooflinePeaks peaks;
+  peaks.flops_per_s = sim::PeakMatmulFlopsPerSecond(device, scenario::DType::kFp16);
+  peaks.hbm_bytes_per_s = device.hbm_bandwidth_bytes_per_s * device.chiplets;
+  const std::vector<analysis::RooflineRow> rows = analysis::SummarizeRoofline(launches);
+  std::printf("\n%s", analysis::FormatRooflineText(rows, peaks).c_str());
+  std::error_code created;
+  std::filesystem::create_directories(dir, created);
+  if (created)
+    return Status::IoError(dir + ": cannot create the roofline directory: " + created.message());
+  const std::string path = (std::filesystem::path(dir) / "roofline.svg").string();
+  RBLNSIM_RETURN_IF_ERROR(
+      report::WriteSvg(path, report::RenderLinePlot(analysis::RooflinePlot(rows, peaks))));
+  std::printf("roofline plot written to %s\n", path.c_str());
+  return Status::Ok();
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& options) {
@@ -85,6 +118,11 @@ int RunCommand(const RunOptions& options) {
     if (path->empty())
       continue;
     Status writable = trace::CheckWritable(*path);
+    if (!writable.ok())
+      return ReportError(writable);
+  }
+  if (!options.roofline_dir.empty()) {
+    Status writable = trace::CheckOutputDirectory("--roofline", options.roofline_dir);
     if (!writable.ok())
       return ReportError(writable);
   }
@@ -135,6 +173,12 @@ int RunCommand(const RunOptions& options) {
   if (!reports.ok())
     return ReportError(reports.status());
   std::printf("\n%s", FormatTraceReports(*reports, /*say_when_no_launches=*/false).c_str());
+
+  if (!options.roofline_dir.empty()) {
+    Status roofline = PrintRoofline(scenario, session, options.roofline_dir);
+    if (!roofline.ok())
+      return ReportError(roofline);
+  }
 
   Status written = trace::WriteChromeTrace(trace, options.trace_path);
   if (!written.ok())

@@ -27,6 +27,7 @@ struct RunOptions {
   bool no_expect = false;
   std::string metrics_path;
   std::string truth_path;
+  std::string roofline_dir;  // print the roofline report and write roofline.svg here
 };
 
 void AddRunCommand(CLI::App* app, RunOptions* options);
