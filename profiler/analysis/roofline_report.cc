@@ -56,10 +56,10 @@ std::vector<RooflineRow> SummarizeRoofline(const std::vector<RooflineLaunch>& la
 }
 
 std::string FormatRooflineText(const std::vector<RooflineRow>& rows, const RooflinePeaks& peaks) {
-  std::string out = fmt::format(
-      "RBLN roofline (simulated): peak {} fp16, HBM {}, ridge {:.0f} FLOP/byte\n",
-      Rate(peaks.flops_per_s, "FLOP/s"), Rate(peaks.hbm_bytes_per_s, "B/s"),
-      peaks.RidgeFlopsPerByte());
+  std::string out =
+      fmt::format("RBLN roofline (simulated): peak {} fp16, HBM {}, ridge {:.0f} FLOP/byte\n",
+                  Rate(peaks.flops_per_s, "FLOP/s"), Rate(peaks.hbm_bytes_per_s, "B/s"),
+                  peaks.RidgeFlopsPerByte());
   if (rows.empty())
     return out + "  no launch ran on the device\n";
   size_t width = 2;

@@ -33,7 +33,9 @@ struct RooflineLaunch {
 struct RooflinePeaks {
   double flops_per_s = 0;      // the matrix engines, all chiplets
   double hbm_bytes_per_s = 0;  // all chiplets
-  double RidgeFlopsPerByte() const { return hbm_bytes_per_s > 0 ? flops_per_s / hbm_bytes_per_s : 0; }
+  double RidgeFlopsPerByte() const {
+    return hbm_bytes_per_s > 0 ? flops_per_s / hbm_bytes_per_s : 0;
+  }
 };
 
 struct RooflineRow {
