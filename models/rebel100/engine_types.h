@@ -1,5 +1,7 @@
-// The Rebel100 command tracks (engines) of one chiplet, as the RBLN Profiler names them, and how
-// each maps onto the rbln_kineto activity kinds.
+// The Rebel100 command tracks (engines) of one chiplet, as the RBLN Profiler names them: one
+// descriptor per engine type holds its name, the rbln_kineto activity kind it maps to and how many
+// lanes a chiplet has of it, so everything that lists engines (the executor's lanes, the
+// producer's tracks, the busy counters) reads one table.
 #ifndef RBLNSIM_MODELS_REBEL100_ENGINE_TYPES_H_
 #define RBLNSIM_MODELS_REBEL100_ENGINE_TYPES_H_
 
@@ -21,8 +23,27 @@ inline constexpr int kEngineTypeCount = 7;
 // How the producer classifies a command for the C-ABI (RblnKinetoActivityKind values).
 enum class ActivityKind : uint8_t { kRuntime = 0, kCompute = 1, kDma = 2, kSync = 3 };
 
-const char* EngineTypeName(EngineType type);  // "Neural Engine Clusters", "Neural DMA", ...
-ActivityKind EngineActivityKind(EngineType type);
+struct EngineDescriptor {
+  EngineType type;
+  const char* name;  // "Neural Engine Clusters", "Neural DMA", ...
+  ActivityKind kind;
+  // Lanes per chiplet. Rebel100 has eight DMA execution engines per die (press); how they split
+  // between Neural DMA, Task DMA and HDMA is unpublished: an estimate.
+  int lanes;
+};
+
+// Indexed by EngineType.
+const EngineDescriptor& Engine(EngineType type);
+
+inline const char* EngineTypeName(EngineType type) {
+  return Engine(type).name;
+}
+inline ActivityKind EngineActivityKind(EngineType type) {
+  return Engine(type).kind;
+}
+inline int EnginesOfType(EngineType type) {
+  return Engine(type).lanes;
+}
 
 }  // namespace rblnsim::rebel100
 

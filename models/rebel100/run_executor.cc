@@ -11,17 +11,6 @@
 
 namespace rblnsim::rebel100 {
 
-int EnginesOfType(EngineType type) {
-  switch (type) {
-    case EngineType::kNeuralDma:
-      return 4;
-    case EngineType::kTaskDma:
-      return 2;
-    default:
-      return 1;
-  }
-}
-
 RunExecutor::RunExecutor(const scenario::DeviceConfig& config,
                          std::string command_name_template,
                          ProfilerUnit* profiler,

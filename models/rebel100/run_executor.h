@@ -32,10 +32,6 @@ struct DeviceStats {
   std::vector<std::string> errors;  // one line per failed run
 };
 
-// Engines per chiplet of each type. Rebel100 has eight DMA execution engines per die (press);
-// how they split between Neural DMA, Task DMA and HDMA is unpublished: an estimate.
-int EnginesOfType(EngineType type);
-
 class RunExecutor {
  public:
   RunExecutor(const scenario::DeviceConfig& config,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "base/rbln_vocabulary.h"
+#include "models/rebel100/engine_types.h"
 #include "scenario/op_catalog.h"
 
 namespace rblnsim {
@@ -30,6 +31,26 @@ TEST(PlatformVocabulary, FallbackReasonNames) {
   EXPECT_TRUE(platform::IsDeviceSupportedOp("aten::mm"));
   EXPECT_FALSE(platform::IsDeviceElementwiseOp("aten::mm"));
   EXPECT_FALSE(platform::IsDeviceSupportedOp("aten::cumsum"));
+}
+
+// One descriptor per engine type: names as the profiler shows them, the kind each maps to, and
+// the lanes per chiplet, whose DMA rows add up to the eight DMA engines a die has.
+TEST(EngineDescriptors, OneRowPerTypeAndEightDmaLanes) {
+  int dma_lanes = 0;
+  for (int t = 0; t < rebel100::kEngineTypeCount; ++t) {
+    const auto type = static_cast<rebel100::EngineType>(t);
+    const rebel100::EngineDescriptor& engine = rebel100::Engine(type);
+    EXPECT_EQ(engine.type, type);
+    EXPECT_GE(engine.lanes, 1);
+    if (engine.kind == rebel100::ActivityKind::kDma)
+      dma_lanes += engine.lanes;
+  }
+  EXPECT_EQ(dma_lanes, 8);
+  EXPECT_STREQ(rebel100::EngineTypeName(rebel100::EngineType::kNeuralEngine),
+               "Neural Engine Clusters");
+  EXPECT_EQ(rebel100::EngineActivityKind(rebel100::EngineType::kGeneralCompute),
+            rebel100::ActivityKind::kCompute);
+  EXPECT_EQ(rebel100::EnginesOfType(rebel100::EngineType::kNeuralDma), 4);
 }
 
 }  // namespace
