@@ -212,6 +212,28 @@ def test_calibrate_predicts_held_out_scenarios():
         assert "matmul: {efficiency: 0.85" in first or "matmul: {efficiency: 0.849" in first, first
 
 
+def test_a_trace_of_another_workload_is_refused():
+    """compare and calibrate refuse a trace whose launches (op and input shapes) do not fit the
+    scenario, with or without metadata.json, unless --force; calibrate then writes no overlay."""
+    with tempfile.TemporaryDirectory(prefix="rblnsim-calib-") as tmp:
+        other = os.path.join(tmp, "other.json")
+        simulate(os.path.join(SCENARIOS, "fallback_dtype.yaml"), other)  # mm on 128x128, twice
+        proc = rblnsim(["compare", SEED, other], check=False)
+        assert proc.returncode == 2, (proc.returncode, proc.stdout)
+        assert "does not look like a run of this scenario" in proc.stderr, proc.stderr
+        assert "simulated {aten::mm [[512,512],[512,512]] 3}" in proc.stderr, proc.stderr
+        assert "captured {aten::mm [[128,128],[128,128]] 2}" in proc.stderr, proc.stderr
+        assert rblnsim(["compare", SEED, other, "--force"], check=False).returncode == 0
+        overlay = os.path.join(tmp, "overlay.yaml")
+        proc = rblnsim(["calibrate", SEED, other, "--out", overlay], check=False)
+        assert proc.returncode == 2 and not os.path.exists(overlay), (proc.returncode, proc.stderr)
+        # The same workload with one launch missing still compares: it is reported, not refused.
+        same = os.path.join(tmp, "same.json")
+        simulate(SEED, same, ["--set", "workload.profile.0.repeat=2"])
+        proc = rblnsim(["compare", SEED, same], check=False)
+        assert proc.returncode == 0, proc.stderr
+
+
 def test_bad_inputs_exit_2():
     with tempfile.TemporaryDirectory(prefix="rblnsim-calib-") as tmp:
         trace = os.path.join(tmp, "trace.json")

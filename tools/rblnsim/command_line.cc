@@ -175,6 +175,8 @@ void AddCompareCommand(CLI::App* app, CompareOptions* options) {
           "--tolerance", options->tolerance_pct,
           "Relative difference (%) above which a time is listed as a difference (default 2)")
       ->check(FiniteNonNegative());
+  compare->add_flag("--force", options->force,
+                    "Compare even a trace whose launches do not look like a run of the scenario");
 }
 
 void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
@@ -203,6 +205,8 @@ void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options) {
   calibrate->add_option("--work-dir", options->work_dir,
                         "Keep the candidates' overlays, traces and logs here (default: a temporary "
                         "directory, removed)");
+  calibrate->add_flag("--force", options->force,
+                      "Fit even to a trace whose launches do not look like a run of the scenario");
 }
 
 void AddCommands(CLI::App* app, CommandLine* options) {

@@ -137,6 +137,13 @@ int CalibrateCommand(const CalibrateOptions& options) {
   auto first = simulator.Run({{"baseline", start}, {"probe", probe}});
   if (!first.ok())
     return report.Fail(first.status());
+  // A fit to another program's trace would be an overlay that describes nothing: refuse it
+  // before anything is written.
+  if (!options.force) {
+    Status same = CheckSameWorkload((*first)[0].digest, captured, options.trace_path);
+    if (!same.ok())
+      return ReportError(same);
+  }
   std::vector<CandidateRun> runs = {(*first)[0]};
   const EfficiencyModel efficiency((*first)[0], (*first)[1]);
   report.Progress("baseline (the scenario as given)", runs.back());

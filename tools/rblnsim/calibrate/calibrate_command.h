@@ -27,6 +27,7 @@ struct CalibrateOptions {
   std::vector<std::string> overlays;
   int refinements = 1;   // simulated refinement rounds after the closed-form candidate
   std::string work_dir;  // keep candidates and child traces here (default: a temp dir, removed)
+  bool force = false;    // fit to a trace that does not look like a run of the scenario
 };
 
 void AddCalibrateCommand(CLI::App* app, CalibrateOptions* options);

@@ -51,6 +51,11 @@ int CompareCommand(const CompareOptions& options) {
   auto simulated = DigestTrace(simulated_run->trace);
   if (!simulated.ok())
     return ReportError(simulated.status());
+  if (!options.force) {
+    Status same = CheckSameWorkload(*simulated, captured, options.trace_path);
+    if (!same.ok())
+      return ReportError(same);
+  }
 
   CompareHeader header;
   header.scenario = context.scenario.name;

@@ -22,6 +22,7 @@ struct CompareOptions {
   std::vector<std::string> sets;
   std::vector<std::string> overlays;
   double tolerance_pct = 2.0;
+  bool force = false;  // compare a trace that does not look like a run of the scenario
 };
 
 void AddCompareCommand(CLI::App* app, CompareOptions* options);

@@ -50,6 +50,23 @@ std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
   return text.empty() ? std::string(e.cat()) : text;
 }
 
+std::string InputDimsText(const trace::Event& e) {
+  const trace::Arg* arg = e.FindArg(analysis::kInputDimsArg);
+  if (arg == nullptr)
+    return "";
+  std::string_view text;
+  if (const auto* raw = std::get_if<trace::RawJson>(&arg->value))
+    text = raw->text;
+  else if (const auto* str = std::get_if<std::string>(&arg->value))
+    text = *str;
+  std::string out;
+  for (char c : text) {
+    if (c != ' ' && c != '\n' && c != '\t')
+      out += c;
+  }
+  return out;
+}
+
 const std::set<std::string, std::less<>>& KnownCostKeys() {
   static const auto* keys = [] {
     auto* set = new std::set<std::string, std::less<>>();
@@ -178,6 +195,8 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
     launch.launch_id = launch_id;
     const auto launcher = index.LauncherOf(markers.front());
     launch.op = launcher ? trace.events[*launcher].name : kNoLaunchingOp;
+    if (launcher)
+      launch.input_dims = InputDimsText(trace.events[*launcher]);
     launch.marker_start_ns = marker.ts_ns;
     launch.marker_dur_ns = marker.dur_ns;
     const auto slices = table.slices_by_launch.find(launch_id);

@@ -46,6 +46,8 @@ struct DigestSlice {
 struct DigestLaunch {
   int64_t launch_id = 0;
   std::string op;  // the innermost cpu_op / user_annotation around the marker
+  // That op's record_shapes "Input Dims", white space removed; empty when the trace has none.
+  std::string input_dims;
   int64_t marker_start_ns = 0;
   int64_t marker_dur_ns = 0;
   std::vector<DigestSlice> slices;  // by start, then key

@@ -264,4 +264,51 @@ FitError ComputeFitError(const Comparison& c) {
   return error;
 }
 
+Status CheckSameWorkload(const TraceDigest& simulated,
+                         const TraceDigest& captured,
+                         const std::string& trace_path) {
+  // Input shapes join the op name when every launch on both sides has them (a capture without
+  // record_shapes has none).
+  bool shapes = true;
+  for (const TraceDigest* digest : {&simulated, &captured}) {
+    for (const DigestLaunch& l : digest->launches)
+      shapes &= !l.input_dims.empty();
+  }
+  const auto key = [&](const DigestLaunch& l) { return shapes ? l.op + " " + l.input_dims : l.op; };
+  std::map<std::string, int64_t> sim_ops;
+  std::map<std::string, int64_t> hw_ops;
+  for (const DigestLaunch& l : simulated.launches)
+    ++sim_ops[key(l)];
+  for (const DigestLaunch& l : captured.launches)
+    ++hw_ops[key(l)];
+  const auto total = [](const std::map<std::string, int64_t>& ops) {
+    int64_t n = 0;
+    for (const auto& [op, count] : ops)
+      n += count;
+    return n;
+  };
+  const int64_t sim_total = total(sim_ops);
+  const int64_t hw_total = total(hw_ops);
+  if (sim_total == 0 || hw_total == 0)
+    return Status::Ok();
+  int64_t matched = 0;
+  for (const auto& [op, count] : hw_ops) {
+    const auto it = sim_ops.find(op);
+    if (it != sim_ops.end())
+      matched += std::min(count, it->second);
+  }
+  if (2 * matched >= std::max(sim_total, hw_total))
+    return Status::Ok();
+  const auto list = [](const std::map<std::string, int64_t>& ops) {
+    std::string out;
+    for (const auto& [op, count] : ops)
+      out += fmt::format("{}{} {}", out.empty() ? "" : ", ", op, count);
+    return out;
+  };
+  return Status::Error(fmt::format(
+      "{}: the trace does not look like a run of this scenario: launches by op, simulated {{{}}}, "
+      "captured {{{}}}, {} in common (--force compares anyway)",
+      trace_path, list(sim_ops), list(hw_ops), matched));
+}
+
 }  // namespace rblnsim::cli

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "profiler/analysis/launch_latency.h"
 #include "tools/rblnsim/lib/compare/compare_digest.h"
 
@@ -122,6 +123,15 @@ struct FitError {
 };
 
 FitError ComputeFitError(const Comparison& comparison);
+
+// Whether the captured trace is a run of the simulated workload at all: at least half of the
+// launches of the larger side, counted per launching op, find one of the same op on the other.
+// A few dropped or extra launches pass (compare reports them); a trace of another program does
+// not. The error (bad input) names the trace and both sides' launch counts. Either side without
+// launches passes: what it lacks is reported elsewhere.
+Status CheckSameWorkload(const TraceDigest& simulated,
+                         const TraceDigest& captured,
+                         const std::string& trace_path);
 
 }  // namespace rblnsim::cli
 
