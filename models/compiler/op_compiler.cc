@@ -173,7 +173,7 @@ Status CompileMatmul(const OpLaunch& launch,
       parts = device.chiplets;
   }
   for (Command& command : MatmulShares(launch.layer, work, parts, split_n, device, arg_deps)) {
-    // Deps inside a share are relative to the share's first command.
+    // A relative dep (< 0) counts back from the command itself.
     const int base = static_cast<int>(program->commands.size());
     for (int& dep : command.deps) {
       if (dep < 0)

@@ -156,7 +156,7 @@ int64_t EagerOps::WriteBack(TensorState* tensor, const char* why) {
   const int64_t bytes = tensor->type.Bytes();
   const size_t event = host_->timeline_.events.size();
   host_->Op("aten::_copy_from_and_resize", host_->costs_.SelfNs("aten::_copy_from_and_resize", 0),
-            [&] { host_->Spend(HostToDeviceNs(bytes)); });
+            [&] { host_->Spend(PcieTransferNs(bytes)); });
   if (host_->recording_) {
     host_->timeline_.events[event].bytes = bytes;
     host_->truth_.round_trips.push_back({why, false, bytes, host_->next_external_id_ - 1});

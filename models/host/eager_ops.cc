@@ -301,10 +301,8 @@ CompiledProgram* EagerOps::GetOrCompile(
   // graphs are kept by their torch.compile module and never evicted here.
   const bool eager = key.rfind("graph:", 0) != 0;
   if (eager) {
-    // Evict first, so the new entry cannot be its own victim.
-    CompiledProgram placeholder;
-    host_->InsertLru(key, &placeholder);
-    compiled.lru = placeholder.lru;
+    // Evict before the new entry is in the cache, so it cannot be its own victim.
+    compiled.lru = host_->InsertLru(key);
     compiled.in_lru = true;
   }
   cached = host_->cache_.emplace(key, std::move(compiled)).first;
@@ -403,16 +401,13 @@ int64_t EagerOps::Download(TensorState* tensor, const char* why) {
 }
 
 int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
-  const scenario::DeviceConfig& device = host_->scenario_.device;
   if (tensor->producer != nullptr) {
     host_->WaitForRun(tensor->producer);
     tensor->producer = nullptr;
   }
   const int64_t bytes = Bytes(tensor->type);
   if (tensor->on_device && tensor->location == Location::kDeviceOnly) {
-    host_->Spend(
-        host_->costs_.Jitter(device.pcie_latency_ns +
-                             static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9));
+    host_->Spend(PcieTransferNs(bytes));
     tensor->location = Location::kSynced;
     if (host_->recording_) {
       host_->truth_.round_trips.push_back({why, true, bytes, host_->next_external_id_ - 1});
@@ -425,7 +420,7 @@ int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
   return 0;
 }
 
-double EagerOps::HostToDeviceNs(int64_t bytes) {
+double EagerOps::PcieTransferNs(int64_t bytes) {
   const scenario::DeviceConfig& device = host_->scenario_.device;
   return host_->costs_.Jitter(device.pcie_latency_ns +
                               static_cast<double>(bytes) / device.pcie_bandwidth_bytes_per_s * 1e9);
@@ -437,7 +432,7 @@ int64_t EagerOps::Upload(TensorState* tensor, const char* why) {
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
     const size_t copy_from = host_->timeline_.events.size();
     host_->Op("aten::_copy_from", costs.SelfNs("aten::_copy_from", 0),
-              [&] { host_->Spend(HostToDeviceNs(bytes)); });
+              [&] { host_->Spend(PcieTransferNs(bytes)); });
     if (host_->recording_)
       host_->timeline_.events[copy_from].bytes = bytes;
   });

@@ -97,8 +97,8 @@ class EagerOps {
   int64_t UploadByTo(TensorState* tensor, const char* why);
   // aten::_copy_from_and_resize: a written (out= / in-place) argument's CPU result back to it.
   int64_t WriteBack(TensorState* tensor, const char* why);
-  // The PCIe time of moving |bytes| host to device.
-  double HostToDeviceNs(int64_t bytes);
+  // The PCIe time of moving |bytes| either way: one link's latency and bandwidth.
+  double PcieTransferNs(int64_t bytes);
   // The aten::_copy_from body: waits for the producing run, then moves the bytes.
   int64_t CopyToHost(TensorState* tensor, const char* why);
 

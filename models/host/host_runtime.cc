@@ -200,7 +200,7 @@ void HostRuntime::Log(scenario::LogLevel level, std::string_view message) {
                              kLevelLetters[static_cast<int>(level)], message));
 }
 
-void HostRuntime::InsertLru(const std::string& key, CompiledProgram* compiled) {
+std::list<std::string>::iterator HostRuntime::InsertLru(const std::string& key) {
   const auto capacity = static_cast<size_t>(scenario_.env.torch_rbln_compiled_ops);
   while (!lru_.empty() && lru_.size() >= capacity) {
     auto victim = cache_.find(lru_.back());
@@ -210,8 +210,7 @@ void HostRuntime::InsertLru(const std::string& key, CompiledProgram* compiled) {
     lru_.pop_back();
   }
   lru_.push_front(key);
-  compiled->lru = lru_.begin();
-  compiled->in_lru = true;
+  return lru_.begin();
 }
 
 void HostRuntime::ResetSession() {

@@ -95,8 +95,8 @@ class HostRuntime : public sc_core::sc_module {
   // with the simulated system clock as the runtime's logger stamps it.
   void Log(scenario::LogLevel level, std::string_view message);
   // Makes room in the eager compiled-op cache for one more entry (an LRU of
-  // TORCH_RBLN_COMPILED_OPS entries) and files |key| as most recently used.
-  void InsertLru(const std::string& key, CompiledProgram* compiled);
+  // TORCH_RBLN_COMPILED_OPS entries) and files |key| as most recently used; returns its place.
+  std::list<std::string>::iterator InsertLru(const std::string& key);
 
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;
