@@ -246,6 +246,18 @@ int64_t NumElements(const std::vector<int64_t>& shape) {
 
 namespace {
 
+// Every command must carry the work its engine's timing function reads: a mismatch would be timed
+// as fixed cost alone, so it is refused here rather than simulated wrongly.
+Status CheckEngines(const Program& program) {
+  for (const Command& command : program.commands) {
+    if (KindOf(command.work) != rebel100::Engine(command.engine).work) {
+      return Status::Error(fmt::format("{}_{}: {} cannot run this command's work", command.layer,
+                                       command.index, rebel100::EngineTypeName(command.engine)));
+    }
+  }
+  return Status::Ok();
+}
+
 // The op's own commands (not its args groups), each first command waiting for |deps|.
 Status EmitOp(const OpLaunch& launch,
               const scenario::DeviceConfig& device,
@@ -314,6 +326,7 @@ StatusOr<Program> CompileGraph(const std::string& key,
         node_ends[n].push_back(static_cast<int>(c));
     }
   }
+  RBLNSIM_RETURN_IF_ERROR(CheckEngines(program));
   return program;
 }
 
@@ -342,6 +355,7 @@ StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig
   program.key = ProgramKey(launch);
   const std::vector<int> arg_deps = EmitArgs(launch, device, &program);
   RBLNSIM_RETURN_IF_ERROR(EmitOp(launch, device, arg_deps, &program));
+  RBLNSIM_RETURN_IF_ERROR(CheckEngines(program));
   return program;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -43,6 +44,18 @@ struct SyncWork {
 };
 
 using Work = std::variant<MatmulWork, TransferWork, VectorWork, SyncWork>;
+template <rebel100::WorkKind kKind>
+using WorkOf = std::variant_alternative_t<static_cast<size_t>(kKind), Work>;
+static_assert(std::is_same_v<WorkOf<rebel100::WorkKind::kMatmul>, MatmulWork> &&
+                  std::is_same_v<WorkOf<rebel100::WorkKind::kTransfer>, TransferWork> &&
+                  std::is_same_v<WorkOf<rebel100::WorkKind::kVector>, VectorWork> &&
+                  std::is_same_v<WorkOf<rebel100::WorkKind::kSync>, SyncWork>,
+              "Work follows rebel100::WorkKind");
+
+// The kind of work |work| is, as the engine descriptors name it.
+inline rebel100::WorkKind KindOf(const Work& work) {
+  return static_cast<rebel100::WorkKind>(work.index());
+}
 
 struct Command {
   std::string layer;  // "args_0", "mm", "softmax", ...

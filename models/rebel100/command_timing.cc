@@ -28,73 +28,110 @@ double CommandOverheadNs(const scenario::DeviceConfig& device) {
   return device.command_overhead_cycles / device.clock_ghz;
 }
 
-namespace {
-
-// The later of the engine's own end and the HBM channel's; a tie goes to the engine.
-void Slower(double engine_end_ns, Bound engine, double hbm_end_ns, double* end_ns, Bound* bound) {
-  if (hbm_end_ns > engine_end_ns) {
-    *end_ns = hbm_end_ns;
-    *bound = Bound::kHbm;
-  } else {
-    *end_ns = engine_end_ns;
-    *bound = engine;
-  }
+CommandDemand MatmulDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
+  CommandDemand demand;
+  demand.setup_ns = CommandOverheadNs(device);
+  demand.engine_ns = demand.setup_ns;
+  const auto* mm = std::get_if<compiler::MatmulWork>(&command.work);
+  if (mm == nullptr)
+    return demand;
+  const MatmulTiming t = ComputeMatmulTiming(*mm, device);
+  demand.setup_ns += static_cast<double>(t.fill_cycles) / device.clock_ghz;
+  const double compute_ns = static_cast<double>(t.compute_cycles) / device.clock_ghz;
+  demand.engine_ns = demand.setup_ns + compute_ns;
+  demand.engine_bound = Bound::kCompute;
+  // Double-buffered SRAM: the operands stream at the pace the array consumes them, so a
+  // compute-bound matmul leaves the rest of the channel to others.
+  demand.hbm_bytes = t.stream_bytes;
+  if (compute_ns > 0)
+    demand.max_bytes_per_ns = static_cast<double>(t.stream_bytes) / compute_ns;
+  return demand;
 }
 
-}  // namespace
+CommandDemand TransferDemand(const compiler::Command& command,
+                             const scenario::DeviceConfig& device) {
+  CommandDemand demand;
+  demand.setup_ns = CommandOverheadNs(device);
+  demand.engine_ns = demand.setup_ns;
+  const auto* transfer = std::get_if<compiler::TransferWork>(&command.work);
+  if (transfer == nullptr)
+    return demand;
+  double rate = device.dma_bandwidth_bytes_per_s * device.dma_efficiency;
+  demand.engine_bound = Bound::kDma;
+  if (transfer->crosses_chiplet) {
+    if (device.d2d_bandwidth_bytes_per_s < rate)
+      demand.engine_bound = Bound::kD2d;
+    rate = std::min(rate, device.d2d_bandwidth_bytes_per_s);
+    demand.tail_ns = device.d2d_latency_ns;
+  }
+  demand.hbm_bytes = transfer->bytes;
+  demand.max_bytes_per_ns = rate * 1e-9;
+  demand.engine_ns += demand.tail_ns + static_cast<double>(transfer->bytes) / (rate * 1e-9);
+  return demand;
+}
+
+CommandDemand VectorDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
+  CommandDemand demand;
+  demand.setup_ns = CommandOverheadNs(device);
+  demand.engine_ns = demand.setup_ns;
+  const auto* vec = std::get_if<compiler::VectorWork>(&command.work);
+  if (vec == nullptr)
+    return demand;
+  const double compute_ns =
+      static_cast<double>(VectorComputeCycles(*vec, device)) / device.clock_ghz;
+  demand.engine_ns += compute_ns;
+  demand.engine_bound = Bound::kCompute;
+  demand.hbm_bytes = vec->bytes;
+  if (compute_ns > 0)
+    demand.max_bytes_per_ns = static_cast<double>(vec->bytes) / compute_ns;
+  return demand;
+}
+
+CommandDemand SyncDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
+  CommandDemand demand;
+  demand.setup_ns = CommandOverheadNs(device);
+  demand.engine_ns = demand.setup_ns;
+  if (const auto* sync = std::get_if<compiler::SyncWork>(&command.work))
+    demand.engine_ns += device.d2d_latency_ns * std::max(1, sync->participants - 1);
+  return demand;
+}
+
+CommandDemand DemandOf(const compiler::Command& command, const scenario::DeviceConfig& device) {
+  return Engine(command.engine).demand(command, device);
+}
+
+Bound BoundOf(const CommandDemand& demand,
+              double duration_ns,
+              const scenario::DeviceConfig& device) {
+  const double overhead_ns = CommandOverheadNs(device);
+  // A command whose work takes less time than its fixed overhead is bound by the overhead.
+  if (duration_ns - overhead_ns < overhead_ns)
+    return Bound::kFixed;
+  // Held past what the engine alone needs (beyond rounding): the channel was the limit.
+  if (demand.hbm_bytes > 0 && duration_ns > demand.engine_ns * (1 + 1e-12) + 1e-6)
+    return Bound::kHbm;
+  return demand.engine_bound;
+}
+
+double SaturatedNs(double duration_ns) {
+  return duration_ns < scenario::kMaxSimulatedNs ? duration_ns : scenario::kMaxSimulatedNs;
+}
 
 CommandCost CommandCostAt(const compiler::Command& command,
                           const scenario::DeviceConfig& device,
                           double now_ns,
                           std::vector<BandwidthChannel>* hbm) {
-  CommandCost cost;
-  const double begin_ns = now_ns + CommandOverheadNs(device);
-  BandwidthChannel& channel = (*hbm)[command.chiplet];
-  double end_ns = begin_ns;
-  if (const auto* transfer = std::get_if<compiler::TransferWork>(&command.work)) {
-    double rate = device.dma_bandwidth_bytes_per_s * device.dma_efficiency;
-    Bound engine = Bound::kDma;
-    double hop_ns = 0.0;
-    if (transfer->crosses_chiplet) {
-      if (device.d2d_bandwidth_bytes_per_s < rate)
-        engine = Bound::kD2d;
-      rate = std::min(rate, device.d2d_bandwidth_bytes_per_s);
-      hop_ns = device.d2d_latency_ns;
-    }
-    const double engine_end =
-        begin_ns + hop_ns + static_cast<double>(transfer->bytes) / (rate * 1e-9);
-    cost.hbm_bytes = transfer->bytes;
-    Slower(engine_end, engine, channel.Book(begin_ns, transfer->bytes), &end_ns, &cost.bound);
-  } else if (const auto* mm = std::get_if<compiler::MatmulWork>(&command.work)) {
-    const MatmulTiming t = ComputeMatmulTiming(*mm, device);
-    const double fill_end = begin_ns + static_cast<double>(t.fill_cycles) / device.clock_ghz;
-    const double compute_end = fill_end + static_cast<double>(t.compute_cycles) / device.clock_ghz;
-    // Double-buffered SRAM: streaming overlaps compute, so the slower of the two decides.
-    cost.hbm_bytes = t.stream_bytes;
-    Slower(compute_end, Bound::kCompute, channel.Book(fill_end, t.stream_bytes), &end_ns,
-           &cost.bound);
-  } else if (const auto* vec = std::get_if<compiler::VectorWork>(&command.work)) {
-    const double compute_end =
-        begin_ns + static_cast<double>(VectorComputeCycles(*vec, device)) / device.clock_ghz;
-    cost.hbm_bytes = vec->bytes;
-    if (vec->bytes > 0) {
-      Slower(compute_end, Bound::kCompute, channel.Book(begin_ns, vec->bytes), &end_ns,
-             &cost.bound);
-    } else {
-      end_ns = compute_end;
-      cost.bound = Bound::kCompute;
-    }
-  } else if (const auto* sync = std::get_if<compiler::SyncWork>(&command.work)) {
-    end_ns = begin_ns + device.d2d_latency_ns * std::max(1, sync->participants - 1);
+  const CommandDemand demand = DemandOf(command, device);
+  double end_ns = now_ns + demand.engine_ns;
+  if (demand.hbm_bytes > 0) {
+    const double hbm_end_ns =
+        (*hbm)[command.chiplet].Book(now_ns + demand.setup_ns, demand.hbm_bytes) + demand.tail_ns;
+    end_ns = std::max(end_ns, hbm_end_ns);
   }
-  // A command whose work takes less time than its fixed overhead is bound by the overhead.
-  if (end_ns - begin_ns < CommandOverheadNs(device))
-    cost.bound = Bound::kFixed;
-  // Past the simulated-time limit every command has long timed out (command_timeout is at most
-  // 1000 s); saturating there keeps the result finite even when a rate underflows to infinity.
-  const double duration_ns = end_ns - now_ns;
-  cost.duration_ns =
-      duration_ns < scenario::kMaxSimulatedNs ? duration_ns : scenario::kMaxSimulatedNs;
+  CommandCost cost;
+  cost.duration_ns = SaturatedNs(end_ns - now_ns);
+  cost.bound = BoundOf(demand, end_ns - now_ns, device);
+  cost.hbm_bytes = demand.hbm_bytes;
   return cost;
 }
 

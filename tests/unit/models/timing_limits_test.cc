@@ -25,6 +25,13 @@ double DurationNs(const compiler::Work& work, const DeviceConfig& device) {
   Command command;
   command.chiplet = 0;
   command.work = work;
+  // The engine whose timing function reads this kind of work.
+  for (int t = 0; t < kEngineTypeCount; ++t) {
+    if (Engine(static_cast<EngineType>(t)).work == compiler::KindOf(work)) {
+      command.engine = static_cast<EngineType>(t);
+      break;
+    }
+  }
   std::vector<BandwidthChannel> hbm(1, BandwidthChannel(device.hbm_bandwidth_bytes_per_s));
   return CommandDurationNs(command, device, 0.0, &hbm);
 }
