@@ -221,7 +221,8 @@ std::vector<Param> BuildTable() {
        .kind = K::kBandwidth,
        .unit = "B/s",
        .range = BandwidthRange(),
-       .help = "per chiplet (atom: 256GB/s, estimate)",
+       .help = "per chiplet, sustained (2.7TB/s effective per device; peak 1.2TB/s; atom: "
+               "256GB/s, estimate)",
        RBLNSIM_FIELD(device.hbm_bandwidth_bytes_per_s)},
       {.path = "device.d2d.latency",
        .kind = K::kTime,

@@ -26,8 +26,12 @@ RunExecutor::RunExecutor(const scenario::DeviceConfig& config,
     for (int t = 0; t < kEngineTypeCount; ++t) {
       first_lane_.push_back(static_cast<int>(lanes_.size()));
       const auto type = static_cast<EngineType>(t);
-      for (int i = 0; i < EnginesOfType(type); ++i)
-        lanes_.push_back({c, type, i, false});
+      for (int i = 0; i < EnginesOfType(type); ++i) {
+        Lane& lane = lanes_.emplace_back();
+        lane.chiplet = c;
+        lane.type = type;
+        lane.instance = i;
+      }
     }
   }
   first_lane_.push_back(static_cast<int>(lanes_.size()));
@@ -89,13 +93,32 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
   StartIdleEngines(now_ns);
   while (!events_.empty()) {
     std::pop_heap(events_.begin(), events_.end(), std::greater<>());
-    const Completion done = events_.back();
-    events_.pop_back();  // Finish() may push new completions
-    now_ns = done.at_ns;
-    Finish(done);
+    const Event event = events_.back();
+    events_.pop_back();  // what follows may push new events
+    Lane& lane = lanes_[event.lane];
+    if (event.kind == EventKind::kCompletion && event.version != lane.version)
+      continue;  // re-projected since
+    now_ns = event.at_ns;
+    if (event.kind == EventKind::kStreamStart) {
+      if (!lane.busy || lane.order != event.order || lane.streaming)
+        continue;  // its command was cut short (timed out) before its bytes began
+      hbm_[lane.chiplet].Start(event.lane, now_ns, lane.demand.hbm_bytes,
+                               lane.demand.max_bytes_per_ns);
+      lane.streaming = true;
+      Reproject(lane.chiplet, now_ns);
+      continue;
+    }
+    const bool was_streaming = lane.streaming;
+    if (was_streaming) {
+      hbm_[lane.chiplet].End(event.lane, now_ns);
+      lane.streaming = false;
+    }
+    Finish(event.lane);
+    if (was_streaming)
+      Reproject(lane.chiplet, now_ns);  // the others share what it leaves
     // The engine that finished takes its queue's next command at once; the others wake after.
-    lanes_[done.lane].busy = false;
-    Take(done.lane, now_ns);
+    lane.busy = false;
+    Take(event.lane, now_ns);
     StartIdleEngines(now_ns);
   }
   run_ = nullptr;
@@ -134,46 +157,98 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   const Queued item = queue.front();
   queue.pop_front();
   lane.busy = true;
-  Completion& done = events_.emplace_back();  // built in place: it is pushed on the heap below
-  done.order = next_order_++;
-  done.index = item.index;
-  done.lane = lane_index;
-  // The command starts when the dispatcher has handed it over; its duration is known in closed
-  // form from that instant (HBM is booked ahead).
-  done.start_ns = std::max(now_ns, item.available_ns);
-  done.at_ns = done.start_ns;
-  if (!run_->failed) {
-    const compiler::Command& command = run_->program->commands[item.index];
-    CommandCost cost;
-    if (IsHangCommand(*run_, item.index)) {
-      cost.duration_ns = config_.command_timeout_ns * 2;
-    } else {
-      cost = CommandCostAt(command, config_, done.start_ns, &hbm_);
-    }
-    double duration_ns = cost.duration_ns;
-    run_->truth.bound_ns[static_cast<size_t>(cost.bound)] += cost.duration_ns;
-    run_->truth.hbm_bytes += cost.hbm_bytes;
-    done.ran = true;
-    done.timed_out = duration_ns > config_.command_timeout_ns;
-    duration_ns = std::min(duration_ns, config_.command_timeout_ns);
-    // Where an engine's single wait() for this command would have left the kernel clock.
-    done.at_ns = now_ns + KernelDelayNs(done.start_ns + duration_ns - now_ns);
+  lane.index = item.index;
+  lane.order = next_order_++;
+  // The command starts when the dispatcher has handed it over.
+  lane.start_ns = std::max(now_ns, item.available_ns);
+  lane.ran = !run_->failed;
+  lane.timed_out = false;
+  lane.demand = CommandDemand{};
+  if (!lane.ran) {
+    Schedule(lane_index, now_ns, lane.start_ns);
+    return;
   }
+  if (IsHangCommand(*run_, item.index)) {
+    lane.demand.engine_ns = config_.command_timeout_ns * 2;
+  } else {
+    lane.demand = DemandOf(run_->program->commands[item.index], config_);
+  }
+  // Its end is known in closed form from that instant until another stream on its chiplet's HBM
+  // starts or ends; its own bytes join the channel once its set-up is done.
+  Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
+  if (lane.demand.hbm_bytes > 0) {
+    Event start;
+    start.at_ns = lane.start_ns + lane.demand.setup_ns;
+    start.order = lane.order;
+    start.lane = lane_index;
+    start.kind = EventKind::kStreamStart;
+    Push(start);
+  }
+}
+
+// Where a completion projected for |end_ns| at |now_ns| lands: cut at the command timeout and on
+// the kernel's resolution (where an engine's single wait() would have left the clock).
+double RunExecutor::CompletionAt(const Lane& lane,
+                                 double now_ns,
+                                 double end_ns,
+                                 bool* timed_out) const {
+  *timed_out = false;
+  if (!lane.ran)
+    return end_ns;
+  end_ns = lane.start_ns + SaturatedNs(end_ns - lane.start_ns);
+  *timed_out = end_ns - lane.start_ns > config_.command_timeout_ns;
+  if (*timed_out)
+    end_ns = lane.start_ns + config_.command_timeout_ns;
+  return now_ns + KernelDelayNs(end_ns - now_ns);
+}
+
+void RunExecutor::Schedule(int lane_index, double now_ns, double end_ns) {
+  Lane& lane = lanes_[lane_index];
+  lane.end_ns = CompletionAt(lane, now_ns, end_ns, &lane.timed_out);
+  Event done;
+  done.at_ns = lane.end_ns;
+  done.order = lane.order;
+  done.lane = lane_index;
+  done.version = ++lane.version;
+  Push(done);
+}
+
+// The streams on |chiplet|'s HBM changed at |now_ns|: every command streaming there ends when
+// the later of its engine and its bytes at the new rates lets it.
+void RunExecutor::Reproject(int chiplet, double now_ns) {
+  for (const SharedHbm::Projection& p : hbm_[chiplet].Project()) {
+    if (p.done)
+      continue;  // its bytes have moved: its completion stands
+    const Lane& lane = lanes_[p.owner];
+    const double end_ns =
+        std::max(lane.start_ns + lane.demand.engine_ns, p.end_ns + lane.demand.tail_ns);
+    bool timed_out = false;
+    if (CompletionAt(lane, now_ns, end_ns, &timed_out) != lane.end_ns)
+      Schedule(p.owner, now_ns, end_ns);
+  }
+}
+
+void RunExecutor::Push(const Event& event) {
+  events_.push_back(event);
   std::push_heap(events_.begin(), events_.end(), std::greater<>());
 }
 
-void RunExecutor::Finish(const Completion& done) {
+void RunExecutor::Finish(int lane_index) {
   RunRequest* run = run_;
-  const Lane& lane = lanes_[done.lane];
-  const double start_ns = done.start_ns;
-  const double end_ns = done.at_ns;
-  if (done.ran)
+  const Lane& lane = lanes_[lane_index];
+  const double start_ns = lane.start_ns;
+  const double end_ns = lane.end_ns;
+  if (lane.ran) {
     busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
-  if (done.ran && !done.timed_out && run->record) {
+    run->truth.bound_ns[static_cast<size_t>(BoundOf(lane.demand, end_ns - start_ns, config_))] +=
+        end_ns - start_ns;
+    run->truth.hbm_bytes += lane.demand.hbm_bytes;
+  }
+  if (lane.ran && !lane.timed_out && run->record) {
     if (DeviceRecord* record = profiler_->Record(start_ns, end_ns)) {
       record->launch_id = run->launch_id;
       record->program = run->program;
-      record->command_index = done.index;
+      record->command_index = lane.index;
       record->instance = run->instance;
       record->sequence = run->sequence;
       record->chiplet = static_cast<int16_t>(lane.chiplet);
@@ -181,17 +256,17 @@ void RunExecutor::Finish(const Completion& done) {
       record->engine_instance = static_cast<int16_t>(lane.instance);
     }
   }
-  if (done.timed_out) {
+  if (lane.timed_out) {
     ++stats_->commands_timed_out;
     if (!run->failed) {
       run->failed = true;
-      const compiler::Command& command = run->program->commands[done.index];
+      const compiler::Command& command = run->program->commands[lane.index];
       run->error =
           fmt::format("command {} (launch {}) on chiplet {} {} did not complete within {} ns",
-                      CommandName(*run, done.index), run->launch_id, command.chiplet,
+                      CommandName(*run, lane.index), run->launch_id, command.chiplet,
                       EngineTypeName(command.engine), config_.command_timeout_ns);
     }
-  } else if (done.ran) {
+  } else if (lane.ran) {
     ++stats_->commands_executed;
     if (run->truth.first_start_ns < 0 || start_ns < run->truth.first_start_ns) {
       run->truth.first_start_ns = start_ns;
@@ -200,7 +275,7 @@ void RunExecutor::Finish(const Completion& done) {
   } else {
     ++stats_->commands_skipped;
   }
-  for (int d = dependents_begin_[done.index]; d < dependents_begin_[done.index + 1]; ++d) {
+  for (int d = dependents_begin_[lane.index]; d < dependents_begin_[lane.index + 1]; ++d) {
     const int dependent = dependents_[d];
     if (--remaining_deps_[dependent] == 0)
       Dispatch(dependent, end_ns);

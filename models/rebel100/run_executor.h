@@ -4,7 +4,8 @@
 // from the closed-form command durations. A small event list replays what the engines would do —
 // each engine takes the front of its type's FIFO when it is free, a command's end resolves its
 // dependents, the dispatcher hands them over one at a time — and the device then wait()s once for
-// the run instead of twice per command. Engines are resources that book time, like HBM.
+// the run instead of twice per command. Each chiplet's HBM is shared between the commands that
+// stream at once (shared_hbm.h): a stream's start or end re-projects the others' completions.
 #ifndef RBLNSIM_MODELS_REBEL100_RUN_EXECUTOR_H_
 #define RBLNSIM_MODELS_REBEL100_RUN_EXECUTOR_H_
 
@@ -14,10 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "models/rebel100/bandwidth_channel.h"
+#include "models/rebel100/command_timing.h"
 #include "models/rebel100/engine_types.h"
 #include "models/rebel100/profiler_unit.h"
 #include "models/rebel100/run.h"
+#include "models/rebel100/shared_hbm.h"
 #include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
@@ -46,7 +48,7 @@ class RunExecutor {
   std::string CommandName(const RunRequest& run, int index) const;
   // Busy ns per (chiplet, engine type), summed over that type's engines.
   double BusyNs(int chiplet, EngineType type) const;
-  const std::vector<BandwidthChannel>& hbm() const { return hbm_; }
+  const std::vector<SharedHbm>& hbm() const { return hbm_; }
 
  private:
   struct Queued {
@@ -58,17 +60,30 @@ class RunExecutor {
     EngineType type = EngineType::kNeuralEngine;
     int instance = 0;
     bool busy = false;
-  };
-  struct Completion {
-    double at_ns = 0;
-    uint64_t order = 0;  // ties resolve in the order the engines took their commands
+    // The command it runs.
     int index = 0;
-    int lane = 0;
+    uint64_t order = 0;  // ties resolve in the order the engines took their commands
     double start_ns = 0;
+    double end_ns = 0;  // projected completion (on the kernel's resolution)
+    CommandDemand demand;
     bool ran = false;  // false: skipped because the run had already failed
     bool timed_out = false;
-    bool operator>(const Completion& other) const {
-      return at_ns != other.at_ns ? at_ns > other.at_ns : order > other.order;
+    bool streaming = false;  // its bytes are on the chiplet's HBM
+    uint32_t version = 0;    // of its live completion event; older ones are stale
+  };
+  enum class EventKind : uint8_t { kStreamStart, kCompletion };
+  struct Event {
+    double at_ns = 0;
+    uint64_t order = 0;
+    int lane = 0;
+    uint32_t version = 0;
+    EventKind kind = EventKind::kCompletion;
+    // A stream starts before a completion at the same instant: a command's bytes join the
+    // channel before it can end.
+    bool operator>(const Event& other) const {
+      if (at_ns != other.at_ns)
+        return at_ns > other.at_ns;
+      return order != other.order ? order > other.order : kind > other.kind;
     }
   };
 
@@ -76,7 +91,11 @@ class RunExecutor {
   void Dispatch(int index, double now_ns);
   void Take(int lane, double now_ns);
   void StartIdleEngines(double now_ns);
-  void Finish(const Completion& done);
+  void Finish(int lane);
+  double CompletionAt(const Lane& lane, double now_ns, double end_ns, bool* timed_out) const;
+  void Schedule(int lane, double now_ns, double end_ns);
+  void Reproject(int chiplet, double now_ns);
+  void Push(const Event& event);
   std::deque<Queued>& QueueOf(int chiplet, EngineType type);
   int QueueSlot(int chiplet, EngineType type) const;
 
@@ -84,7 +103,7 @@ class RunExecutor {
   std::string name_template_;
   ProfilerUnit* profiler_;
   DeviceStats* stats_;
-  std::vector<BandwidthChannel> hbm_;
+  std::vector<SharedHbm> hbm_;
   std::vector<std::deque<Queued>> queues_;  // per chiplet × engine type
   std::vector<double> busy_ns_;             // per chiplet × engine type
   std::vector<Lane> lanes_;                 // every engine, grouped by queue
@@ -97,7 +116,7 @@ class RunExecutor {
   std::vector<int> dependents_begin_;
   std::vector<int> dependents_;
   std::vector<int> dependents_fill_;  // next free slot of each row while filling dependents_
-  std::vector<Completion> events_;    // a min-heap on (at_ns, order)
+  std::vector<Event> events_;         // a min-heap on (at_ns, order)
   std::vector<int> touched_queues_;
   uint64_t next_order_ = 0;
 };

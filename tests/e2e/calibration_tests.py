@@ -9,6 +9,7 @@ compare's own matching.
 import collections
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -28,7 +29,7 @@ HOST_KEYS = ["aten::matmul", "aten::mm", "aten::linear", "rbln::kernel", "rbln::
              "aten::_to_copy", "aten::empty_strided", "aten::empty", "aten::copy_",
              "aten::_copy_from", "aten::isinf", "aten::abs", "aten::isnan", "aten::item",
              "aten::_local_scalar_dense", "cpu::kernel"]
-DEVICE_ONLY = "device:\n  matmul: {efficiency: 0.85}\n  pcie: {latency: 1260ns}\n"
+DEVICE_ONLY = "device:\n  matmul: {efficiency: 0.7}\n  pcie: {latency: 1260ns}\n"
 # Held out: scenarios the fit never saw (a 16x larger matmul, an eager MLP with a CPU fallback
 # under sync dispatch, two compiled MLPs under async dispatch).
 HELD_OUT = [
@@ -209,7 +210,8 @@ def test_calibrate_predicts_held_out_scenarios():
             result = compare_json(tmp, scenario, hw, extra + ["--overlay", fitted])
             assert result["error"]["op_device_max_pct"] < 5.0, result["error"]
         # The larger matmul is where the efficiency shows: the fit must have found it.
-        assert "matmul: {efficiency: 0.85" in first or "matmul: {efficiency: 0.849" in first, first
+        found = re.search(r"matmul: \{efficiency: ([0-9.]+)", first)
+        assert found and abs(float(found.group(1)) - 0.7) < 0.7 * 0.02, first
 
 
 def test_a_trace_of_another_workload_is_refused():

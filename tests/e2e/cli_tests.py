@@ -90,7 +90,7 @@ workload:
         out = os.path.join(tmp, f"roof{m}")
         proc = rblnsim(["run", scenario, "--trace", os.path.join(tmp, f"t{m}.json"),
                         "--roofline", out], env={"RBLN_PROFILER": "1"})
-        assert "RBLN roofline (simulated): peak 1.05 PFLOP/s fp16, HBM 4.80 TB/s" in proc.stdout, \
+        assert "RBLN roofline (simulated): peak 1.05 PFLOP/s fp16, HBM 2.70 TB/s" in proc.stdout, \
             proc.stdout
         line = next(l for l in proc.stdout.splitlines() if l.strip().startswith("mm|fp16"))
         rows[m] = line.split()
@@ -123,6 +123,44 @@ def test_decode_step_follows_hbm_bandwidth():
             device.append(json.load(f)["self_rbln_total_ns"])
     assert device[0] > device[1] > device[2], device
     assert device[0] / device[2] >= 1.5, device
+
+
+def test_shared_hbm_slows_both_engines():
+    """scenarios/shared_hbm_two_gemvs.yaml: a GEMV share and a large add stream from chiplet 0's
+    HBM at once and both take longer than alone; the GEMV's shares on the other chiplets, which
+    have their stacks to themselves, do not."""
+    tmp = tempfile.mkdtemp(prefix="rblnsim-cli-")
+    scenario = os.path.join(SOURCE, "scenarios", "shared_hbm_two_gemvs.yaml")
+    ratios = {}
+    for bandwidth in ("675GB/s", "1.35TB/s"):
+        trace = os.path.join(tmp, "t.json")
+        rblnsim(["run", scenario, "--trace", trace, "--bridge", "c-abi",
+                 "--set", f"device.hbm.bandwidth={bandwidth}"])
+        events = strict_json(trace)["traceEvents"]
+        launches = sorted({e["args"]["launch_id"] for e in events
+                           if e.get("ph") == "X" and e.get("cat") == "kernel"})
+        assert len(launches) == 3, launches  # proj, add, both
+
+        def durations(launch, layer):
+            out = {}
+            for e in events:
+                if (e.get("ph") == "X" and e.get("cat") == "kernel"
+                        and e["args"].get("launch_id") == launch and e["name"].endswith(layer)):
+                    out[e["args"]["categories"].split("chiplet ")[1]] = e["dur"]
+            return out
+        proj, add, both = launches
+        mm_alone, mm_both = durations(proj, "_mm_1"), durations(both, "_mm_1")
+        add_alone, add_both = durations(add, "_add_0"), durations(both, "_add_0")
+        assert set(mm_alone) == set(mm_both) == {"0", "1", "2", "3"}, (mm_alone, mm_both)
+        assert mm_both["0"] >= 1.4 * mm_alone["0"], (mm_alone, mm_both)
+        assert add_both["0"] >= 1.2 * add_alone["0"], (add_alone, add_both)
+        for chiplet in ("1", "2", "3"):
+            assert abs(mm_both[chiplet] - mm_alone[chiplet]) <= 0.02 * mm_alone[chiplet], \
+                (chiplet, mm_alone, mm_both)
+        ratios[bandwidth] = (mm_alone["0"], add_alone["0"])
+    # Both engines are memory-bound: twice the bandwidth, about half the time each.
+    slow, fast = ratios["675GB/s"], ratios["1.35TB/s"]
+    assert slow[0] / fast[0] >= 1.7 and slow[1] / fast[1] >= 1.7, ratios
 
 
 def test_seed_table():

@@ -1,0 +1,58 @@
+// One chiplet's HBM shared by the commands that stream through it at once, as a fluid: at every
+// instant each active stream gets its max-min fair share of the bandwidth, capped at the pace its
+// engine can take the bytes (water-filling). A small transfer beside a weight stream so gets half
+// the channel instead of waiting behind it, and a compute-bound matmul, which streams only as fast
+// as its array consumes, leaves the rest to others. Rates change only when a stream starts or
+// ends, so between those instants every projected end is exact: the executor re-projects on each
+// change and never ticks.
+#ifndef RBLNSIM_MODELS_REBEL100_SHARED_HBM_H_
+#define RBLNSIM_MODELS_REBEL100_SHARED_HBM_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace rblnsim::rebel100 {
+
+class SharedHbm {
+ public:
+  explicit SharedHbm(double bytes_per_s) : bytes_per_ns_(bytes_per_s * 1e-9) {}
+
+  // Starts |owner|'s stream of |bytes| at |now_ns|, at most |max_bytes_per_ns| (0: no cap but the
+  // channel). An owner has at most one stream.
+  void Start(int owner, double now_ns, int64_t bytes, double max_bytes_per_ns);
+  // Ends |owner|'s stream at |now_ns| (its command completed or was cut short).
+  void End(int owner, double now_ns);
+
+  struct Projection {
+    int owner = 0;
+    double end_ns = 0;  // when its last byte moves at the current rates
+    bool done = false;  // it has no bytes left: its end is already behind it
+  };
+  // Every active stream's projected end, seen from |now_ns| (the last Start or End).
+  const std::vector<Projection>& Project();
+
+  int active() const { return static_cast<int>(streams_.size()); }
+  int64_t bytes_moved() const { return bytes_moved_; }
+  double bytes_per_ns() const { return bytes_per_ns_; }
+
+ private:
+  struct Stream {
+    int owner = 0;
+    double remaining_bytes = 0;
+    double cap_bytes_per_ns = 0;
+    double rate_bytes_per_ns = 0;
+  };
+  void Advance(double now_ns);
+  void Share();
+
+  double bytes_per_ns_;
+  double updated_ns_ = 0;
+  int64_t bytes_moved_ = 0;
+  std::vector<Stream> streams_;
+  std::vector<int> order_;  // streams_ by cap, for water-filling
+  std::vector<Projection> projections_;
+};
+
+}  // namespace rblnsim::rebel100
+
+#endif  // RBLNSIM_MODELS_REBEL100_SHARED_HBM_H_
