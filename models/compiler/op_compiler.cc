@@ -95,6 +95,8 @@ std::vector<Command> MatmulShares(const std::string& layer,
         {layer, 0, EngineType::kNeuralDma, c, TransferWork{stage, remote_weights}, first_deps});
     MatmulWork compute = share;
     compute.staged_bytes = stage;
+    if (remote_weights)
+      compute.weights_chiplet = 0;
     commands.push_back({layer, 1, EngineType::kNeuralEngine, c, compute, {-1}});
     commands.push_back({layer,
                         2,

@@ -26,6 +26,9 @@ struct MatmulWork {
   // Bytes of the stationary operand a load command put in SRAM before this compute; the rest
   // streams during it. -1: no load command, half the SRAM is taken as staged.
   int64_t staged_bytes = -1;
+  // Where the streamed weights live when not in this chiplet's HBM (a share of a matmul split
+  // along m reads them from the first chiplet over the die-to-die link); -1: its own.
+  int weights_chiplet = -1;
 };
 
 struct TransferWork {

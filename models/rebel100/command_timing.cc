@@ -43,8 +43,28 @@ CommandDemand MatmulDemand(const compiler::Command& command, const scenario::Dev
   // Double-buffered SRAM: the operands stream at the pace the array consumes them, so a
   // compute-bound matmul leaves the rest of the channel to others.
   demand.hbm_bytes = t.stream_bytes;
+  if (mm->weights_chiplet >= 0 && mm->weights_chiplet != command.chiplet &&
+      t.weight_stream_bytes > 0) {
+    demand.remote_chiplet = mm->weights_chiplet;
+    demand.remote_bytes = t.weight_stream_bytes;
+    demand.hbm_bytes -= t.weight_stream_bytes;
+    demand.remote_tail_ns = device.d2d_latency_ns;
+    const double link_bytes_per_ns = device.d2d_bandwidth_bytes_per_s * 1e-9;
+    demand.remote_max_bytes_per_ns =
+        compute_ns > 0
+            ? std::min(link_bytes_per_ns, static_cast<double>(demand.remote_bytes) / compute_ns)
+            : link_bytes_per_ns;
+    const double remote_ns =
+        demand.setup_ns +
+        static_cast<double>(demand.remote_bytes) / demand.remote_max_bytes_per_ns +
+        demand.remote_tail_ns;
+    if (remote_ns > demand.engine_ns) {
+      demand.engine_ns = remote_ns;
+      demand.engine_bound = Bound::kD2d;
+    }
+  }
   if (compute_ns > 0)
-    demand.max_bytes_per_ns = static_cast<double>(t.stream_bytes) / compute_ns;
+    demand.max_bytes_per_ns = static_cast<double>(demand.hbm_bytes) / compute_ns;
   return demand;
 }
 
@@ -108,7 +128,8 @@ Bound BoundOf(const CommandDemand& demand,
   if (duration_ns - overhead_ns < overhead_ns)
     return Bound::kFixed;
   // Held past what the engine alone needs (beyond rounding): the channel was the limit.
-  if (demand.hbm_bytes > 0 && duration_ns > demand.engine_ns * (1 + 1e-12) + 1e-6)
+  if (demand.hbm_bytes + demand.remote_bytes > 0 &&
+      duration_ns > demand.engine_ns * (1 + 1e-12) + 1e-6)
     return Bound::kHbm;
   return demand.engine_bound;
 }
@@ -128,10 +149,16 @@ CommandCost CommandCostAt(const compiler::Command& command,
         (*hbm)[command.chiplet].Book(now_ns + demand.setup_ns, demand.hbm_bytes) + demand.tail_ns;
     end_ns = std::max(end_ns, hbm_end_ns);
   }
+  if (demand.remote_bytes > 0) {
+    const double remote_end_ns =
+        (*hbm)[demand.remote_chiplet].Book(now_ns + demand.setup_ns, demand.remote_bytes) +
+        demand.remote_tail_ns;
+    end_ns = std::max(end_ns, remote_end_ns);
+  }
   CommandCost cost;
   cost.duration_ns = SaturatedNs(end_ns - now_ns);
   cost.bound = BoundOf(demand, end_ns - now_ns, device);
-  cost.hbm_bytes = demand.hbm_bytes;
+  cost.hbm_bytes = demand.hbm_bytes + demand.remote_bytes;
   return cost;
 }
 

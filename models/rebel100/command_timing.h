@@ -32,6 +32,12 @@ struct CommandDemand {
   int64_t hbm_bytes = 0;
   double max_bytes_per_ns = 0;  // the engine's own pace for them; 0: no limit but the channel
   Bound engine_bound = Bound::kFixed;  // what holds the command when HBM does not
+  // Bytes read from another chiplet's HBM over the die-to-die link (the weights of a matmul
+  // share split along m), and the pace the link and the engine allow; they arrive a hop later.
+  int remote_chiplet = -1;
+  int64_t remote_bytes = 0;
+  double remote_max_bytes_per_ns = 0;
+  double remote_tail_ns = 0;
 };
 
 // The demand of |command| as its engine type's timing function (engine_types.h) gives it.

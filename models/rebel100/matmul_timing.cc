@@ -99,6 +99,7 @@ MatmulTiming ComputeMatmulTiming(const compiler::MatmulWork& work,
   if (device.dataflow == Dataflow::kOutputStationary && b_bytes > sram / 2)
     b_stream *= row_folds;
   t.stream_bytes = a_bytes * a_reads + b_stream + out_bytes;
+  t.weight_stream_bytes = b_stream;
 
   const double bytes_per_cycle = device.hbm_bandwidth_bytes_per_s / (device.clock_ghz * 1e9);
   const double first_tiles = static_cast<double>((rows * cols + rows * rows) * elem);

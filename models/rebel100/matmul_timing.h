@@ -18,11 +18,12 @@ struct MatmulTiming {
   int64_t temporal = 0;      // T: streamed through the array
   int64_t folds = 0;         // ceil(Sr/R) * ceil(Sc/C) * batch
   int64_t folds_per_engine = 0;
-  int64_t fold_cycles = 0;     // one fold in the pipeline: max(preload, stream) (OS: stream)
-  int64_t compute_cycles = 0;  // (folds_per_engine * fold_cycles + fill/drain) / efficiency
-  int64_t fill_cycles = 0;     // first tiles loaded before the pipeline runs (not overlapped)
-  int64_t stream_bytes = 0;    // HBM traffic overlapped with compute (double-buffered)
-  double ideal_cycles = 0.0;   // flops / peak flops per cycle of one chiplet
+  int64_t fold_cycles = 0;          // one fold in the pipeline: max(preload, stream) (OS: stream)
+  int64_t compute_cycles = 0;       // (folds_per_engine * fold_cycles + fill/drain) / efficiency
+  int64_t fill_cycles = 0;          // first tiles loaded before the pipeline runs (not overlapped)
+  int64_t stream_bytes = 0;         // HBM traffic overlapped with compute (double-buffered)
+  int64_t weight_stream_bytes = 0;  // the part of it that is B, the weights
+  double ideal_cycles = 0.0;        // flops / peak flops per cycle of one chiplet
 };
 
 // MACs per PE per cycle relative to fp16: fp8 packs two, fp32 takes four passes.

@@ -100,22 +100,11 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
       continue;  // re-projected since
     now_ns = event.at_ns;
     if (event.kind == EventKind::kStreamStart) {
-      if (!lane.busy || lane.order != event.order || lane.streaming)
-        continue;  // its command was cut short (timed out) before its bytes began
-      hbm_[lane.chiplet].Start(event.lane, now_ns, lane.demand.hbm_bytes,
-                               lane.demand.max_bytes_per_ns);
-      lane.streaming = true;
-      Reproject(lane.chiplet, now_ns);
-      continue;
+      if (lane.busy && lane.order == event.order && !lane.streaming && !lane.remote_streaming)
+        StartStreams(event.lane, now_ns);
+      continue;  // else its command was cut short (timed out) before its bytes began
     }
-    const bool was_streaming = lane.streaming;
-    if (was_streaming) {
-      hbm_[lane.chiplet].End(event.lane, now_ns);
-      lane.streaming = false;
-    }
-    Finish(event.lane);
-    if (was_streaming)
-      Reproject(lane.chiplet, now_ns);  // the others share what it leaves
+    EndStreams(event.lane, now_ns);
     // The engine that finished takes its queue's next command at once; the others wake after.
     lane.busy = false;
     Take(event.lane, now_ns);
@@ -176,7 +165,7 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   // Its end is known in closed form from that instant until another stream on its chiplet's HBM
   // starts or ends; its own bytes join the channel once its set-up is done.
   Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
-  if (lane.demand.hbm_bytes > 0) {
+  if (lane.demand.hbm_bytes + lane.demand.remote_bytes > 0) {
     Event start;
     start.at_ns = lane.start_ns + lane.demand.setup_ns;
     start.order = lane.order;
@@ -213,18 +202,62 @@ void RunExecutor::Schedule(int lane_index, double now_ns, double end_ns) {
   Push(done);
 }
 
+// A lane's streams are owners |lane| (its own chiplet) and |lane| + lanes (the remote one).
+void RunExecutor::StartStreams(int lane_index, double now_ns) {
+  Lane& lane = lanes_[lane_index];
+  lane.stream_end_ns = lane.remote_end_ns = lane.start_ns + lane.demand.engine_ns;
+  if (lane.demand.hbm_bytes > 0) {
+    hbm_[lane.chiplet].Start(lane_index, now_ns, lane.demand.hbm_bytes,
+                             lane.demand.max_bytes_per_ns);
+    lane.streaming = true;
+    Reproject(lane.chiplet, now_ns);
+  }
+  if (lane.demand.remote_bytes > 0) {
+    const int remote = lane.demand.remote_chiplet;
+    hbm_[remote].Start(lane_index + static_cast<int>(lanes_.size()), now_ns,
+                       lane.demand.remote_bytes, lane.demand.remote_max_bytes_per_ns);
+    lane.remote_streaming = true;
+    Reproject(remote, now_ns);
+  }
+}
+
+// The lane's command ended at |now_ns|: its streams leave their channels, whose other streams
+// then share what it leaves.
+void RunExecutor::EndStreams(int lane_index, double now_ns) {
+  Lane& lane = lanes_[lane_index];
+  const bool local = lane.streaming;
+  const bool remote = lane.remote_streaming;
+  lane.streaming = lane.remote_streaming = false;
+  if (local)
+    hbm_[lane.chiplet].End(lane_index, now_ns);
+  if (remote)
+    hbm_[lane.demand.remote_chiplet].End(lane_index + static_cast<int>(lanes_.size()), now_ns);
+  Finish(lane_index);
+  if (local)
+    Reproject(lane.chiplet, now_ns);
+  if (remote)
+    Reproject(lane.demand.remote_chiplet, now_ns);
+}
+
 // The streams on |chiplet|'s HBM changed at |now_ns|: every command streaming there ends when
-// the later of its engine and its bytes at the new rates lets it.
+// the latest of its engine and its streams at the new rates lets it.
 void RunExecutor::Reproject(int chiplet, double now_ns) {
+  const int lanes = static_cast<int>(lanes_.size());
   for (const SharedHbm::Projection& p : hbm_[chiplet].Project()) {
     if (p.done)
       continue;  // its bytes have moved: its completion stands
-    const Lane& lane = lanes_[p.owner];
+    const int lane_index = p.owner % lanes;
+    Lane& lane = lanes_[lane_index];
+    if (p.owner < lanes) {
+      lane.stream_end_ns = p.end_ns + lane.demand.tail_ns;
+    } else {
+      lane.remote_end_ns = p.end_ns + lane.demand.remote_tail_ns;
+    }
     const double end_ns =
-        std::max(lane.start_ns + lane.demand.engine_ns, p.end_ns + lane.demand.tail_ns);
+        std::max({lane.start_ns + lane.demand.engine_ns, lane.stream_end_ns, lane.remote_end_ns});
     bool timed_out = false;
     if (CompletionAt(lane, now_ns, end_ns, &timed_out) != lane.end_ns)
-      Schedule(p.owner, now_ns, end_ns);
+      Schedule(lane_index, now_ns, end_ns);
   }
 }
 
@@ -242,7 +275,7 @@ void RunExecutor::Finish(int lane_index) {
     busy_ns_[QueueSlot(lane.chiplet, lane.type)] += end_ns - start_ns;
     run->truth.bound_ns[static_cast<size_t>(BoundOf(lane.demand, end_ns - start_ns, config_))] +=
         end_ns - start_ns;
-    run->truth.hbm_bytes += lane.demand.hbm_bytes;
+    run->truth.hbm_bytes += lane.demand.hbm_bytes + lane.demand.remote_bytes;
   }
   if (lane.ran && !lane.timed_out && run->record) {
     if (DeviceRecord* record = profiler_->Record(start_ns, end_ns)) {

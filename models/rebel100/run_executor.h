@@ -68,8 +68,11 @@ class RunExecutor {
     CommandDemand demand;
     bool ran = false;  // false: skipped because the run had already failed
     bool timed_out = false;
-    bool streaming = false;  // its bytes are on the chiplet's HBM
-    uint32_t version = 0;    // of its live completion event; older ones are stale
+    bool streaming = false;         // its bytes are on its chiplet's HBM
+    bool remote_streaming = false;  // and on another chiplet's (demand.remote_chiplet)
+    double stream_end_ns = 0;       // projected ends of the two, the hop after included
+    double remote_end_ns = 0;
+    uint32_t version = 0;  // of its live completion event; older ones are stale
   };
   enum class EventKind : uint8_t { kStreamStart, kCompletion };
   struct Event {
@@ -94,6 +97,8 @@ class RunExecutor {
   void Finish(int lane);
   double CompletionAt(const Lane& lane, double now_ns, double end_ns, bool* timed_out) const;
   void Schedule(int lane, double now_ns, double end_ns);
+  void StartStreams(int lane, double now_ns);
+  void EndStreams(int lane, double now_ns);
   void Reproject(int chiplet, double now_ns);
   void Push(const Event& event);
   std::deque<Queued>& QueueOf(int chiplet, EngineType type);

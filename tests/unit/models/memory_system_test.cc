@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <variant>
 #include <vector>
 
 #include "models/compiler/op_compiler.h"
@@ -139,6 +140,34 @@ TEST(MemorySystem, PlacementSpreadsAGemvButKeepsASmallMatmulOnOneChiplet) {
   const Busy one = GemmBusy(1, 8192, 8192, floor);
   EXPECT_EQ(one.chiplets, 1);
   EXPECT_GE(one.ns / GemmBusy(1, 8192, 8192, device).ns, 2.5);
+}
+
+// Split along m (more rows than columns), every chiplet computes its rows against all of the
+// weights, which live in the first chiplet's HBM: the other shares read them over the die-to-die
+// link, so the first stack serves the weight streams of all four and a slower link slows the op.
+TEST(MemorySystem, SharesSplitAlongMReadTheWeightsAcrossTheLink) {
+  const DeviceConfig device;
+  auto program = compiler::CompileOp(Gemm(8192, 8192, 1024), device);
+  ASSERT_TRUE(program.ok());
+  int remote = 0;
+  for (const compiler::Command& c : program->commands) {
+    if (const auto* mm = std::get_if<compiler::MatmulWork>(&c.work))
+      remote += mm->weights_chiplet == 0 && c.chiplet != 0;
+  }
+  EXPECT_EQ(remote, device.chiplets - 1);
+  ProfilerUnit profiler(1 << 16, DeviceClock(device.clock_ghz, 0, 0));
+  DeviceStats stats;
+  RunExecutor executor(device, "{layer}_{command}", &profiler, &stats);
+  RunRequest run;
+  run.program = &*program;
+  executor.Execute(&run, 0.0);
+  EXPECT_GT(executor.hbm()[0].bytes_moved(), 2 * executor.hbm()[1].bytes_moved());
+  const double fast_link = run.truth.last_end_ns - run.truth.first_start_ns;
+  DeviceConfig slow = device;
+  slow.d2d_bandwidth_bytes_per_s /= 50;
+  auto again = compiler::CompileOp(Gemm(8192, 8192, 1024), slow);
+  ASSERT_TRUE(again.ok());
+  EXPECT_GT(RunOnce(*again, slow).ns, 1.2 * fast_link);
 }
 
 // Two memory-bound engines on one chiplet at once: a GEMV on the Neural Engine Clusters and a
