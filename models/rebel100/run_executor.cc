@@ -162,10 +162,14 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   } else {
     lane.demand = DemandOf(run_->program->commands[item.index], config_);
   }
-  // Its end is known in closed form from that instant until another stream on its chiplet's HBM
-  // starts or ends; its own bytes join the channel once its set-up is done.
-  Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
-  if (lane.demand.hbm_bytes + lane.demand.remote_bytes > 0) {
+  // A command that moves no bytes ends in closed form. One that does is scheduled once its bytes
+  // join the channel after its set-up, and re-projected whenever another stream there starts or
+  // ends (unless the timeout cuts it first).
+  const bool streams = lane.demand.hbm_bytes + lane.demand.remote_bytes > 0;
+  if (!streams || lane.demand.setup_ns >= config_.command_timeout_ns) {
+    Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
+  } else {
+    lane.end_ns = -1;  // nothing scheduled yet
     Event start;
     start.at_ns = lane.start_ns + lane.demand.setup_ns;
     start.order = lane.order;
@@ -210,15 +214,17 @@ void RunExecutor::StartStreams(int lane_index, double now_ns) {
     hbm_[lane.chiplet].Start(lane_index, now_ns, lane.demand.hbm_bytes,
                              lane.demand.max_bytes_per_ns);
     lane.streaming = true;
-    Reproject(lane.chiplet, now_ns);
   }
   if (lane.demand.remote_bytes > 0) {
-    const int remote = lane.demand.remote_chiplet;
-    hbm_[remote].Start(lane_index + static_cast<int>(lanes_.size()), now_ns,
-                       lane.demand.remote_bytes, lane.demand.remote_max_bytes_per_ns);
+    hbm_[lane.demand.remote_chiplet].Start(lane_index + static_cast<int>(lanes_.size()), now_ns,
+                                           lane.demand.remote_bytes,
+                                           lane.demand.remote_max_bytes_per_ns);
     lane.remote_streaming = true;
-    Reproject(remote, now_ns);
   }
+  if (lane.streaming)
+    Reproject(lane.chiplet, now_ns);
+  if (lane.remote_streaming)
+    Reproject(lane.demand.remote_chiplet, now_ns);
 }
 
 // The lane's command ended at |now_ns|: its streams leave their channels, whose other streams

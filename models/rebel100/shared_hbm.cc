@@ -53,6 +53,11 @@ void SharedHbm::Share() {
     if (streams_[i].remaining_bytes > 0)
       order_.push_back(i);
   }
+  if (order_.size() == 1) {
+    Stream& alone = streams_[order_[0]];
+    alone.rate_bytes_per_ns = std::min(alone.cap_bytes_per_ns, bytes_per_ns_);
+    return;
+  }
   std::sort(order_.begin(), order_.end(), [this](int a, int b) {
     const Stream& x = streams_[a];
     const Stream& y = streams_[b];
