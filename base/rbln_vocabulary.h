@@ -4,8 +4,8 @@
 // include it.
 //
 // What it holds: the launch markers and the args torch-rbln's runtime and torch.profiler put on
-// events, the runtime's CPU-fallback reasons with their explain() wording, and the ops the device
-// runs eagerly (torch-rbln's verified list, supported_ops.html).
+// events, what bounds a device command, the runtime's CPU-fallback reasons with their explain()
+// wording, and the ops the device runs eagerly (torch-rbln's verified list, supported_ops.html).
 #ifndef RBLNSIM_BASE_RBLN_VOCABULARY_H_
 #define RBLNSIM_BASE_RBLN_VOCABULARY_H_
 
@@ -35,6 +35,29 @@ inline constexpr std::string_view kKernelFrame = "rbln::kernel";
 inline constexpr std::string_view kGraphFrame = "rbln::graph";
 inline constexpr std::string_view kCompileFrame = "rbln::compile";
 inline constexpr std::string_view kCpuKernelFrame = "cpu::kernel";
+
+// What set a device command's length (the roofline's bound): the engine's own rate (compute:
+// matmul or vector work; dma: the DMA engine), the chiplet's HBM, the die-to-die link, or the fixed
+// cost alone (command overhead, synchronisation). The simulator records it per command; the
+// roofline report names it.
+enum class Bound : uint8_t { kCompute = 0, kHbm = 1, kDma = 2, kD2d = 3, kFixed = 4 };
+inline constexpr int kBoundCount = 5;
+
+constexpr const char* BoundName(Bound bound) {
+  switch (bound) {
+    case Bound::kCompute:
+      return "compute";
+    case Bound::kHbm:
+      return "hbm";
+    case Bound::kDma:
+      return "dma";
+    case Bound::kD2d:
+      return "d2d";
+    case Bound::kFixed:
+      return "fixed";
+  }
+  return "fixed";
+}
 
 // Why an eager op ran on the CPU, in the runtime's pre-dispatch order. The simulator records all
 // but kUnknown as ground truth; kUnknown is only the trace reader's answer when the trace does not

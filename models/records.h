@@ -86,12 +86,11 @@ struct LaunchTruth {
   double completed_ns = 0;
   bool failed = false;
   // The roofline of the launch: the program's FLOPs and key, the bytes its commands booked on
-  // HBM, and their engine time by what bounded each (rebel100::Bound order: compute, hbm, dma,
-  // d2d, fixed).
+  // HBM, and their engine time by what bounded each (indexed by platform::Bound).
   std::string program;
   double flops = 0;
   int64_t hbm_bytes = 0;
-  std::array<double, 5> bound_ns{};
+  std::array<double, platform::kBoundCount> bound_ns{};
 };
 
 struct RoundTripTruth {

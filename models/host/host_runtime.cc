@@ -241,7 +241,6 @@ sim::GroundTruth HostRuntime::TakeTruth() {
     launch.transport_ns = (t.first_start_ns - t.ring_acquired_ns) - launch.queue_wait_ns;
     launch.completed_ns = t.completed_ns;
     launch.failed = run.failed;
-    static_assert(std::tuple_size_v<decltype(launch.bound_ns)> == rebel100::kBoundCount);
     launch.program = run.program->key;
     launch.flops = static_cast<double>(run.program->flops);
     launch.hbm_bytes = t.hbm_bytes;

@@ -8,30 +8,25 @@
 
 namespace rblnsim::rebel100 {
 
-const char* BoundName(Bound bound) {
-  switch (bound) {
-    case Bound::kCompute:
-      return "compute";
-    case Bound::kHbm:
-      return "hbm";
-    case Bound::kDma:
-      return "dma";
-    case Bound::kD2d:
-      return "d2d";
-    case Bound::kFixed:
-      return "fixed";
-  }
-  return "fixed";
-}
-
 double CommandOverheadNs(const scenario::DeviceConfig& device) {
   return device.command_overhead_cycles / device.clock_ghz;
 }
 
-CommandDemand MatmulDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
+namespace {
+
+// What every command costs before its work: the fixed overhead, all of it set-up. A command whose
+// work is not its engine's kind (the compiler refuses those) costs only this.
+CommandDemand OverheadOnly(const scenario::DeviceConfig& device) {
   CommandDemand demand;
   demand.setup_ns = CommandOverheadNs(device);
   demand.engine_ns = demand.setup_ns;
+  return demand;
+}
+
+}  // namespace
+
+CommandDemand MatmulDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
+  CommandDemand demand = OverheadOnly(device);
   const auto* mm = std::get_if<compiler::MatmulWork>(&command.work);
   if (mm == nullptr)
     return demand;
@@ -70,9 +65,7 @@ CommandDemand MatmulDemand(const compiler::Command& command, const scenario::Dev
 
 CommandDemand TransferDemand(const compiler::Command& command,
                              const scenario::DeviceConfig& device) {
-  CommandDemand demand;
-  demand.setup_ns = CommandOverheadNs(device);
-  demand.engine_ns = demand.setup_ns;
+  CommandDemand demand = OverheadOnly(device);
   const auto* transfer = std::get_if<compiler::TransferWork>(&command.work);
   if (transfer == nullptr)
     return demand;
@@ -91,9 +84,7 @@ CommandDemand TransferDemand(const compiler::Command& command,
 }
 
 CommandDemand VectorDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
-  CommandDemand demand;
-  demand.setup_ns = CommandOverheadNs(device);
-  demand.engine_ns = demand.setup_ns;
+  CommandDemand demand = OverheadOnly(device);
   const auto* vec = std::get_if<compiler::VectorWork>(&command.work);
   if (vec == nullptr)
     return demand;
@@ -108,9 +99,7 @@ CommandDemand VectorDemand(const compiler::Command& command, const scenario::Dev
 }
 
 CommandDemand SyncDemand(const compiler::Command& command, const scenario::DeviceConfig& device) {
-  CommandDemand demand;
-  demand.setup_ns = CommandOverheadNs(device);
-  demand.engine_ns = demand.setup_ns;
+  CommandDemand demand = OverheadOnly(device);
   if (const auto* sync = std::get_if<compiler::SyncWork>(&command.work))
     demand.engine_ns += device.d2d_latency_ns * std::max(1, sync->participants - 1);
   return demand;

@@ -8,18 +8,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/rbln_vocabulary.h"
 #include "models/compiler/program.h"
 #include "models/rebel100/bandwidth_channel.h"
 #include "scenario/scenario.h"
 
 namespace rblnsim::rebel100 {
 
-// What set a command's length: the engine's own rate (compute: matmul or vector work; dma: the
-// DMA engine), the chiplet's HBM channel, the die-to-die link, or the fixed cost alone (command
-// overhead, synchronisation).
-enum class Bound : uint8_t { kCompute = 0, kHbm = 1, kDma = 2, kD2d = 3, kFixed = 4 };
-inline constexpr int kBoundCount = 5;
-const char* BoundName(Bound bound);  // "compute", "hbm", "dma", "d2d", "fixed"
+using platform::Bound;
+using platform::BoundName;
+using platform::kBoundCount;
 
 // What a command asks of its engine and of its chiplet's HBM, before any other command is counted:
 // the engine's own time, and the bytes it moves with the pace the engine alone could take them at.

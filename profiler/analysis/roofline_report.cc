@@ -25,11 +25,6 @@ double Roof(double intensity, const RooflinePeaks& peaks) {
 
 }  // namespace
 
-const char* RooflineBoundName(int bound) {
-  static constexpr const char* kNames[kRooflineBounds] = {"compute", "hbm", "dma", "d2d", "fixed"};
-  return bound >= 0 && bound < kRooflineBounds ? kNames[bound] : "?";
-}
-
 std::vector<RooflineRow> SummarizeRoofline(const std::vector<RooflineLaunch>& launches) {
   std::vector<RooflineRow> rows;
   std::map<std::string, size_t> by_program;
@@ -45,12 +40,12 @@ std::vector<RooflineRow> SummarizeRoofline(const std::vector<RooflineLaunch>& la
     row.flops += l.flops;
     row.hbm_bytes += l.hbm_bytes;
     row.device_ns += l.device_ns;
-    for (int b = 0; b < kRooflineBounds; ++b)
+    for (int b = 0; b < platform::kBoundCount; ++b)
       row.bound_ns[b] += l.bound_ns[b];
   }
   for (RooflineRow& row : rows) {
-    row.bound = static_cast<int>(std::max_element(row.bound_ns.begin(), row.bound_ns.end()) -
-                                 row.bound_ns.begin());
+    row.bound = static_cast<platform::Bound>(
+        std::max_element(row.bound_ns.begin(), row.bound_ns.end()) - row.bound_ns.begin());
   }
   return rows;
 }
@@ -72,7 +67,8 @@ std::string FormatRooflineText(const std::vector<RooflineRow>& rows, const Roofl
     double engine_ns = 0;
     for (double ns : row.bound_ns)
       engine_ns += ns;
-    const double share = engine_ns > 0 ? 100.0 * row.bound_ns[row.bound] / engine_ns : 0;
+    const double share =
+        engine_ns > 0 ? 100.0 * row.bound_ns[static_cast<size_t>(row.bound)] / engine_ns : 0;
     const bool has_flops = row.flops > 0 && row.hbm_bytes > 0;
     out += fmt::format(
         "  {:<{}}  {:>8}  {:>8.3f}us  {:>12}  {:>12}  {:>10}  {:>8}  {} ({:.0f}%)\n", row.program,
@@ -82,7 +78,7 @@ std::string FormatRooflineText(const std::vector<RooflineRow>& rows, const Roofl
         has_flops ? fmt::format("{:.1f}", row.Intensity()) : std::string("-"),
         has_flops ? fmt::format("{:.0f}%", 100.0 * row.FlopsPerS() / Roof(row.Intensity(), peaks))
                   : std::string("-"),
-        RooflineBoundName(row.bound), share);
+        platform::BoundName(row.bound), share);
   }
   return out;
 }
@@ -114,7 +110,7 @@ report::LinePlot RooflinePlot(const std::vector<RooflineRow>& rows, const Roofli
     if (row.flops <= 0 || row.hbm_bytes <= 0)
       continue;
     report::Series point;
-    point.label = fmt::format("{} ({})", row.program, RooflineBoundName(row.bound));
+    point.label = fmt::format("{} ({})", row.program, platform::BoundName(row.bound));
     point.x = {row.Intensity()};
     point.y = {row.FlopsPerS()};
     plot.series.push_back(std::move(point));

@@ -12,22 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "base/rbln_vocabulary.h"
 #include "base/status.h"
 #include "profiler/plot/svg_plot.h"
 
 namespace rblnsim::analysis {
-
-// The bounds in the simulator's order: compute, hbm, dma, d2d, fixed.
-inline constexpr int kRooflineBounds = 5;
-const char* RooflineBoundName(int bound);
 
 struct RooflineLaunch {
   std::string op;       // the launching op
   std::string program;  // the compiled program's key: op and argument profile
   double flops = 0;
   int64_t hbm_bytes = 0;
-  double device_ns = 0;  // first command start to last command end
-  std::array<double, kRooflineBounds> bound_ns{};
+  double device_ns = 0;                                  // first command start to last command end
+  std::array<double, platform::kBoundCount> bound_ns{};  // by platform::Bound
 };
 
 struct RooflinePeaks {
@@ -45,8 +42,8 @@ struct RooflineRow {
   double flops = 0;
   int64_t hbm_bytes = 0;
   double device_ns = 0;
-  std::array<double, kRooflineBounds> bound_ns{};
-  int bound = kRooflineBounds - 1;  // the largest share of bound_ns
+  std::array<double, platform::kBoundCount> bound_ns{};  // by platform::Bound
+  platform::Bound bound = platform::Bound::kFixed;       // the largest share of bound_ns
   double FlopsPerS() const { return device_ns > 0 ? flops / (device_ns * 1e-9) : 0; }
   double BytesPerS() const { return device_ns > 0 ? hbm_bytes / (device_ns * 1e-9) : 0; }
   double Intensity() const { return hbm_bytes > 0 ? flops / hbm_bytes : 0; }

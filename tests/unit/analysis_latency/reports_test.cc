@@ -124,8 +124,8 @@ TEST(RooflineReport, RowsPerProgramWithTheirBound) {
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].program, "gemv");
   EXPECT_EQ(rows[0].launches, 2);
-  EXPECT_EQ(RooflineBoundName(rows[0].bound), std::string("hbm"));
-  EXPECT_EQ(RooflineBoundName(rows[1].bound), std::string("compute"));
+  EXPECT_EQ(platform::BoundName(rows[0].bound), std::string("hbm"));
+  EXPECT_EQ(platform::BoundName(rows[1].bound), std::string("compute"));
   EXPECT_DOUBLE_EQ(rows[0].Intensity(), 1.0);
   EXPECT_DOUBLE_EQ(rows[0].BytesPerS(), 2.5e12);  // 200 MB in 80 us
   const RooflinePeaks peaks{1e15, 5e12};
