@@ -100,9 +100,8 @@ double RunExecutor::Execute(RunRequest* run, double release_ns) {
       continue;  // re-projected since
     now_ns = event.at_ns;
     if (event.kind == EventKind::kStreamStart) {
-      if (lane.busy && lane.order == event.order && !lane.streaming && !lane.remote_streaming)
-        StartStreams(event.lane, now_ns);
-      continue;  // else its command was cut short (timed out) before its bytes began
+      StartStreams(event.lane, now_ns);  // never stale: nothing ends the command before it
+      continue;
     }
     EndStreams(event.lane, now_ns);
     // The engine that finished takes its queue's next command at once; the others wake after.
@@ -152,6 +151,7 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   lane.start_ns = std::max(now_ns, item.available_ns);
   lane.ran = !run_->failed;
   lane.timed_out = false;
+  lane.end_ns = -1;  // nothing scheduled yet
   lane.demand = CommandDemand{};
   if (!lane.ran) {
     Schedule(lane_index, now_ns, lane.start_ns);
@@ -169,7 +169,6 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   if (!streams || lane.demand.setup_ns >= config_.command_timeout_ns) {
     Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
   } else {
-    lane.end_ns = -1;  // nothing scheduled yet
     Event start;
     start.at_ns = lane.start_ns + lane.demand.setup_ns;
     start.order = lane.order;
@@ -195,9 +194,15 @@ double RunExecutor::CompletionAt(const Lane& lane,
   return now_ns + KernelDelayNs(end_ns - now_ns);
 }
 
+// Sets the lane's completion for |end_ns| as seen at |now_ns|; a new event only when it moved.
 void RunExecutor::Schedule(int lane_index, double now_ns, double end_ns) {
   Lane& lane = lanes_[lane_index];
-  lane.end_ns = CompletionAt(lane, now_ns, end_ns, &lane.timed_out);
+  bool timed_out = false;
+  const double at_ns = CompletionAt(lane, now_ns, end_ns, &timed_out);
+  if (at_ns == lane.end_ns)
+    return;
+  lane.end_ns = at_ns;
+  lane.timed_out = timed_out;
   Event done;
   done.at_ns = lane.end_ns;
   done.order = lane.order;
@@ -259,11 +264,9 @@ void RunExecutor::Reproject(int chiplet, double now_ns) {
     } else {
       lane.remote_end_ns = p.end_ns + lane.demand.remote_tail_ns;
     }
-    const double end_ns =
-        std::max({lane.start_ns + lane.demand.engine_ns, lane.stream_end_ns, lane.remote_end_ns});
-    bool timed_out = false;
-    if (CompletionAt(lane, now_ns, end_ns, &timed_out) != lane.end_ns)
-      Schedule(lane_index, now_ns, end_ns);
+    Schedule(
+        lane_index, now_ns,
+        std::max({lane.start_ns + lane.demand.engine_ns, lane.stream_end_ns, lane.remote_end_ns}));
   }
 }
 
