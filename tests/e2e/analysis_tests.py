@@ -155,10 +155,7 @@ def test_truth_mismatch_exit_1():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-analysis-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-analysis-")
 
 
 if __name__ == "__main__":

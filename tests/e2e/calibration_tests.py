@@ -13,7 +13,6 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 
 import e2e_runner
@@ -274,10 +273,7 @@ def test_bad_inputs_exit_2():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-calib-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-calib-")
 
 
 if __name__ == "__main__":

@@ -244,10 +244,7 @@ def test_fake_card_pipeline():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-capture-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-capture-")
 
 
 if __name__ == "__main__":

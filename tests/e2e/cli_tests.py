@@ -6,7 +6,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
 import e2e_runner
@@ -382,10 +381,7 @@ def test_help():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-cli-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-cli-")
 
 
 if __name__ == "__main__":

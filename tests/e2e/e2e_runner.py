@@ -42,3 +42,11 @@ def run_named_test(namespace, argv, prefix):
     with scratch_root(prefix):
         test(*args)
     return " ".join([name] + args)
+
+
+def main(namespace, prefix, ok_line="ok {}"):
+    """A runner's main(): sets the runner's BUILD from argv[1], runs the named test in a scratch
+    root named |prefix| and prints |ok_line| with what ran."""
+    namespace["BUILD"] = sys.argv[1]
+    ran = run_named_test(namespace, sys.argv, prefix)
+    print(ok_line.format(ran))

@@ -9,7 +9,6 @@ import collections
 import json
 import os
 import subprocess
-import sys
 import tempfile
 
 import card_fallback_trace
@@ -176,10 +175,7 @@ def test_explain_report_golden():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-fallback-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-fallback-")
 
 
 if __name__ == "__main__":

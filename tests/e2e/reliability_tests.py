@@ -382,10 +382,7 @@ def test_out_of_memory_is_reported_as_such():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-rel-")
-    print(f"ok {ran}")
+    e2e_runner.main(globals(), "rblnsim-rel-")
 
 
 if __name__ == "__main__":

@@ -324,10 +324,7 @@ def test_escaped_values_are_recorded_exactly():
 
 
 def main():
-    global BUILD
-    BUILD = sys.argv[1]
-    ran = e2e_runner.run_named_test(globals(), sys.argv, "rblnsim-sweep-")
-    print(f"sweep.{ran}: ok")
+    e2e_runner.main(globals(), "rblnsim-sweep-", "sweep.{}: ok")
 
 
 if __name__ == "__main__":
