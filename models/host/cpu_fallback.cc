@@ -96,18 +96,9 @@ void EagerOps::BoxedFallback(const std::string& aten,
                              bool in_place,
                              sim::FallbackTruth* truth) {
   HostCosts& costs = host_->costs_;
-  // at::_to_cpu moves every tensor argument in one call; each device tensor is copied once.
-  std::vector<const TensorState*> copied;
-  host_->Op("aten::_to_cpu", costs.SelfNs("aten::_to_cpu", 0), [&] {
-    for (const Operand& in : inputs) {
-      if (!in.state->on_device ||
-          std::find(copied.begin(), copied.end(), in.state) != copied.end()) {
-        continue;
-      }
-      copied.push_back(in.state);
-      truth->bytes_to_host += Download(in.state, "fallback");
-    }
-  });
+  // at::_to_cpu moves every tensor argument in one call.
+  host_->Op("aten::_to_cpu", costs.SelfNs("aten::_to_cpu", 0),
+            [&] { truth->bytes_to_host += DownloadDeviceInputs(inputs); });
   // The CPU kernel runs through redispatchBoxed, which records no op: its time is the frame's.
   host_->Spend(CpuKernelNs(aten, inputs, out_type));
   MarkCpuResult(inputs, out);
@@ -121,19 +112,26 @@ void EagerOps::NestedFallback(const std::string& aten,
                               const TensorType& out_type,
                               TensorState* out,
                               sim::FallbackTruth* truth) {
-  std::vector<const TensorState*> copied;
-  for (const Operand& in : inputs) {
-    if (!in.state->on_device || std::find(copied.begin(), copied.end(), in.state) != copied.end())
-      continue;
-    copied.push_back(in.state);
-    truth->bytes_to_host += Download(in.state, "fallback");
-  }
+  truth->bytes_to_host += DownloadDeviceInputs(inputs);
   // The wrapper calls the op again on the CPU tensors: torch records it, nested, by the same name.
   const size_t kernel = host_->timeline_.events.size();
   host_->Op(aten, CpuKernelNs(aten, inputs, out_type));
   RecordShapes(kernel, inputs);
   MarkCpuResult(inputs, out);
   truth->bytes_to_device += Upload(out, "fallback");
+}
+
+int64_t EagerOps::DownloadDeviceInputs(const std::vector<Operand>& inputs) {
+  // Each device tensor is copied once, however many arguments name it.
+  std::vector<const TensorState*> copied;
+  int64_t bytes = 0;
+  for (const Operand& in : inputs) {
+    if (!in.state->on_device || std::find(copied.begin(), copied.end(), in.state) != copied.end())
+      continue;
+    copied.push_back(in.state);
+    bytes += Download(in.state, "fallback");
+  }
+  return bytes;
 }
 
 void EagerOps::MarkCpuResult(const std::vector<Operand>& inputs, TensorState* out) {

@@ -14,13 +14,6 @@ using Location = TensorState::Location;
 
 namespace {
 
-int64_t Elements(const TensorType& type) {
-  return compiler::NumElements(type.shape);
-}
-int64_t Bytes(const TensorType& type) {
-  return Elements(type) * scenario::DTypeBytes(type.dtype);
-}
-
 // torch.profiler's "Input type" text of each dtype (c10 ScalarType names, as record_shapes
 // writes them).
 const char* TorchTypeName(DType dtype) {
@@ -223,7 +216,7 @@ void EagerOps::Dispatch(const std::string& aten,
 void EagerOps::NanInfScan(TensorState* tensor) {
   // The scan borrows a host pointer: device-latest data is downloaded first, then checked as
   // fp32 on the host (isinf via abs and eq, isnan via ne), and the two masks are combined.
-  const int64_t elements = Elements(tensor->type);
+  const int64_t elements = tensor->type.NumElements();
   HostCosts& costs = host_->costs_;
   if (host_->recording_)
     ++host_->truth_.nan_inf_scans;
@@ -405,7 +398,7 @@ int64_t EagerOps::CopyToHost(TensorState* tensor, const char* why) {
     host_->WaitForRun(tensor->producer);
     tensor->producer = nullptr;
   }
-  const int64_t bytes = Bytes(tensor->type);
+  const int64_t bytes = tensor->type.Bytes();
   if (tensor->on_device && tensor->location == Location::kDeviceOnly) {
     host_->Spend(PcieTransferNs(bytes));
     tensor->location = Location::kSynced;
@@ -427,7 +420,7 @@ double EagerOps::PcieTransferNs(int64_t bytes) {
 }
 
 int64_t EagerOps::Upload(TensorState* tensor, const char* why) {
-  const int64_t bytes = Bytes(tensor->type);
+  const int64_t bytes = tensor->type.Bytes();
   HostCosts& costs = host_->costs_;
   host_->Op("aten::copy_", costs.SelfNs("aten::copy_", 0), [&] {
     const size_t copy_from = host_->timeline_.events.size();

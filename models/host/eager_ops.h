@@ -86,6 +86,8 @@ class EagerOps {
                      const TensorType& out_type);
   // to → _to_copy → (empty_strided, |copy|): the chain of a .to() in either direction.
   void ToChain(const std::function<void()>& copy);
+  // A fallback's downloads of its device-resident inputs; the bytes moved.
+  int64_t DownloadDeviceInputs(const std::vector<Operand>& inputs);
   // A fallback's result: on the device, its newest data on the host, NaN/Inf from its inputs.
   void MarkCpuResult(const std::vector<Operand>& inputs, TensorState* out);
   // to → _to_copy → (empty_strided, copy_ → _copy_from): device data to a host tensor.
