@@ -136,14 +136,27 @@ class Detector {
     if (!download || (f_.markers == 0 && !upload))
       return;
 
-    const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
     report_->fallbacks.push_back(Found(platform::FallbackShape::kNested, d, kernel, scans));
-    for (uint32_t kid : kids_) {
+    ClaimKids(kids_.size());
+  }
+
+  // Charges the current op's children but its scans to the fallback just found. For a boxed one
+  // (|to_cpu| is the index of its aten::_to_cpu child) the children's place sets the direction
+  // of their copies: to the host inside _to_cpu, back to the device after it.
+  uint32_t ClaimKids(size_t to_cpu) {
+    const auto index = static_cast<uint32_t>(report_->fallbacks.size() - 1);
+    for (size_t i = 0; i < kids_.size(); ++i) {
+      const uint32_t kid = kids_[i];
       if (ctx_[kid] == kCtxScan)
         continue;
       ctx_[kid] = kCtxFallback;
       owner_[kid] = index;
+      if (i == to_cpu)
+        dir_[kid] = kDirToHost;
+      else if (i > to_cpu)
+        dir_[kid] = kDirToDevice;
     }
+    return index;
   }
 
   // The fallback at op |frame|: NaN/Inf when a scan ran before it (the quick checks had passed),
@@ -185,20 +198,9 @@ class Detector {
         scans += ctx_[c] == kCtxScan ? 1 : 0;
       ctx_[d] = kCtxFallback;
     }
-    const uint32_t index = static_cast<uint32_t>(report_->fallbacks.size());
     report_->fallbacks.push_back(Found(platform::FallbackShape::kBoxed, frame, d, scans));
+    const uint32_t index = ClaimKids(t);
     owner_[d] = index;
-    for (size_t i = 0; i < kids_.size(); ++i) {
-      const uint32_t kid = kids_[i];
-      if (ctx_[kid] == kCtxScan)
-        continue;
-      ctx_[kid] = kCtxFallback;
-      owner_[kid] = index;
-      if (i == t)
-        dir_[kid] = kDirToHost;
-      else if (i > t)
-        dir_[kid] = kDirToDevice;
-    }
     if (frame != d)
       owner_[frame] = index;
   }
