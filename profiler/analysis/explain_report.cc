@@ -119,14 +119,13 @@ std::string FallbackBlock(const OverheadReport& r) {
 
 std::string RecompileBlock(const OverheadReport& r) {
   std::map<std::string, int64_t> ops;
-  std::map<std::string, int64_t> evicted;
+  int64_t evicted = 0;
   int64_t compile_ns = 0;
   std::string instances;
   for (const DetectedRecompile& rc : r.recompiles) {
     ++ops[rc.op];
     compile_ns += rc.dur_ns;
-    if (rc.eviction)
-      ++evicted[rc.op];
+    evicted += rc.eviction ? 1 : 0;
     if (rc.instance >= 0 && rc.new_instance)
       instances += fmt::format("{}i{}", instances.empty() ? "" : ", ", rc.instance);
   }
@@ -134,14 +133,11 @@ std::string RecompileBlock(const OverheadReport& r) {
       fmt::format("\n  dispatch/recompile:  (sum {} compiling)\n", DurationText(compile_ns));
   for (const std::string& row : CountRows(ops))
     out += "    " + row + "\n";
-  if (!evicted.empty()) {
-    int64_t n = 0;
-    for (const auto& [op, count] : evicted)
-      n += count;
+  if (evicted > 0) {
     out += fmt::format(
         "    evicted and compiled again: {} (the compiled-op cache is an LRU; "
         "TORCH_RBLN_COMPILED_OPS keeps more)\n",
-        CountText(n));
+        CountText(evicted));
   }
   if (!instances.empty())
     out += "    new program instances: " + instances + "\n";
