@@ -244,30 +244,29 @@ void RunExecutor::EndStreams(int lane_index, double now_ns) {
   if (remote)
     hbm_[lane.demand.remote_chiplet].End(lane_index + static_cast<int>(lanes_.size()), now_ns);
   Finish(lane_index);
-  if (local)
+  if (local && hbm_[lane.chiplet].active() > 0)
     Reproject(lane.chiplet, now_ns);
-  if (remote)
+  if (remote && hbm_[lane.demand.remote_chiplet].active() > 0)
     Reproject(lane.demand.remote_chiplet, now_ns);
 }
 
 // The streams on |chiplet|'s HBM changed at |now_ns|: every command streaming there ends when
 // the latest of its engine and its streams at the new rates lets it.
 void RunExecutor::Reproject(int chiplet, double now_ns) {
+  // A stream whose bytes have moved is not visited: its completion stands.
   const int lanes = static_cast<int>(lanes_.size());
-  for (const SharedHbm::Projection& p : hbm_[chiplet].Project()) {
-    if (p.done)
-      continue;  // its bytes have moved: its completion stands
-    const int lane_index = p.owner % lanes;
+  hbm_[chiplet].ForEachProjectedEnd([&](int owner, double stream_end_ns) {
+    const int lane_index = owner % lanes;
     Lane& lane = lanes_[lane_index];
-    if (p.owner < lanes) {
-      lane.stream_end_ns = p.end_ns + lane.demand.tail_ns;
+    if (owner < lanes) {
+      lane.stream_end_ns = stream_end_ns + lane.demand.tail_ns;
     } else {
-      lane.remote_end_ns = p.end_ns + lane.demand.remote_tail_ns;
+      lane.remote_end_ns = stream_end_ns + lane.demand.remote_tail_ns;
     }
     Schedule(
         lane_index, now_ns,
         std::max({lane.start_ns + lane.demand.engine_ns, lane.stream_end_ns, lane.remote_end_ns}));
-  }
+  });
 }
 
 void RunExecutor::Push(const Event& event) {

@@ -47,16 +47,19 @@ void SharedHbm::Advance(double now_ns) {
 // Max-min fairness: streams in order of their caps each take the smaller of their cap and an
 // equal split of what the slower ones left. A stream with nothing left to move takes nothing.
 void SharedHbm::Share() {
+  // One stream (the common case: a chain of commands on a chiplet) takes the channel up to its
+  // cap without the sort.
+  if (streams_.size() == 1) {
+    Stream& alone = streams_[0];
+    alone.rate_bytes_per_ns =
+        alone.remaining_bytes > 0 ? std::min(alone.cap_bytes_per_ns, bytes_per_ns_) : 0;
+    return;
+  }
   order_.clear();
   for (int i = 0; i < static_cast<int>(streams_.size()); ++i) {
     streams_[i].rate_bytes_per_ns = 0;
     if (streams_[i].remaining_bytes > 0)
       order_.push_back(i);
-  }
-  if (order_.size() == 1) {
-    Stream& alone = streams_[order_[0]];
-    alone.rate_bytes_per_ns = std::min(alone.cap_bytes_per_ns, bytes_per_ns_);
-    return;
   }
   std::sort(order_.begin(), order_.end(), [this](int a, int b) {
     const Stream& x = streams_[a];
@@ -71,23 +74,6 @@ void SharedHbm::Share() {
     stream.rate_bytes_per_ns = std::min(stream.cap_bytes_per_ns, share);
     left -= stream.rate_bytes_per_ns;
   }
-}
-
-const std::vector<SharedHbm::Projection>& SharedHbm::Project() {
-  projections_.clear();
-  for (const Stream& stream : streams_) {
-    Projection& p = projections_.emplace_back();
-    p.owner = stream.owner;
-    p.done = !(stream.remaining_bytes > 0);
-    if (p.done) {
-      p.end_ns = updated_ns_;
-    } else if (stream.rate_bytes_per_ns > 0) {
-      p.end_ns = updated_ns_ + stream.remaining_bytes / stream.rate_bytes_per_ns;
-    } else {
-      p.end_ns = kUncapped;  // a rate that underflowed: the caller's timeout cuts it
-    }
-  }
-  return projections_;
 }
 
 }  // namespace rblnsim::rebel100

@@ -9,6 +9,7 @@
 #define RBLNSIM_MODELS_REBEL100_SHARED_HBM_H_
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace rblnsim::rebel100 {
@@ -23,13 +24,20 @@ class SharedHbm {
   // Ends |owner|'s stream at |now_ns| (its command completed or was cut short).
   void End(int owner, double now_ns);
 
-  struct Projection {
-    int owner = 0;
-    double end_ns = 0;  // when its last byte moves at the current rates
-    bool done = false;  // it has no bytes left: its end is already behind it
-  };
-  // Every active stream's projected end, seen from |now_ns| (the last Start or End).
-  const std::vector<Projection>& Project();
+  // Calls f(owner, end_ns) for every stream with bytes left, |end_ns| being when its last byte
+  // moves at the current rates, seen from the last Start or End (infinite when its rate
+  // underflowed: the caller's timeout cuts it). A stream whose bytes have moved is skipped: its
+  // end is already behind it.
+  template <typename F>
+  void ForEachProjectedEnd(F&& f) const {
+    for (const Stream& stream : streams_) {
+      if (!(stream.remaining_bytes > 0))
+        continue;
+      f(stream.owner, stream.rate_bytes_per_ns > 0
+                          ? updated_ns_ + stream.remaining_bytes / stream.rate_bytes_per_ns
+                          : std::numeric_limits<double>::infinity());
+    }
+  }
 
   int active() const { return static_cast<int>(streams_.size()); }
   int64_t bytes_moved() const { return bytes_moved_; }
@@ -50,7 +58,6 @@ class SharedHbm {
   int64_t bytes_moved_ = 0;
   std::vector<Stream> streams_;
   std::vector<int> order_;  // streams_ by cap, for water-filling
-  std::vector<Projection> projections_;
 };
 
 }  // namespace rblnsim::rebel100
