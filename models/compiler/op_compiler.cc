@@ -329,6 +329,7 @@ StatusOr<Program> CompileGraph(const std::string& key,
     }
   }
   RBLNSIM_RETURN_IF_ERROR(CheckEngines(program));
+  rebel100::TimeCommands(&program, device);
   return program;
 }
 
@@ -358,6 +359,7 @@ StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig
   const std::vector<int> arg_deps = EmitArgs(launch, device, &program);
   RBLNSIM_RETURN_IF_ERROR(EmitOp(launch, device, arg_deps, &program));
   RBLNSIM_RETURN_IF_ERROR(CheckEngines(program));
+  rebel100::TimeCommands(&program, device);
   return program;
 }
 

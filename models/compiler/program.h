@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "models/rebel100/command_demand.h"
 #include "models/rebel100/engine_types.h"
 #include "scenario/scenario.h"
 
@@ -72,6 +73,9 @@ struct Command {
 struct Program {
   std::string key;  // cache key: op, shapes, dtypes, scalars
   std::vector<Command> commands;
+  // Each command's timing on the device it was compiled for (rebel100::TimeCommands), by index:
+  // worked out once, read by the executor on every run.
+  std::vector<rebel100::CommandDemand> demands;
   int64_t flops = 0;
 };
 

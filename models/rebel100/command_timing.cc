@@ -109,6 +109,12 @@ CommandDemand DemandOf(const compiler::Command& command, const scenario::DeviceC
   return Engine(command.engine).demand(command, device);
 }
 
+void TimeCommands(compiler::Program* program, const scenario::DeviceConfig& device) {
+  program->demands.clear();
+  for (const compiler::Command& command : program->commands)
+    program->demands.push_back(DemandOf(command, device));
+}
+
 Bound BoundOf(const CommandDemand& demand,
               double duration_ns,
               const scenario::DeviceConfig& device) {

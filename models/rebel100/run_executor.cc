@@ -23,6 +23,8 @@ RunExecutor::RunExecutor(const scenario::DeviceConfig& config,
       busy_ns_(queues_.size(), 0.0) {
   for (int c = 0; c < config.chiplets; ++c) {
     hbm_.emplace_back(config.hbm_bandwidth_bytes_per_s);
+    solo_.emplace_back();
+    pending_starts_.push_back(0);
     for (int t = 0; t < kEngineTypeCount; ++t) {
       first_lane_.push_back(static_cast<int>(lanes_.size()));
       const auto type = static_cast<EngineType>(t);
@@ -65,9 +67,16 @@ bool RunExecutor::IsHangCommand(const RunRequest& run, int index) const {
 }
 
 double RunExecutor::Execute(RunRequest* run, double release_ns) {
-  run_ = run;
   const auto& commands = run->program->commands;
   const int count = static_cast<int>(commands.size());
+  if (run->program->demands.size() != commands.size()) {
+    // Only the compiler makes programs for the device, and it times them (TimeCommands).
+    run->failed = true;
+    run->error = fmt::format("program {} was not timed for the device ({} commands, {} demands)",
+                             run->program->key, count, run->program->demands.size());
+    return release_ns;
+  }
+  run_ = run;
   // Dependents in one flat array (compressed rows), rebuilt per run without allocating.
   remaining_deps_.assign(count, 0);
   dependents_begin_.assign(count + 1, 0);
@@ -152,29 +161,77 @@ void RunExecutor::Take(int lane_index, double now_ns) {
   lane.ran = !run_->failed;
   lane.timed_out = false;
   lane.end_ns = -1;  // nothing scheduled yet
-  lane.demand = CommandDemand{};
+  lane.solo = lane.counted = false;
   if (!lane.ran) {
+    lane.demand = CommandDemand{};
     Schedule(lane_index, now_ns, lane.start_ns);
     return;
   }
   if (IsHangCommand(*run_, item.index)) {
+    lane.demand = CommandDemand{};
     lane.demand.engine_ns = config_.command_timeout_ns * 2;
   } else {
-    lane.demand = DemandOf(run_->program->commands[item.index], config_);
+    lane.demand = run_->program->demands[item.index];
   }
   // A command that moves no bytes ends in closed form. One that does is scheduled once its bytes
   // join the channel after its set-up, and re-projected whenever another stream there starts or
   // ends (unless the timeout cuts it first).
-  const bool streams = lane.demand.hbm_bytes + lane.demand.remote_bytes > 0;
-  if (!streams || lane.demand.setup_ns >= config_.command_timeout_ns) {
-    Schedule(lane_index, now_ns, lane.start_ns + lane.demand.engine_ns);
-  } else {
-    Event start;
-    start.at_ns = lane.start_ns + lane.demand.setup_ns;
-    start.order = lane.order;
-    start.lane = lane_index;
-    start.kind = EventKind::kStreamStart;
-    Push(start);
+  const CommandDemand& d = lane.demand;
+  const bool streams = d.hbm_bytes + d.remote_bytes > 0;
+  if (!streams || d.setup_ns >= config_.command_timeout_ns) {
+    Schedule(lane_index, now_ns, lane.start_ns + d.engine_ns);
+    return;
+  }
+  const int c = lane.chiplet;
+  if (d.remote_bytes == 0 && hbm_[c].active() == 0 && pending_starts_[c] == 0 &&
+      solo_[c].lane < 0) {
+    // Alone on its stack: the channel's whole rate up to the engine's pace, in closed form.
+    const double cap = d.max_bytes_per_ns > 0 ? d.max_bytes_per_ns : hbm_[c].bytes_per_ns();
+    solo_[c] = {lane_index, lane.start_ns + d.setup_ns, std::min(cap, hbm_[c].bytes_per_ns())};
+    hbm_[c].CountBytes(d.hbm_bytes);
+    lane.solo = lane.counted = true;
+    lane.stream_end_ns =
+        solo_[c].begin_ns + static_cast<double>(d.hbm_bytes) / solo_[c].bytes_per_ns + d.tail_ns;
+    Schedule(lane_index, now_ns, std::max(lane.start_ns + d.engine_ns, lane.stream_end_ns));
+    return;
+  }
+  PushStreamStart(lane_index, lane.start_ns + d.setup_ns);
+}
+
+void RunExecutor::PushStreamStart(int lane_index, double at_ns) {
+  const Lane& lane = lanes_[lane_index];
+  if (lane.demand.hbm_bytes > 0)
+    ++pending_starts_[lane.chiplet];
+  if (lane.demand.remote_bytes > 0)
+    ++pending_starts_[lane.demand.remote_chiplet];
+  Event start;
+  start.at_ns = at_ns;
+  start.order = lane.order;
+  start.lane = lane_index;
+  start.kind = EventKind::kStreamStart;
+  Push(start);
+}
+
+// Another stream starts on |chiplet|'s HBM at |now_ns|: a stream timed alone there joins the
+// shared channel with the bytes it has left (or, not begun yet, starts there when it begins),
+// and is re-projected with the rest.
+void RunExecutor::Promote(int chiplet, double now_ns) {
+  Solo& solo = solo_[chiplet];
+  if (solo.lane < 0)
+    return;
+  const int lane_index = solo.lane;
+  solo.lane = -1;
+  Lane& lane = lanes_[lane_index];
+  lane.solo = false;
+  if (now_ns < solo.begin_ns) {
+    PushStreamStart(lane_index, solo.begin_ns);
+    return;
+  }
+  const double left_bytes =
+      static_cast<double>(lane.demand.hbm_bytes) - (now_ns - solo.begin_ns) * solo.bytes_per_ns;
+  if (left_bytes > 0) {
+    hbm_[chiplet].Resume(lane_index, now_ns, left_bytes, lane.demand.max_bytes_per_ns);
+    lane.streaming = true;
   }
 }
 
@@ -216,14 +273,21 @@ void RunExecutor::StartStreams(int lane_index, double now_ns) {
   Lane& lane = lanes_[lane_index];
   lane.stream_end_ns = lane.remote_end_ns = lane.start_ns + lane.demand.engine_ns;
   if (lane.demand.hbm_bytes > 0) {
-    hbm_[lane.chiplet].Start(lane_index, now_ns, lane.demand.hbm_bytes,
-                             lane.demand.max_bytes_per_ns);
+    --pending_starts_[lane.chiplet];
+    Promote(lane.chiplet, now_ns);
+    SharedHbm& hbm = hbm_[lane.chiplet];
+    if (!lane.counted)
+      hbm.CountBytes(lane.demand.hbm_bytes);
+    hbm.Resume(lane_index, now_ns, static_cast<double>(lane.demand.hbm_bytes),
+               lane.demand.max_bytes_per_ns);
     lane.streaming = true;
   }
   if (lane.demand.remote_bytes > 0) {
-    hbm_[lane.demand.remote_chiplet].Start(lane_index + static_cast<int>(lanes_.size()), now_ns,
-                                           lane.demand.remote_bytes,
-                                           lane.demand.remote_max_bytes_per_ns);
+    const int remote = lane.demand.remote_chiplet;
+    --pending_starts_[remote];
+    Promote(remote, now_ns);
+    hbm_[remote].Start(lane_index + static_cast<int>(lanes_.size()), now_ns,
+                       lane.demand.remote_bytes, lane.demand.remote_max_bytes_per_ns);
     lane.remote_streaming = true;
   }
   if (lane.streaming)
@@ -236,6 +300,10 @@ void RunExecutor::StartStreams(int lane_index, double now_ns) {
 // then share what it leaves.
 void RunExecutor::EndStreams(int lane_index, double now_ns) {
   Lane& lane = lanes_[lane_index];
+  if (lane.solo) {
+    solo_[lane.chiplet].lane = -1;
+    lane.solo = false;
+  }
   const bool local = lane.streaming;
   const bool remote = lane.remote_streaming;
   lane.streaming = lane.remote_streaming = false;

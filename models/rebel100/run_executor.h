@@ -73,6 +73,16 @@ class RunExecutor {
     double stream_end_ns = 0;       // projected ends of the two, the hop after included
     double remote_end_ns = 0;
     uint32_t version = 0;  // of its live completion event; older ones are stale
+    bool solo = false;     // timed alone: its chiplet's HBM had nothing else when it started
+    bool counted = false;  // its bytes are counted on the channel already
+  };
+  // A stream timed in closed form because nothing else used its chiplet's HBM: most commands
+  // run in chains, one at a time per chiplet, and need none of the sharing. It joins the shared
+  // channel (Promote) only when another stream starts there while it runs.
+  struct Solo {
+    int lane = -1;  // none
+    double begin_ns = 0;
+    double bytes_per_ns = 0;
   };
   enum class EventKind : uint8_t { kStreamStart, kCompletion };
   struct Event {
@@ -98,6 +108,8 @@ class RunExecutor {
   double CompletionAt(const Lane& lane, double now_ns, double end_ns, bool* timed_out) const;
   void Schedule(int lane, double now_ns, double end_ns);
   void StartStreams(int lane, double now_ns);
+  void Promote(int chiplet, double now_ns);
+  void PushStreamStart(int lane, double at_ns);
   void EndStreams(int lane, double now_ns);
   void Reproject(int chiplet, double now_ns);
   void Push(const Event& event);
@@ -109,6 +121,8 @@ class RunExecutor {
   ProfilerUnit* profiler_;
   DeviceStats* stats_;
   std::vector<SharedHbm> hbm_;
+  std::vector<Solo> solo_;                  // per chiplet
+  std::vector<int> pending_starts_;         // per chiplet: stream starts still in the event list
   std::vector<std::deque<Queued>> queues_;  // per chiplet × engine type
   std::vector<double> busy_ns_;             // per chiplet × engine type
   std::vector<Lane> lanes_;                 // every engine, grouped by queue

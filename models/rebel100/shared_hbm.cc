@@ -11,13 +11,12 @@ constexpr double kUncapped = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-void SharedHbm::Start(int owner, double now_ns, int64_t bytes, double max_bytes_per_ns) {
+void SharedHbm::Resume(int owner, double now_ns, double remaining_bytes, double max_bytes_per_ns) {
   Advance(now_ns);
   Stream& stream = streams_.emplace_back();
   stream.owner = owner;
-  stream.remaining_bytes = static_cast<double>(bytes);
+  stream.remaining_bytes = remaining_bytes;
   stream.cap_bytes_per_ns = max_bytes_per_ns > 0 ? max_bytes_per_ns : kUncapped;
-  bytes_moved_ += bytes;
   Share();
 }
 

@@ -20,7 +20,14 @@ class SharedHbm {
 
   // Starts |owner|'s stream of |bytes| at |now_ns|, at most |max_bytes_per_ns| (0: no cap but the
   // channel). An owner has at most one stream.
-  void Start(int owner, double now_ns, int64_t bytes, double max_bytes_per_ns);
+  void Start(int owner, double now_ns, int64_t bytes, double max_bytes_per_ns) {
+    CountBytes(bytes);
+    Resume(owner, now_ns, static_cast<double>(bytes), max_bytes_per_ns);
+  }
+  // The bytes of a stream the caller times alone while nothing else uses the channel; it joins
+  // with Resume(its bytes left) when something else starts.
+  void CountBytes(int64_t bytes) { bytes_moved_ += bytes; }
+  void Resume(int owner, double now_ns, double remaining_bytes, double max_bytes_per_ns);
   // Ends |owner|'s stream at |now_ns| (its command completed or was cut short).
   void End(int owner, double now_ns);
 

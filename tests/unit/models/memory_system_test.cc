@@ -187,6 +187,7 @@ TEST(MemorySystem, ConcurrentMemoryBoundEnginesShareTheChipletHbm) {
                            0,
                            compiler::VectorWork{elements, 1.0, 3 * elements * 2},
                            {}});
+  TimeCommands(&pass, device);
   const double gemv_alone = RunOnce(*gemv, device).ns;
   const double pass_alone = RunOnce(pass, device).ns;
   EXPECT_EQ(RunOnce(pass, device).bound, Bound::kHbm);
@@ -200,6 +201,7 @@ TEST(MemorySystem, ConcurrentMemoryBoundEnginesShareTheChipletHbm) {
   }
   ASSERT_FALSE(with.deps.empty());
   both.commands.push_back(with);
+  TimeCommands(&both, device);
   ProfilerUnit profiler(1 << 16, DeviceClock(device.clock_ghz, 0, 0));
   DeviceStats stats;
   RunExecutor executor(device, "{layer}_{command}", &profiler, &stats);

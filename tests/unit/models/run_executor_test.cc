@@ -1,5 +1,5 @@
 // RunExecutor without the kernel: the engine FIFOs, the serial dispatcher, dependencies, HBM
-// booking and timeouts, checked against schedules worked out by hand from the closed forms.
+// sharing and timeouts, checked against schedules worked out by hand from the closed forms.
 #include "models/rebel100/run_executor.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +48,9 @@ class RunExecutorTest : public ::testing::Test {
     config_.command_timeout_ns = 1e6;
   }
 
-  RunRequest Run(const Program& program) {
+  // The run of |program| as the compiler would hand it over: timed for config_.
+  RunRequest Run(Program& program) {
+    TimeCommands(&program, config_);
     RunRequest run;
     run.program = &program;
     run.launch_id = 1;
@@ -115,7 +117,8 @@ TEST_F(RunExecutorTest, SharedHbmSerialisesStreamsAndSlowsTheRun) {
   program.commands.push_back(Transfer("a", 0, 100));
   program.commands.push_back(Transfer("a", 1, 100));
   RunRequest run = Run(program);
-  // Both lanes run, but the channel moves one transfer after the other: 10..110, then 110..210.
+  // Both lanes run and share the channel: a_0 alone 10..20, then half each until a_0 ends at 200,
+  // then a_1's last 10 bytes alone until 210.
   EXPECT_DOUBLE_EQ(executor.Execute(&run, 0), 210);
   EXPECT_EQ(executor.hbm()[0].bytes_moved(), 200);
 }
@@ -138,6 +141,22 @@ TEST_F(RunExecutorTest, AHungCommandTimesOutAndItsDependentsAreSkipped) {
   EXPECT_TRUE(profiler.records().empty());  // a timed-out command leaves no record
   // Timed out at 10 + 500; the skipped join resolves at its dispatch, 10 ns later.
   EXPECT_DOUBLE_EQ(done, 520);
+}
+
+// The executor reads each command's timing from the program: one the compiler did not time is
+// refused, not run as zero-length commands.
+TEST_F(RunExecutorTest, AnUntimedProgramFailsItsRun) {
+  ProfilerUnit profiler(100, DeviceClock(1.0, 0, 0));
+  RunExecutor executor(config_, "{layer}_{command}", &profiler, &stats_);
+  Program program;
+  program.key = "hand-made";
+  program.commands.push_back(Transfer("a", 0, 100));
+  RunRequest run;
+  run.program = &program;
+  EXPECT_DOUBLE_EQ(executor.Execute(&run, 5), 5);
+  EXPECT_TRUE(run.failed);
+  EXPECT_NE(run.error.find("program hand-made was not timed"), std::string::npos) << run.error;
+  EXPECT_TRUE(profiler.records().empty());
 }
 
 TEST_F(RunExecutorTest, EndTimesLandOnTheKernelGrid) {
