@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 out=${1:-$build/bench/compare.json}
 target_mb=${RBLNSIM_COMPARE_MB:-1000}
-sim_launches=${RBLNSIM_SIM_LAUNCHES:-1000000}
+sim_launches=${RBLNSIM_SIM_LAUNCHES:-1000000}  # a multiple of 1000
 rblnsim=$build/bin/rblnsim
 scenario=bench/scenarios/million_launches.yaml
 
@@ -41,9 +41,10 @@ timed() {
   fi
 }
 
-simulate() {  # simulate NAME LAUNCHES TRACE
+simulate() {  # simulate NAME LAUNCHES TRACE (LAUNCHES a multiple of 1000: the inner repeat)
   # The c-abi dialect: the Python reference (bench/reference_*.py) implements that contract.
-  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$2" --trace "$3" --bridge c-abi
+  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$(($2 / 1000))" \
+    --trace "$3" --bridge c-abi
   [[ -s $3 ]] || { echo "compare.sh: $1 wrote no trace" >&2; exit 1; }
 }
 
@@ -54,7 +55,8 @@ target_bytes=$((target_mb * 1000000))
 trace=$tmp/sim.json
 launches=$sim_launches
 if ((sim_bytes * 10 < target_bytes * 9 || sim_bytes * 10 > target_bytes * 11)); then
-  launches=$((sim_launches * target_bytes / sim_bytes))
+  launches=$((sim_launches * target_bytes / sim_bytes / 1000 * 1000))
+  ((launches >= 1000)) || launches=1000
   rm -f "$tmp/sim.json"
   echo "compare.sh: simulating $launches launches for a ${target_mb} MB trace" >&2
   simulate sized "$launches" "$tmp/trace.json"

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 BUILD_DIR=$build RBLNSIM_COMPARE_MB=2 RBLNSIM_SIM_LAUNCHES=2000 bash bench/compare.sh "$work/compare.json"
 
 RBLN_PROFILER=1 SC_COPYRIGHT_MESSAGE=DISABLE "$build/bin/rblnsim" run \
-  bench/scenarios/million_launches.yaml --set workload.profile.0.repeat=300 \
+  bench/scenarios/million_launches.yaml --set workload.profile.0.repeat=1 \
   --trace "$work/sim.json" --bridge c-abi >/dev/null
 python3 bench/mutate_trace.py "$work/sim.json" "$work/broken.json"
 "$build/bin/rblnsim" check "$work/broken.json" --json "$work/check.json" >/dev/null || true
