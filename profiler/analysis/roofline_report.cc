@@ -19,6 +19,10 @@ std::string Rate(double value, const char* unit) {
   return fmt::format("{:.2f} M{}", value / 1e6, unit);
 }
 
+const char* BoundText(const RooflineRow& row) {
+  return row.HostBound() ? "host" : platform::BoundName(row.bound);
+}
+
 double Roof(double intensity, const RooflinePeaks& peaks) {
   return std::min(peaks.flops_per_s, intensity * peaks.hbm_bytes_per_s);
 }
@@ -40,6 +44,7 @@ std::vector<RooflineRow> SummarizeRoofline(const std::vector<RooflineLaunch>& la
     row.flops += l.flops;
     row.hbm_bytes += l.hbm_bytes;
     row.device_ns += l.device_ns;
+    row.host_ns += l.host_ns;
     for (int b = 0; b < platform::kBoundCount; ++b)
       row.bound_ns[b] += l.bound_ns[b];
   }
@@ -62,13 +67,15 @@ std::string FormatRooflineText(const std::vector<RooflineRow>& rows, const Roofl
     width = std::max(width, row.program.size());
   out += fmt::format("  {:<{}}  {:>8}  {:>10}  {:>12}  {:>12}  {:>10}  {:>8}  {}\n", "Op", width,
                      "Launches", "Device", "FLOP/s", "HBM B/s", "FLOP/byte", "of roof",
-                     "Bound (share of engine time)");
+                     "Bound (share of engine time; for host, of the launch)");
   for (const RooflineRow& row : rows) {
     double engine_ns = 0;
     for (double ns : row.bound_ns)
       engine_ns += ns;
-    const double share =
+    double share =
         engine_ns > 0 ? 100.0 * row.bound_ns[static_cast<size_t>(row.bound)] / engine_ns : 0;
+    if (row.HostBound())
+      share = 100.0 * row.host_ns / (row.host_ns + row.device_ns);
     const bool has_flops = row.flops > 0 && row.hbm_bytes > 0;
     out += fmt::format(
         "  {:<{}}  {:>8}  {:>8.3f}us  {:>12}  {:>12}  {:>10}  {:>8}  {} ({:.0f}%)\n", row.program,
@@ -78,7 +85,7 @@ std::string FormatRooflineText(const std::vector<RooflineRow>& rows, const Roofl
         has_flops ? fmt::format("{:.1f}", row.Intensity()) : std::string("-"),
         has_flops ? fmt::format("{:.0f}%", 100.0 * row.FlopsPerS() / Roof(row.Intensity(), peaks))
                   : std::string("-"),
-        platform::BoundName(row.bound), share);
+        BoundText(row), share);
   }
   return out;
 }
@@ -110,7 +117,7 @@ report::LinePlot RooflinePlot(const std::vector<RooflineRow>& rows, const Roofli
     if (row.flops <= 0 || row.hbm_bytes <= 0)
       continue;
     report::Series point;
-    point.label = fmt::format("{} ({})", row.program, platform::BoundName(row.bound));
+    point.label = fmt::format("{} ({})", row.program, BoundText(row));
     point.x = {row.Intensity()};
     point.y = {row.FlopsPerS()};
     plot.series.push_back(std::move(point));

@@ -1,7 +1,8 @@
 // The roofline of a run's device ops: per op and argument profile, the FLOPs and HBM bytes its
 // launches did, the device time they took, what they achieved against the configured peaks, and
 // what bounded them (the engine time of their commands split by compute, HBM, DMA, die-to-die and
-// fixed cost). The simulator knows the FLOPs, bytes and bounds of every launch (its ground truth);
+// fixed cost; or the host, when its launches take longer to reach the device than to run there).
+// The simulator knows the FLOPs, bytes and bounds of every launch (its ground truth);
 // this formats them as a table and an SVG roofline plot: achieved FLOP/s over arithmetic
 // intensity, under min(peak FLOP/s, intensity x HBM bytes/s).
 #ifndef RBLNSIM_PROFILER_ANALYSIS_ROOFLINE_REPORT_H_
@@ -25,6 +26,9 @@ struct RooflineLaunch {
   int64_t hbm_bytes = 0;
   double device_ns = 0;                                  // first command start to last command end
   std::array<double, platform::kBoundCount> bound_ns{};  // by platform::Bound
+  // The launch's own way to the device: the runtime's work and the doorbell, fetch, decode and
+  // dispatch (waiting behind earlier device work is not counted).
+  double host_ns = 0;
 };
 
 struct RooflinePeaks {
@@ -44,6 +48,10 @@ struct RooflineRow {
   double device_ns = 0;
   std::array<double, platform::kBoundCount> bound_ns{};  // by platform::Bound
   platform::Bound bound = platform::Bound::kFixed;       // the largest share of bound_ns
+  double host_ns = 0;
+  // Host-bound: its launches take longer to reach the device than they run there, so no device
+  // parameter moves it much.
+  bool HostBound() const { return host_ns > device_ns; }
   double FlopsPerS() const { return device_ns > 0 ? flops / (device_ns * 1e-9) : 0; }
   double BytesPerS() const { return device_ns > 0 ? hbm_bytes / (device_ns * 1e-9) : 0; }
   double Intensity() const { return hbm_bytes > 0 ? flops / hbm_bytes : 0; }

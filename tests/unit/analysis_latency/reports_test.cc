@@ -114,26 +114,31 @@ TEST(ExplainReport, UserCpuDownloadsAloneAreNotOverhead) {
 
 TEST(RooflineReport, RowsPerProgramWithTheirBound) {
   std::vector<RooflineLaunch> launches;
-  // Two launches of one GEMV, HBM-bound; one GEMM, compute-bound.
+  // Two launches of one GEMV, HBM-bound; one GEMM, compute-bound; a small op whose launches take
+  // longer to reach the device than to run there.
   for (int i = 0; i < 2; ++i)
     launches.push_back(
-        {"aten::mm", "gemv", 1e8, int64_t{100'000'000}, 40'000, {5e3, 30e3, 0, 0, 8e3}});
+        {"aten::mm", "gemv", 1e8, int64_t{100'000'000}, 40'000, {5e3, 30e3, 0, 0, 8e3}, 12e3});
   launches.push_back(
-      {"aten::mm", "gemm", 1e12, int64_t{1'000'000'000}, 1e6, {9e5, 1e5, 0, 0, 1e4}});
+      {"aten::mm", "gemm", 1e12, int64_t{1'000'000'000}, 1e6, {9e5, 1e5, 0, 0, 1e4}, 12e3});
+  launches.push_back({"aten::add", "add", 1e3, int64_t{3000}, 2e3, {0, 0, 0, 0, 2e3}, 6e3});
   const std::vector<RooflineRow> rows = SummarizeRoofline(launches);
-  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].program, "gemv");
   EXPECT_EQ(rows[0].launches, 2);
   EXPECT_EQ(platform::BoundName(rows[0].bound), std::string("hbm"));
   EXPECT_EQ(platform::BoundName(rows[1].bound), std::string("compute"));
+  EXPECT_FALSE(rows[0].HostBound());
+  EXPECT_TRUE(rows[2].HostBound());
   EXPECT_DOUBLE_EQ(rows[0].Intensity(), 1.0);
   EXPECT_DOUBLE_EQ(rows[0].BytesPerS(), 2.5e12);  // 200 MB in 80 us
   const RooflinePeaks peaks{1e15, 5e12};
   const std::string text = FormatRooflineText(rows, peaks);
   EXPECT_NE(text.find("ridge 200 FLOP/byte"), std::string::npos) << text;
   EXPECT_NE(text.find("2.50 TB/s         1.0       50%  hbm (70%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("host (75%)"), std::string::npos) << text;  // 6 of 8 us
   const report::LinePlot plot = RooflinePlot(rows, peaks);
-  ASSERT_EQ(plot.series.size(), 3u);            // the roof and two points
+  ASSERT_EQ(plot.series.size(), 4u);            // the roof and three points
   EXPECT_DOUBLE_EQ(plot.series[0].y[1], 1e15);  // the roof at the ridge
 }
 

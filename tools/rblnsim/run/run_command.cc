@@ -70,7 +70,8 @@ Status PrintRoofline(const scenario::Scenario& scenario,
     if (l.failed || l.last_device_end_ns < l.first_device_start_ns)
       continue;
     launches.push_back({l.op, l.program, l.flops, l.hbm_bytes,
-                        l.last_device_end_ns - l.first_device_start_ns, l.bound_ns});
+                        l.last_device_end_ns - l.first_device_start_ns, l.bound_ns,
+                        l.host_overhead_ns + l.transport_ns});
   }
   const scenario::DeviceConfig& device = scenario.device;
   analysis::RooflinePeaks peaks;
