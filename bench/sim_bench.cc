@@ -9,12 +9,14 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <systemc>
 
 #include "profiler/abi/rbln_kineto_api.h"
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
+#include "scenario/loader.h"
 #include "scenario/scenario.h"
 #include "sim/runtime/simulated_runtime.h"
 #include "sim/session.h"
@@ -68,6 +70,7 @@ struct World {
   std::unique_ptr<rblnsim::sim::SimulatedClock> clock;
   std::unique_ptr<rblnsim::bridge::RblnBridge> bridge;
   std::unique_ptr<PingPong> ping_pong;
+  std::map<std::string, Step> mm;  // per tensor: one typed `mm` step (the loader's types)
 };
 
 [[noreturn]] void Fail(const std::string& what) {
@@ -91,7 +94,17 @@ World& GetWorld() {
       spec.name = name;
       spec.shape = {dim, dim};
       s.workload.tensors.push_back(spec);
+      Step mm;
+      mm.kind = Step::Kind::kOp;
+      mm.op = "mm";
+      mm.inputs = {name, name};
+      mm.output = std::string("out_") + name;
+      s.workload.warmup.push_back(mm);
     }
+    if (auto typed = rblnsim::scenario::TypeWorkload(&s.workload); !typed.ok())
+      Fail(typed.message());
+    for (const Step& mm : s.workload.warmup)
+      w->mm[mm.inputs.front()] = mm;
     // Built before the session's warm-up makes the first sc_start.
     w->ping_pong = std::make_unique<PingPong>("ping_pong");
     // The world comes up the way every simulated session does: configured, warmed up and one
@@ -122,22 +135,18 @@ World& GetWorld() {
   return *world;
 }
 
-Step MatmulBurst(const std::string& tensor, int64_t launches) {
-  Step mm;
-  mm.kind = Step::Kind::kOp;
-  mm.op = "mm";
-  mm.inputs = {tensor, tensor};
-  mm.output = "out_" + tensor;
+// Repeat counts past the scenario language's step budget: the body keeps the loader's types.
+Step MatmulBurst(const World& world, const std::string& tensor, int64_t launches) {
   Step repeat;
   repeat.kind = Step::Kind::kRepeat;
   repeat.count = launches;
-  repeat.body = {mm};
+  repeat.body = {world.mm.at(tensor)};
   return repeat;
 }
 
 void Warm(World& world, const std::string& tensor) {
   // Compile outside the timed loop, as the warm-up does.
-  if (!world.simulation->RunSteps({MatmulBurst(tensor, 1)}, false).ok())
+  if (!world.simulation->RunSteps({MatmulBurst(world, tensor, 1)}, false).ok())
     Fail("warm-up failed");
 }
 
@@ -151,7 +160,7 @@ void SetCommandCounters(benchmark::State& state, int64_t commands) {
 // The simulator alone: the host and device models run the launches and hand over the records.
 void SimulateMatmuls(benchmark::State& state, const std::string& tensor) {
   World& world = GetWorld();
-  const std::vector<Step> steps = {MatmulBurst(tensor, state.range(0))};
+  const std::vector<Step> steps = {MatmulBurst(world, tensor, state.range(0))};
   Warm(world, tensor);
   int64_t commands = 0;
   for (auto _ : state) {
@@ -171,7 +180,7 @@ void SimulateMatmuls(benchmark::State& state, const std::string& tensor) {
 // slice into a trace event with its flow (what torch.profiler then receives).
 void SimulateAndExport(benchmark::State& state, const std::string& tensor) {
   World& world = GetWorld();
-  const std::vector<Step> steps = {MatmulBurst(tensor, state.range(0))};
+  const std::vector<Step> steps = {MatmulBurst(world, tensor, state.range(0))};
   Warm(world, tensor);
   int64_t commands = 0;
   int64_t slices = 0;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "scenario/canonical.h"
 #include "scenario/parse_sections.h"
 #include "scenario/suggest.h"
 #include "scenario/utf8.h"
@@ -211,6 +212,50 @@ StatusOr<Scenario> LoadScenario(const std::string& path,
                                 const std::vector<std::string>& set_overrides) {
   RBLNSIM_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   return LoadScenarioFromString(text, path, overlay_paths, set_overrides);
+}
+
+namespace {
+
+bool StepsTyped(const std::vector<Step>& steps) {
+  return std::all_of(steps.begin(), steps.end(),
+                     [](const Step& step) { return step.Typed() && StepsTyped(step.body); });
+}
+
+// |from| is the same step list loaded back from the canonical form: the same shape, step by step.
+void CopyTypes(const std::vector<Step>& from, std::vector<Step>* to) {
+  for (size_t i = 0; i < from.size() && i < to->size(); ++i) {
+    (*to)[i].types = from[i].types;
+    (*to)[i].graph_types = from[i].graph_types;
+    CopyTypes(from[i].body, &(*to)[i].body);
+  }
+}
+
+}  // namespace
+
+bool WorkloadTyped(const Workload& workload) {
+  return StepsTyped(workload.warmup) && StepsTyped(workload.profile);
+}
+
+Status TypeWorkload(Workload* workload) {
+  // Warm-up and profile run as one sequence, so they load as one profile list (a workload built
+  // in code may leave either empty; the loader asks for a profile).
+  Scenario only_workload;
+  only_workload.name = "workload";
+  only_workload.workload = *workload;
+  std::vector<Step>& sequence = only_workload.workload.profile;
+  sequence.insert(sequence.begin(), workload->warmup.begin(), workload->warmup.end());
+  only_workload.workload.warmup.clear();
+  if (sequence.empty())
+    return Status::Ok();
+  const std::string text = CanonicalPart(only_workload, ScenarioPart::kHeader) +
+                           CanonicalPart(only_workload, ScenarioPart::kWorkload);
+  RBLNSIM_ASSIGN_OR_RETURN(Scenario loaded,
+                           LoadScenarioFromString(text, "<workload built in code>"));
+  std::vector<Step>& typed = loaded.workload.profile;
+  const auto warmup_end = typed.begin() + static_cast<std::ptrdiff_t>(workload->warmup.size());
+  CopyTypes(std::vector<Step>(typed.begin(), warmup_end), &workload->warmup);
+  CopyTypes(std::vector<Step>(warmup_end, typed.end()), &workload->profile);
+  return Status::Ok();
 }
 
 std::vector<std::vector<std::string>> ExpandSweep(const Sweep& sweep) {

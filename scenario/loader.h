@@ -30,6 +30,14 @@ StatusOr<Scenario> LoadScenarioFromString(const std::string& text,
                                           const std::vector<std::string>& overlay_paths = {},
                                           const std::vector<std::string>& set_overrides = {});
 
+// Whether every op and graph step carries the types the loader resolves (Step::types).
+bool WorkloadTyped(const Workload& workload);
+
+// Types a workload built in code (tests, benchmarks) the one way the loader does: by loading its
+// canonical form and copying the resolved types onto its steps; everything else, source
+// locations included, is kept. Fails with the loader's error when the workload would not load.
+Status TypeWorkload(Workload* workload);
+
 // The --set arguments of every sweep point, in a fixed order: grid is the cartesian product with
 // the last axis varying fastest; zip pairs the i-th values. Empty when there is no sweep. Load a
 // point with LoadScenario(path, overlays, sets + point) and identify it by ScenarioHash.

@@ -72,16 +72,6 @@ struct OpInfo {
   DType cast_to = DType::kFp32;  // kCast only
 };
 
-struct TensorType {
-  std::vector<int64_t> shape;  // empty: a 0-dim scalar tensor
-  DType dtype = DType::kFp16;
-
-  int64_t NumElements() const;
-  int64_t Bytes() const;
-  std::string ToString() const;  // "fp16[512,512]", "fp32[]"
-  bool operator==(const TensorType& other) const = default;
-};
-
 // Largest tensor a scenario may declare or produce; keeps every size product far from int64
 // overflow in the models.
 inline constexpr int64_t kMaxTensorBytes = int64_t{1} << 40;

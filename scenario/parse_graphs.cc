@@ -209,6 +209,7 @@ Status WorkloadChecker::GraphStep(const Section& s, Step* step) {
       return NodeError(*nodes.step_inputs[i], "op " + result.status().message() + call);
     }
     locals[op.output] = *result;
+    step->graph_types.push_back(OpSignature{std::move(types), *std::move(result)});
   }
 
   const YamlNode* out = s.Get("out");

@@ -189,6 +189,7 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
     const YamlNode* where = about_scalars && s.Get("scalars") ? s.Get("scalars") : inputs;
     return NodeError(*where, "op " + result.status().message());
   }
+  step->types = OpSignature{types, *result};
   const YamlNode* out = s.Get("out");
   if (step->in_place) {
     // torch refuses an in-place op whose result would not fit self: another dtype category or a

@@ -39,4 +39,18 @@ int64_t DTypeBytes(DType dtype) {
   return 1;
 }
 
+bool Step::Typed() const {
+  switch (kind) {
+    case Kind::kOp:
+      return types.inputs.size() == inputs.size();
+    case Kind::kGraph:
+      return !graph_types.empty();
+    case Kind::kCpu:
+    case Kind::kSynchronize:
+    case Kind::kRepeat:
+      return true;
+  }
+  return false;
+}
+
 }  // namespace rblnsim::scenario

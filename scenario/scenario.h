@@ -157,6 +157,23 @@ struct TensorSpec {
   SourceLoc loc;
 };
 
+// A tensor's type: what the loader resolves for every value a workload makes.
+struct TensorType {
+  std::vector<int64_t> shape;  // empty: a 0-dim scalar tensor
+  DType dtype = DType::kFp16;
+
+  int64_t NumElements() const;
+  int64_t Bytes() const;
+  std::string ToString() const;  // "fp16[512,512]", "fp32[]"
+  bool operator==(const TensorType& other) const = default;
+};
+
+// The types one op application sees and makes.
+struct OpSignature {
+  std::vector<TensorType> inputs;
+  TensorType output;
+};
+
 struct Step {
   enum class Kind {
     kOp,           // op: mm, inputs: [a, b], out: c
@@ -177,6 +194,12 @@ struct Step {
   std::vector<Step> body;  // kRepeat
   std::string graph;       // kGraph: a key of workload.graphs
   SourceLoc loc;
+  // The workload's one type resolution, made by the loader (repeat bodies keep their types, so
+  // each step has one): kOp's operand and result types; kGraph's body signatures for this call,
+  // in body order. The host model, the FLOP counter and `describe --json` read these.
+  OpSignature types;
+  std::vector<OpSignature> graph_types;
+  bool Typed() const;  // kOp / kGraph: the loader resolved this step
 };
 
 // A module compiled with torch.compile(backend="rbln"): its ops become one device program, so

@@ -2,12 +2,14 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <systemc>
 
 #include "models/compiler/command_naming.h"
 #include "models/host/host_runtime.h"
 #include "models/rebel100/device.h"
 #include "models/rebel100/sim_time.h"
+#include "scenario/loader.h"
 
 namespace rblnsim::sim {
 
@@ -28,6 +30,12 @@ struct Simulation::Impl {
 
 StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenario& scenario,
                                                          bool profiler_enabled) {
+  // A loaded scenario is typed already; one built in code is typed here, before elaboration.
+  std::optional<scenario::Scenario> typed;
+  if (!scenario::WorkloadTyped(scenario.workload)) {
+    typed = scenario;
+    RBLNSIM_RETURN_IF_ERROR(scenario::TypeWorkload(&typed->workload));
+  }
   if (g_elaborated.exchange(true)) {
     return Status::Error(
         "the simulator was already elaborated in this process (SystemC allows one elaboration per "
@@ -36,7 +44,7 @@ StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenari
   // The banner would land in every consumer's stderr; keep it quiet unless asked for.
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", /*overwrite=*/0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  auto impl = std::make_unique<Impl>(scenario, profiler_enabled);
+  auto impl = std::make_unique<Impl>(typed ? *typed : scenario, profiler_enabled);
   return std::unique_ptr<Simulation>(new Simulation(std::move(impl)));
 }
 

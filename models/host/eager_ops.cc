@@ -91,8 +91,10 @@ void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {
 
 Status EagerOps::Call(const scenario::Step& step) {
   RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(step.op));
+  if (!step.Typed())
+    return Status::Internal(fmt::format("{}:{}:{}: op '{}' was not typed by the loader",
+                                        step.loc.file, step.loc.line, step.loc.column, step.op));
   std::vector<Operand> inputs;
-  std::vector<TensorType> types;
   for (const std::string& name : step.inputs) {
     auto it = host_->tensors_.find(name);
     if (it == host_->tensors_.end()) {
@@ -100,13 +102,9 @@ Status EagerOps::Call(const scenario::Step& step) {
                                        step.loc.line, step.loc.column, name));
     }
     inputs.push_back({name, &it->second});
-    types.push_back(it->second.type);
   }
-  auto out_type = InferOpOutput(step.op, types, step.scalars);
-  if (!out_type.ok()) {
-    return out_type.status().WithPrefix(
-        fmt::format("{}:{}:{}: ", step.loc.file, step.loc.line, step.loc.column));
-  }
+  const std::vector<TensorType>& types = step.types.inputs;
+  const TensorType* out_type = &step.types.output;
   const std::string out_name = step.output.empty() ? "_" : step.output;
   if (traits.is_view) {
     TensorState view = *inputs.front().state;
@@ -464,17 +462,20 @@ Status EagerOps::Graph(const scenario::Step& step) {
   std::vector<compiler::GraphNode> nodes;
   std::map<std::string, int> layer_counts;
   std::string key = "graph:" + graph.name;
-  for (const scenario::Step& op : graph.body) {
+  if (step.graph_types.size() != graph.body.size())
+    return Status::Internal(where + "graph call '" + graph.name + "' was not typed by the loader");
+  for (size_t op_index = 0; op_index < graph.body.size(); ++op_index) {
+    const scenario::Step& op = graph.body[op_index];
+    const scenario::OpSignature& signature = step.graph_types[op_index];
     RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(op.op));
     compiler::GraphNode node;
-    std::vector<TensorType> types;
-    for (const std::string& name : op.inputs) {
+    for (size_t input = 0; input < op.inputs.size(); ++input) {
+      const std::string& name = op.inputs[input];
+      const TensorType& type = signature.inputs[input];
       auto local = locals.find(name);
       if (local != locals.end()) {
-        types.push_back(local->second.second);
         node.producers.push_back(local->second.first);
-        node.launch.inputs.push_back(
-            {local->second.second.shape, local->second.second.dtype, 0, true});
+        node.launch.inputs.push_back({type.shape, type.dtype, 0, true});
         continue;
       }
       const TensorState* state = resolve(name);
@@ -484,15 +485,11 @@ Status EagerOps::Graph(const scenario::Step& step) {
       const int index = static_cast<int>(it - distinct.begin());
       if (it == distinct.end())
         distinct.push_back(state);
-      types.push_back(state->type);
       node.producers.push_back(-1);
-      node.launch.inputs.push_back({state->type.shape, state->type.dtype, index, state->on_device});
-      key += fmt::format("|{}:{}", scenario::DTypeName(state->type.dtype),
-                         fmt::join(state->type.shape, "x"));
+      node.launch.inputs.push_back({type.shape, type.dtype, index, state->on_device});
+      key += fmt::format("|{}:{}", scenario::DTypeName(type.dtype), fmt::join(type.shape, "x"));
     }
-    auto out_type = InferOpOutput(op.op, types, op.scalars);
-    if (!out_type.ok())
-      return out_type.status().WithPrefix(where);
+    const TensorType* out_type = &signature.output;
     std::string layer = op.op == "matmul" ? "mm" : traits.layer;
     const int seen = layer_counts[layer]++;
     if (seen > 0)

@@ -51,10 +51,4 @@ StatusOr<OpTraits> LookupOpTraits(const std::string& op) {
   return traits;
 }
 
-StatusOr<TensorType> InferOpOutput(const std::string& op,
-                                   const std::vector<TensorType>& inputs,
-                                   const std::vector<double>& scalars) {
-  return scenario::InferOutput(op, inputs, scalars);
-}
-
 }  // namespace rblnsim::host

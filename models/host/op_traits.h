@@ -27,9 +27,6 @@ struct OpTraits {
 };
 
 StatusOr<OpTraits> LookupOpTraits(const std::string& op);
-StatusOr<TensorType> InferOpOutput(const std::string& op,
-                                   const std::vector<TensorType>& inputs,
-                                   const std::vector<double>& scalars);
 
 }  // namespace rblnsim::host
 

@@ -147,6 +147,15 @@ def expected(described):
     return calls, sorted(loops), syncs[0]
 
 
+def op_steps(steps):
+    """The op steps of a step list, repeat bodies included, in order."""
+    for step in steps:
+        if "op" in step:
+            yield step
+        elif "repeat" in step:
+            yield from op_steps(step["steps"])
+
+
 def test_dry_run(scenario):
     proc = capture([scenario, "--dry-run", "--rblnsim", os.path.join(BUILD, "bin", "rblnsim")])
     assert proc.returncode == 0, proc.stderr
@@ -170,6 +179,12 @@ def test_dry_run(scenario):
     for tensor in described["tensors"]:
         assert tensor["name"] in assigned, tensor["name"]
     assert "profile(activities=activities, record_shapes=True)" in program
+    # Each op line says the types rblnsim resolved for it, the ones the card must see.
+    for step in op_steps(described["warmup"] + described["profile"]):
+        typed = f"line {step['line']}: ({', '.join(step['types']['inputs'])}) -> {step['types']['out']}"
+        assert typed in program, (typed, program)
+    # metadata.json is written even when the card query fails.
+    assert "_metadata[\"card_error\"]" in program
     assert "ProfilerActivity.PrivateUse1" in program or "privateuse1" not in described["activities"]
     assert f"'hash': '{described['hash']}'" in program
     # Nothing imports torch before the RBLN_PROFILER check.
@@ -235,12 +250,33 @@ def test_fake_card_pipeline():
             assert meta["card_name"] == "RBLN-CR13" and meta["torch_rbln_version"] == "0.12.0+fake"
             assert meta["scenario_hash"] == describe(scenario)["hash"], meta
             assert meta["env"]["RBLN_PROFILER"] == "1" and meta["env"]["TORCH_RBLN_DEPLOY"] == "OFF"
+            assert "card_error" not in meta, meta
             compared = subprocess.run([rblnsim, "compare", scenario, os.path.join(out, "trace.json")],
                                       env=clean_env(), capture_output=True, text=True, timeout=60)
             assert compared.returncode == 0, compared.stderr
             assert "from " + os.path.join(out, "metadata.json") in compared.stdout, compared.stdout
             # Today's torch-rbln writes the current dialect: matmul shows on the NPU's compute lane.
             assert "device_time_class  compute" in compared.stdout, compared.stdout
+
+
+def test_a_failed_card_query_is_recorded_not_lost():
+    rblnsim = os.path.join(BUILD, "bin", "rblnsim")
+    scenario = os.path.join(SOURCE, "scenarios", "profile_matmul.yaml")
+    with tempfile.TemporaryDirectory(prefix="rblnsim-capture-") as tmp:
+        fake_torch_card.write_modules(os.path.join(tmp, "fake"), properties_fail=True)
+        card_trace = os.path.join(tmp, "card.json")
+        subprocess.run([rblnsim, "run", scenario, "--trace", card_trace, "--no-expect"],
+                       env=clean_env(RBLN_PROFILER="1"), capture_output=True, check=True)
+        out = os.path.join(tmp, "cap")
+        env = clean_env(RBLN_PROFILER="1", PYTHONPATH=os.path.join(tmp, "fake"),
+                        FAKE_TRACE=card_trace)
+        proc = capture([scenario, "--out", out, "--rblnsim", rblnsim], env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        with open(os.path.join(out, "metadata.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+        assert meta["card_name"] == "unknown", meta
+        assert meta["card_error"] == "RuntimeError: no RBLN device 0", meta
+        assert meta["scenario_hash"] == describe(scenario)["hash"], meta
 
 
 def main():

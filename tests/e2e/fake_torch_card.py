@@ -78,9 +78,14 @@ def get_device_properties(index):
 }
 
 
-def write_modules(directory):
-    """Writes the fake packages under |directory| (put it on PYTHONPATH)."""
-    for path, text in FAKE_MODULES.items():
+def write_modules(directory, properties_fail=False):
+    """Writes the fake packages under |directory| (put it on PYTHONPATH). |properties_fail|: the
+    card query raises, as it does when the runtime lost the device after the trace was written."""
+    modules = dict(FAKE_MODULES)
+    if properties_fail:
+        modules["torch/rbln.py"] = modules["torch/rbln.py"].replace(
+            "    return _Properties()", '    raise RuntimeError("no RBLN device 0")')
+    for path, text in modules.items():
         target = os.path.join(directory, path)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "w", encoding="utf-8") as f:

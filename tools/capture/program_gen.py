@@ -74,7 +74,12 @@ print(f"{len(device_events)} device events, for example:", [e.name for e in devi
 
 os.makedirs(OUT_DIR, exist_ok=True)
 _write_atomically(os.path.join(OUT_DIR, "trace.json"), prof.export_chrome_trace)
-_properties = torch.rbln.get_device_properties(0)
+# Everything below the trace is best effort: a failure is written into metadata.json, never lost.
+try:
+    _properties = torch.rbln.get_device_properties(0)
+    _card_name, _card_error = getattr(_properties, "name", str(_properties)), None
+except Exception as error:  # noqa: BLE001  (any failure of the runtime query is recorded)
+    _card_name, _card_error = "unknown", f"{type(error).__name__}: {error}"
 _metadata = {
     "scenario": SCENARIO["name"],
     "scenario_hash": SCENARIO["hash"],
@@ -83,12 +88,14 @@ _metadata = {
     "overlays": SCENARIO["overlays"],
     "torch_version": torch.__version__,
     "torch_rbln_version": getattr(torch_rbln, "__version__", "unknown"),
-    "card_name": getattr(_properties, "name", str(_properties)),
+    "card_name": _card_name,
     "env": {name: os.environ.get(name, "") for name in SCENARIO["env"]},
     "device_events": len(device_events),
     "python": sys.version.split()[0],
     "captured_by": "tools/capture/capture.py",
 }
+if _card_error:
+    _metadata["card_error"] = _card_error
 
 
 def _dump_metadata(path):
@@ -149,8 +156,11 @@ class _Emitter:
         self.lines = []
         self.names = names
 
-    def emit(self, depth, text, line=0):
-        self.lines.append("    " * depth + text + (f"  # line {line}" if line else ""))
+    def emit(self, depth, text, line=0, types=None):
+        comment = f"  # line {line}" if line else ""
+        if types:  # the types rblnsim resolved: what the card must see for the traces to compare
+            comment += f"{':' if line else '  #'} ({', '.join(types['inputs'])}) -> {types['out']}"
+        self.lines.append("    " * depth + text + comment)
 
     def steps(self, steps, depth):
         if not steps:
@@ -163,11 +173,12 @@ class _Emitter:
         if "op" in step:
             args = [self.names(name) for name in step["inputs"]]
             expression = op_expression(step["op"], args, step["scalars"])
+            types = step.get("types")
             if step["op"].endswith("_"):  # in place: it writes its first input
-                self.emit(depth, expression, line)
+                self.emit(depth, expression, line, types)
                 return
             out = self.names(step["out"]) if step["out"] else "_"
-            self.emit(depth, f"{out} = {expression}", line)
+            self.emit(depth, f"{out} = {expression}", line, types)
         elif "cpu" in step:
             self.emit(depth, f"{self.names(step['cpu'])}.cpu()", line)
         elif "synchronize" in step:

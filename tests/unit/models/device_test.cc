@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/compiler/program.h"
+#include "scenario/loader.h"
 #include "tests/unit/models/sim_fixtures.h"
 
 namespace rblnsim::testing {
@@ -37,6 +38,18 @@ TEST(Device, SeedGivesEighteenCommandsNearTheTutorialTotal) {
   EXPECT_EQ((*simulation)->CommandName(sorted[3]), "i1_0_W0_mm_0");
   EXPECT_EQ((*simulation)->CommandName(sorted[17]), "i1_2_W0_mm_2");
   EXPECT_EQ(session.truth.launches.size(), 3u);
+}
+
+// The host model reads the loader's types and infers none itself: a scenario built in code is
+// typed when the simulation is created, a step handed in untyped later is refused.
+TEST(Device, TheHostModelRunsOnlyTypedSteps) {
+  auto simulation = sim::Simulation::Create(SeedScenario(), true);
+  ASSERT_TRUE(simulation.ok()) << simulation.status().message();
+  EXPECT_TRUE(scenario::WorkloadTyped((*simulation)->scenario().workload));
+  ASSERT_TRUE((*simulation)->RunWarmup().ok());
+  const Status untyped = (*simulation)->RunSteps({OpStep("mm", {"x", "x"}, "q")}, false);
+  EXPECT_EQ(untyped.code(), StatusCode::kInternal);
+  EXPECT_NE(untyped.message().find("not typed by the loader"), std::string::npos);
 }
 
 TEST(Device, RecordBufferOverflowCountsEveryDrop) {

@@ -294,6 +294,18 @@ workload:
 )");
   EXPECT_EQ(s.workload.profile.size(), 9u);
   EXPECT_EQ(s.workload.profile[6].scalars, std::vector<double>{0.5});
+  // Each op step carries the types the loader resolved: the one typed program every consumer reads.
+  auto signature = [&](size_t i) {
+    std::string text = "(";
+    for (const TensorType& type : s.workload.profile[i].types.inputs)
+      text += (text.size() > 1 ? ", " : "") + type.ToString();
+    return text + ") -> " + s.workload.profile[i].types.output.ToString();
+  };
+  EXPECT_EQ(signature(0), "(fp16[8,128], fp16[512,128]) -> fp16[8,512]");
+  EXPECT_EQ(signature(1), "(fp16[8,512]) -> fp16[8,512]");
+  EXPECT_EQ(signature(4), "(fp16[8,128]) -> int64[8]");
+  EXPECT_EQ(signature(5), "(fp16[100,128], int64[8]) -> fp16[8,128]");
+  EXPECT_TRUE(WorkloadTyped(s.workload));
   EXPECT_THAT(LoadError(R"(scenario: mlp
 workload:
   tensors:
@@ -320,6 +332,42 @@ workload:
         - {op: reshape, inputs: [h], out: h, scalars: [1, -1]}
 )");
   EXPECT_EQ(s.workload.profile[0].body.size(), 4u);
+}
+
+TEST(ScenarioLoader, AWorkloadBuiltInCodeIsTypedAsTheLoaderTypesIt) {
+  Workload workload;
+  TensorSpec x;
+  x.name = "x";
+  x.shape = {4, 64};
+  workload.tensors.push_back(x);
+  auto op = [](std::string name, std::vector<std::string> inputs, std::string out) {
+    Step step;
+    step.op = std::move(name);
+    step.inputs = std::move(inputs);
+    step.output = std::move(out);
+    return step;
+  };
+  Step mm = op("mm", {"x", "y"}, "z");
+  mm.loc.line = 42;
+  Step transpose = op("transpose", {"x"}, "y");
+  transpose.scalars = {0, 1};
+  Step repeat;
+  repeat.kind = Step::Kind::kRepeat;
+  repeat.count = 3;
+  repeat.body = {mm};
+  workload.warmup = {transpose};
+  workload.profile = {repeat};
+  EXPECT_FALSE(WorkloadTyped(workload));
+  ASSERT_TRUE(TypeWorkload(&workload).ok());
+  EXPECT_TRUE(WorkloadTyped(workload));
+  EXPECT_EQ(workload.warmup[0].types.output.ToString(), "fp16[64,4]");
+  const Step& typed = workload.profile[0].body[0];
+  EXPECT_EQ(typed.types.output.ToString(), "fp16[4,4]");
+  EXPECT_EQ(typed.loc.line, 42);  // only the types are added
+  // What would not load does not type: the loader's own error.
+  workload.profile[0].body[0].inputs = {"x", "x"};
+  const Status refused = TypeWorkload(&workload);
+  EXPECT_THAT(refused.message(), HasSubstr("op mm: "));
 }
 
 TEST(ScenarioLoader, CompiledGraphs) {
@@ -359,6 +407,11 @@ workload:
   EXPECT_EQ(call.graph, "mlp");
   EXPECT_EQ(call.inputs, std::vector<std::string>{"x"});
   EXPECT_EQ(call.output, "y1");
+  // A graph call carries its body's signatures for its own arguments.
+  ASSERT_EQ(call.graph_types.size(), 2u);
+  EXPECT_EQ(call.graph_types[0].output.ToString(), "fp16[4,256]");
+  EXPECT_EQ(call.graph_types[1].inputs.front().ToString(), "fp16[4,256]");
+  EXPECT_FALSE(mlp.body[0].Typed());  // typed per call, not in the definition
   // Body types come from each call's arguments; the error points into the body and the call.
   EXPECT_EQ(LoadError(text, {"workload.profile.0.inputs=[xs]"}),
             "test.yaml:12:32: op linear: x's last dim does not match weight's in (64 vs 128) "

@@ -39,8 +39,19 @@ void WriteNames(trace::JsonWriter& json, const std::vector<std::string>& names) 
   json.EndArray();
 }
 
+// The loader's types of one op application: {"inputs": ["fp16[512,512]", ...], "out": "..."}.
+void WriteSignature(trace::JsonWriter& json, const scenario::OpSignature& types) {
+  json.BeginObject();
+  json.Key("inputs").BeginArray();
+  for (const scenario::TensorType& type : types.inputs)
+    json.String(type.ToString());
+  json.EndArray();
+  json.Key("out").String(types.output.ToString());
+  json.EndObject();
+}
+
 // One step in the YAML's own shape, so a reader of the JSON can use the scenario reference
-// (scenarios/README.md, "Steps") as its documentation.
+// (scenarios/README.md, "Steps") as its documentation, plus the types the loader resolved.
 void WriteStep(trace::JsonWriter& json, const scenario::Step& step) {
   json.BeginObject();
   switch (step.kind) {
@@ -54,6 +65,10 @@ void WriteStep(trace::JsonWriter& json, const scenario::Step& step) {
       for (double scalar : step.scalars)
         json.Double(scalar);
       json.EndArray();
+      if (step.Typed()) {  // a graph body's ops are typed per call, on the call step
+        json.Key("types");
+        WriteSignature(json, step.types);
+      }
       break;
     case scenario::Step::Kind::kCpu:
       json.Key("cpu").String(step.inputs.empty() ? std::string() : step.inputs.front());
@@ -73,6 +88,10 @@ void WriteStep(trace::JsonWriter& json, const scenario::Step& step) {
       json.Key("inputs");
       WriteNames(json, step.inputs);
       json.Key("out").String(step.output);
+      json.Key("types").BeginArray();  // one signature per body op, for this call's arguments
+      for (const scenario::OpSignature& types : step.graph_types)
+        WriteSignature(json, types);
+      json.EndArray();
       break;
   }
   json.Key("line").Int(step.loc.line);

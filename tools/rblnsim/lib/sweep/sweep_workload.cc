@@ -3,7 +3,6 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string>
 
@@ -13,26 +12,27 @@
 namespace rblnsim::cli {
 namespace {
 
+using scenario::OpSignature;
 using scenario::Step;
-using scenario::TensorType;
-using Types = std::map<std::string, TensorType>;
 
+// Reads the types the loader resolved for each step; nothing here re-infers a shape.
 class FlopCounter {
  public:
-  explicit FlopCounter(const scenario::Scenario& scenario) : scenario_(scenario) {
-    for (const scenario::TensorSpec& t : scenario.workload.tensors)
-      tensors_[t.name] = TensorType{t.shape, t.dtype};
-  }
+  explicit FlopCounter(const scenario::Scenario& scenario) : scenario_(scenario) {}
 
-  // Steps outside the window only create tensors; |count| adds their FLOPs |times| over.
-  void Walk(const std::vector<Step>& steps, double times, bool count) {
+  // |times|: how often the steps run (repeat counts multiplied out).
+  void Walk(const std::vector<Step>& steps, double times) {
     for (const Step& step : steps) {
       if (step.kind == Step::Kind::kOp) {
-        Op(step, &tensors_, times, count);
+        Op(step.op, step.types, times);
       } else if (step.kind == Step::Kind::kRepeat) {
-        Walk(step.body, times * static_cast<double>(step.count), count);
+        Walk(step.body, times * static_cast<double>(step.count));
       } else if (step.kind == Step::Kind::kGraph) {
-        Graph(step, times, count);
+        const auto graph = scenario_.workload.graphs.find(step.graph);
+        if (graph == scenario_.workload.graphs.end())
+          continue;
+        for (size_t i = 0; i < graph->second.body.size() && i < step.graph_types.size(); ++i)
+          Op(graph->second.body[i].op, step.graph_types[i], times);
       }
     }
   }
@@ -45,48 +45,17 @@ class FlopCounter {
   }
 
  private:
-  // Names in a graph body resolve to an earlier body output, then a graph input, then a workload
-  // tensor, as the host model resolves them.
-  void Graph(const Step& step, double times, bool count) {
-    const auto graph = scenario_.workload.graphs.find(step.graph);
-    if (graph == scenario_.workload.graphs.end())
-      return;
-    Types scope;
-    for (const auto& t : scenario_.workload.tensors)
-      scope[t.name] = TensorType{t.shape, t.dtype};
-    for (size_t i = 0; i < graph->second.params.size() && i < step.inputs.size(); ++i) {
-      const auto found = tensors_.find(step.inputs[i]);
-      if (found != tensors_.end())
-        scope[graph->second.params[i]] = found->second;
-    }
-    for (const Step& body_step : graph->second.body)
-      Op(body_step, &scope, times, count);
-    const auto result = scope.find(graph->second.result);
-    if (result != scope.end() && !step.output.empty())
-      tensors_[step.output] = result->second;
-  }
-
-  void Op(const Step& step, Types* scope, double times, bool count) {
-    const scenario::OpInfo* op = scenario::FindOp(step.op);
-    if (op == nullptr)
-      return;
-    std::vector<TensorType> inputs;
-    for (const std::string& name : step.inputs) {
-      const auto found = scope->find(name);
-      if (found == scope->end())
-        return;
-      inputs.push_back(found->second);
-    }
-    StatusOr<TensorType> out = scenario::InferOutput(*op, inputs, step.scalars);
-    if (!out.ok())
-      return;
-    (*scope)[step.output] = *out;
-    if (!count || !op->device_supported || op->op_class != scenario::OpClass::kMatmul)
+  void Op(const std::string& name, const OpSignature& types, double times) {
+    const scenario::OpInfo* op = scenario::FindOp(name);
+    if (op == nullptr || !op->device_supported || op->op_class != scenario::OpClass::kMatmul)
       return;
     // The contracted dimension: the last of the left operand (of a for addmm's bias, a, b).
-    const TensorType& left = op->rule == scenario::OpRule::kAddmm ? inputs[1] : inputs[0];
+    const size_t left_index = op->rule == scenario::OpRule::kAddmm ? 1 : 0;
+    if (types.inputs.size() <= left_index)
+      return;
+    const scenario::TensorType& left = types.inputs[left_index];
     const double k = left.shape.empty() ? 1.0 : static_cast<double>(left.shape.back());
-    const double flops = 2.0 * static_cast<double>(out->NumElements()) * k;
+    const double flops = 2.0 * static_cast<double>(types.output.NumElements()) * k;
     flops_ += flops * times;
     if (flops > largest_flops_) {
       largest_flops_ = flops;
@@ -95,7 +64,6 @@ class FlopCounter {
   }
 
   const scenario::Scenario& scenario_;
-  Types tensors_;
   double flops_ = 0;
   double largest_flops_ = 0;
   std::optional<scenario::DType> largest_dtype_;
@@ -105,8 +73,7 @@ class FlopCounter {
 
 WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario) {
   FlopCounter counter(scenario);
-  counter.Walk(scenario.workload.warmup, 1, /*count=*/false);
-  counter.Walk(scenario.workload.profile, 1, /*count=*/true);
+  counter.Walk(scenario.workload.profile, 1);
   return counter.Result();
 }
 

@@ -23,8 +23,8 @@ struct WorkloadFlops {
   std::optional<scenario::DType> largest_dtype;
 };
 
-// Walks workload.profile (repeats multiplied out, graph calls expanded), inferring each step's
-// output type as the loader does. Steps whose types cannot be inferred are skipped.
+// Walks workload.profile (repeats multiplied out, graph calls expanded) over the types the loader
+// resolved for each step (Step::types, Step::graph_types).
 WorkloadFlops CountWorkloadFlops(const scenario::Scenario& scenario);
 
 // |flops| with its peak recomputed for |device|: sweep points that change only the device share
