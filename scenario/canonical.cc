@@ -80,12 +80,21 @@ void Steps(Writer* w, const char* key, const std::vector<Step>& steps) {
   }
 }
 
-// A registry section, nested as its key paths are; unset optional keys are left out.
+// A registry section, nested as its key paths are; unset optional keys are left out. The
+// top-level keys (section "") are written at the top level.
 void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
+  if (section.empty()) {
+    for (const Param& param : Parameters()) {
+      if (SectionOf(param.path).empty()) {
+        w->Line(0, std::string(param.path), CanonicalValueText(param, param.get(s)));
+      }
+    }
+    return;
+  }
   w->Line(0, std::string(section));
   std::vector<std::string_view> open;  // the nested mappings the previous key was in
   for (const Param& param : Parameters()) {
-    if (param.path.substr(0, param.path.find('.')) != section) {
+    if (SectionOf(param.path) != section) {
       continue;
     }
     std::vector<std::string_view> mappings;
@@ -120,18 +129,9 @@ void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
   }
 }
 
-void WriteWorkload(Writer* w, const Workload& wl) {
+// The program after the section's registry keys.
+void WriteProgram(Writer* w, const Workload& wl) {
   static const char* const kInit[] = {"randn", "zeros", "ones", "nan", "inf"};
-  w->Line(0, "workload");
-  std::string activities;
-  if (wl.activity_cpu) {
-    activities = "cpu";
-  }
-  if (wl.activity_privateuse1) {
-    activities += activities.empty() ? "privateuse1" : ", privateuse1";
-  }
-  w->Line(1, "activities", "[" + activities + "]");
-  w->Line(1, "bridge", wl.bridge);
   w->Line(1, "tensors", wl.tensors.empty() ? "{}" : "");
   for (const TensorSpec& t : wl.tensors) {
     std::string shape;
@@ -162,8 +162,7 @@ void ExpectAndSweep(Writer* w, const Scenario& s) {
   if (sweep.axes.empty()) {
     return;
   }
-  w->Line(0, "sweep");
-  w->Line(1, "mode", sweep.mode == Sweep::Mode::kZip ? "zip" : "grid");
+  WriteSection(w, s, "sweep");
   w->Line(1, "params");
   for (const SweepAxis& axis : sweep.axes) {
     std::string values;
@@ -174,19 +173,13 @@ void ExpectAndSweep(Writer* w, const Scenario& s) {
   }
 }
 
-void WriteHeader(Writer* w, const Scenario& s) {
-  w->Line(0, "scenario", Q(s.name));
-  w->Line(0, "description", Q(s.description));
-  w->Line(0, "seed", std::to_string(s.seed));
-}
-
 }  // namespace
 
 std::string CanonicalPart(const Scenario& s, ScenarioPart part) {
   Writer w;
   switch (part) {
     case ScenarioPart::kHeader:
-      WriteHeader(&w, s);
+      WriteSection(&w, s, "");
       break;
     case ScenarioPart::kDevice:
       WriteSection(&w, s, "device");
@@ -198,7 +191,8 @@ std::string CanonicalPart(const Scenario& s, ScenarioPart part) {
       WriteSection(&w, s, "env");
       break;
     case ScenarioPart::kWorkload:
-      WriteWorkload(&w, s.workload);
+      WriteSection(&w, s, "workload");
+      WriteProgram(&w, s.workload);
       break;
     case ScenarioPart::kNaming:
       WriteSection(&w, s, "naming");
@@ -220,7 +214,7 @@ std::string CanonicalYaml(const Scenario& s) {
 
 std::optional<ScenarioPart> PartOfKey(std::string_view top_level_key) {
   const std::string_view key = top_level_key.substr(0, top_level_key.find('.'));
-  if (key == "scenario" || key == "description" || key == "seed") {
+  if (const Param* param = FindParam(key); param != nullptr && SectionOf(param->path).empty()) {
     return ScenarioPart::kHeader;
   }
   static constexpr std::pair<std::string_view, ScenarioPart> kKeys[] = {

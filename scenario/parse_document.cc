@@ -1,6 +1,4 @@
 // The top level of a scenario document, plus the expect: and sweep: sections.
-#include <cctype>
-
 #include "scenario/parse_sections.h"
 #include "scenario/registry.h"
 #include "scenario/section.h"
@@ -12,18 +10,6 @@ namespace {
 
 constexpr int64_t kMaxSweepValueNodes = 1000;
 
-bool IsScenarioName(std::string_view name) {
-  if (name.empty() || name.size() > 128) {
-    return false;
-  }
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
-      return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 Status ParseExpect(const YamlNode* node, Scenario* scenario) {
@@ -33,13 +19,15 @@ Status ParseExpect(const YamlNode* node, Scenario* scenario) {
   return ReadRegistrySection(node, "expect", scenario);
 }
 
-Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes) {
+Status ParseSweep(const YamlNode* node, Scenario* scenario, std::vector<SweepAxisNodes>* axes) {
   if (node == nullptr || node->kind == YamlNode::Kind::kNull) {
     return Status::Ok();
   }
-  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "sweep", {"mode", "params"}));
-  RBLNSIM_RETURN_IF_ERROR(s.Enum<Sweep::Mode>(
-      "mode", {{"grid", Sweep::Mode::kGrid}, {"zip", Sweep::Mode::kZip}}, &sweep->mode));
+  Sweep* sweep = &scenario->sweep;
+  RBLNSIM_RETURN_IF_ERROR(ReadRegistrySection(node, "sweep", scenario, nullptr, {"params"}));
+  std::vector<std::string_view> keys = ChildKeys("sweep");
+  keys.push_back("params");
+  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "sweep", keys));
   const YamlNode* params = s.Get("params");
   if (params == nullptr || params->kind != YamlNode::Kind::kMap || params->entries.empty()) {
     return NodeError(params != nullptr ? *params : *node,
@@ -97,30 +85,16 @@ Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes
 
 namespace {
 
-// scenario, description and seed.
+// scenario, description and seed: the registry's top-level rows; a scenario must be named.
 Status ParseHeader(const Section& s, const YamlNode& root, Scenario* scenario) {
-  scenario->name.clear();
-  scenario->description.clear();
-  scenario->seed = Scenario().seed;
-  const YamlNode* name = s.Get("scenario");
-  if (name == nullptr) {
+  const Scenario defaults;
+  scenario->name = defaults.name;
+  scenario->description = defaults.description;
+  scenario->seed = defaults.seed;
+  if (s.Get("scenario") == nullptr) {
     return NodeError(root, "missing required key 'scenario' (the scenario's name)");
   }
-  RBLNSIM_RETURN_IF_ERROR(s.String("scenario", &scenario->name));
-  if (!IsScenarioName(scenario->name)) {
-    return NodeError(*name, "scenario name " + Quoted(scenario->name) +
-                                " must be 1-128 characters of letters, digits, '_', '-' or '.'");
-  }
-  RBLNSIM_RETURN_IF_ERROR(s.String("description", &scenario->description));
-  if (const YamlNode* seed = s.Get("seed"); seed != nullptr) {
-    RBLNSIM_ASSIGN_OR_RETURN(std::string_view text, ScalarText(*seed, "seed", "an integer"));
-    StatusOr<uint64_t> value = ParseUint64(text);
-    if (!value.ok() || seed->quoted) {
-      return NodeError(*seed, "seed: expected an integer in [0, 2^64), got " + Quoted(text));
-    }
-    scenario->seed = *value;
-  }
-  return Status::Ok();
+  return ReadTopLevelParams(s, scenario);
 }
 
 }  // namespace
@@ -134,10 +108,7 @@ Status ValidateParts(const YamlNodePtr& root,
                                 "(scenario, device, host, env, workload, ...), got a " +
                                 root->KindName());
   }
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section s, Section::Open(root.get(), "",
-                               {"scenario", "description", "seed", "device", "host", "env",
-                                "workload", "naming", "expect", "sweep"}));
+  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(root.get(), "", ChildKeys("")));
   // Sections are independent of each other, so each part is read alone, into fresh defaults.
   for (ScenarioPart part : parts) {
     switch (part) {
@@ -166,7 +137,7 @@ Status ValidateParts(const YamlNodePtr& root,
                                             workload->KindName());
         }
         scenario->workload = Workload();
-        RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, &scenario->workload));
+        RBLNSIM_RETURN_IF_ERROR(ParseWorkload(workload, scenario));
         break;
       }
       case ScenarioPart::kNaming:
@@ -177,7 +148,7 @@ Status ValidateParts(const YamlNodePtr& root,
         scenario->expect = Expect();
         scenario->sweep = Sweep();
         RBLNSIM_RETURN_IF_ERROR(ParseExpect(s.Get("expect"), scenario));
-        RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), &scenario->sweep, sweep_axes));
+        RBLNSIM_RETURN_IF_ERROR(ParseSweep(s.Get("sweep"), scenario, sweep_axes));
         break;
     }
   }

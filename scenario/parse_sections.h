@@ -40,9 +40,9 @@ Status ParseDevice(const YamlNode* node, Scenario* scenario);
 Status ParseHost(const YamlNode* node, Scenario* scenario);
 Status ParseEnv(const YamlNode* node, Scenario* scenario);
 Status ParseNaming(const YamlNode* node, Scenario* scenario);
-Status ParseWorkload(const YamlNode* node, Workload* workload);
+Status ParseWorkload(const YamlNode* node, Scenario* scenario);
 Status ParseExpect(const YamlNode* node, Scenario* scenario);
-Status ParseSweep(const YamlNode* node, Sweep* sweep, std::vector<SweepAxisNodes>* axes);
+Status ParseSweep(const YamlNode* node, Scenario* scenario, std::vector<SweepAxisNodes>* axes);
 
 // The document LoadScenarioFromString validates: `text` parsed, overlays merged, sets applied.
 StatusOr<YamlNodePtr> MergeDocument(const std::string& text,

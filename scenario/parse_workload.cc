@@ -7,6 +7,7 @@
 
 #include "scenario/op_catalog.h"
 #include "scenario/parse_sections.h"
+#include "scenario/registry.h"
 #include "scenario/section.h"
 #include "scenario/suggest.h"
 #include "scenario/workload_checker.h"
@@ -264,46 +265,17 @@ Status WorkloadChecker::Repeat(const Section& s, int depth, Step* step, int64_t*
   return Status::Ok();
 }
 
-Status ParseWorkload(const YamlNode* node, Workload* workload) {
+Status ParseWorkload(const YamlNode* node, Scenario* scenario) {
   if (node == nullptr || node->kind != YamlNode::Kind::kMap) {
     return Status::Error("internal: ParseWorkload needs a mapping");  // ValidateDocument checks
   }
-  RBLNSIM_ASSIGN_OR_RETURN(
-      Section s, Section::Open(node, "workload",
-                               {"activities", "bridge", "tensors", "graphs", "warmup", "profile"}));
-  if (const YamlNode* bridge = s.Get("bridge"); bridge != nullptr) {
-    RBLNSIM_ASSIGN_OR_RETURN(std::string_view name,
-                             ScalarText(*bridge, s.Path("bridge"), "current or c-abi"));
-    if (name != "current" && name != "c-abi") {
-      return NodeError(*bridge, "unknown bridge " + Quoted(name) +
-                                    DidYouMean(name, {"current", "c-abi"}) +
-                                    " (known: current, c-abi)");
-    }
-    workload->bridge = std::string(name);
-  }
-  if (const YamlNode* activities = s.Get("activities"); activities != nullptr) {
-    RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*activities, s.Path("activities")));
-    if (activities->items.empty()) {
-      return NodeError(*activities, "workload.activities needs cpu, privateuse1 or both");
-    }
-    workload->activity_cpu = workload->activity_privateuse1 = false;
-    for (const YamlNodePtr& item : activities->items) {
-      RBLNSIM_ASSIGN_OR_RETURN(std::string_view name,
-                               ScalarText(*item, s.Path("activities"), "cpu or privateuse1"));
-      bool* flag = name == "cpu"           ? &workload->activity_cpu
-                   : name == "privateuse1" ? &workload->activity_privateuse1
-                                           : nullptr;
-      if (flag == nullptr) {
-        return NodeError(*item, "unknown activity " + Quoted(name) +
-                                    DidYouMean(name, {"cpu", "privateuse1"}) +
-                                    " (known: cpu, privateuse1)");
-      }
-      if (*flag) {
-        return NodeError(*item, "activity " + Quoted(name) + " is listed twice");
-      }
-      *flag = true;
-    }
-  }
+  // The registry's keys (activities, bridge) first; the rest is the program.
+  static const std::vector<std::string_view> kProgram = {"tensors", "graphs", "warmup", "profile"};
+  RBLNSIM_RETURN_IF_ERROR(ReadRegistrySection(node, "workload", scenario, nullptr, kProgram));
+  std::vector<std::string_view> keys = ChildKeys("workload");
+  keys.insert(keys.end(), kProgram.begin(), kProgram.end());
+  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(node, "workload", keys));
+  Workload* workload = &scenario->workload;
   WorkloadChecker checker(workload);
   RBLNSIM_RETURN_IF_ERROR(checker.Tensors(s.Get("tensors")));
   RBLNSIM_RETURN_IF_ERROR(checker.Graphs(s.Get("graphs")));

@@ -3,9 +3,11 @@
 #include "scenario/registry.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "scenario/env.h"
 #include "scenario/parse_sections.h"
+#include "scenario/suggest.h"
 #include "scenario/units.h"
 #include "scenario/yaml_tree.h"
 
@@ -55,7 +57,56 @@ Status ReadOpMap(const Section& section,
   return Status::Ok();
 }
 
+bool IsName(std::string_view name) {
+  if (name.empty() || name.size() > 128) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+// A list such as workload.activities: [cpu, privateuse1].
+Status ReadChoiceSet(const Section& section,
+                     std::string_view key,
+                     const Param& param,
+                     Scenario* scenario) {
+  const YamlNode* list = section.Get(key);
+  const std::string path = section.Path(key);
+  const std::string known = ChoiceSetText(param, (int64_t{1} << param.choices.size()) - 1);
+  RBLNSIM_RETURN_IF_ERROR(ExpectSequence(*list, path));
+  if (list->items.empty()) {
+    return NodeError(*list, path + " needs at least one of " + known);
+  }
+  int64_t bits = 0;
+  for (const YamlNodePtr& item : list->items) {
+    RBLNSIM_ASSIGN_OR_RETURN(std::string_view name, ScalarText(*item, path, known.c_str()));
+    const auto found = std::find(param.choices.begin(), param.choices.end(), name);
+    if (found == param.choices.end()) {
+      return NodeError(*item, path + ": unknown value " + Quoted(name) +
+                                  DidYouMean(name, param.choices) + " (known: " + known + ")");
+    }
+    const int64_t bit = int64_t{1} << (found - param.choices.begin());
+    if (bits & bit) {
+      return NodeError(*item, path + ": " + Quoted(name) + " is listed twice");
+    }
+    bits |= bit;
+  }
+  param.set(scenario, bits);
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::string ChoiceSetText(const Param& param, int64_t bits) {
+  std::string text;
+  for (size_t i = 0; i < param.choices.size(); ++i) {
+    if ((bits >> i) & 1) {
+      text += (text.empty() ? "" : ", ") + std::string(param.choices[i]);
+    }
+  }
+  return text;
+}
 
 const Param* FindParam(std::string_view path) {
   for (const Param& param : Parameters()) {
@@ -66,9 +117,25 @@ const Param* FindParam(std::string_view path) {
   return nullptr;
 }
 
+std::string_view SectionOf(std::string_view path) {
+  const size_t dot = path.find('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
 const std::vector<std::string_view>& RegistrySections() {
-  static const std::vector<std::string_view> kSections = ChildKeys("");
+  static const std::vector<std::string_view> kSections = [] {
+    std::vector<std::string_view> sections;
+    for (const Param& param : Parameters()) {
+      if (std::find(sections.begin(), sections.end(), SectionOf(param.path)) == sections.end())
+        sections.push_back(SectionOf(param.path));
+    }
+    return sections;
+  }();
   return kSections;
+}
+
+std::string_view SectionLabel(std::string_view section) {
+  return section.empty() ? "top" : section;
 }
 
 const std::vector<std::string_view>& ChildKeys(std::string_view mapping_path) {
@@ -123,10 +190,15 @@ std::string CanonicalValueText(const Param& param, const ParamValue& value) {
     case ParamKind::kBandwidth:
       return FormatNumber(std::get<double>(value)) + "B/s";
     case ParamKind::kString:
+    case ParamKind::kName:
     case ParamKind::kEnvVar:
       return YamlDoubleQuoted(std::get<std::string>(value));
     case ParamKind::kChoice:
       return std::string(param.choices.at(static_cast<size_t>(std::get<int64_t>(value))));
+    case ParamKind::kChoiceSet:
+      return "[" + ChoiceSetText(param, std::get<int64_t>(value)) + "]";
+    case ParamKind::kUint64:
+      return std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
     case ParamKind::kOpCostMap:
     case ParamKind::kOpCountMap:
       return "";
@@ -174,6 +246,28 @@ Status ReadParam(const Section& section,
       RBLNSIM_RETURN_IF_ERROR(section.String(key, &text));
       param.set(scenario, std::move(text));
       return Status::Ok();
+    case ParamKind::kName:
+      RBLNSIM_RETURN_IF_ERROR(section.String(key, &text));
+      if (!IsName(text)) {
+        return NodeError(*node, std::string(key) + " name " + Quoted(text) +
+                                    " must be 1-128 characters of letters, digits, '_', '-' or "
+                                    "'.'");
+      }
+      param.set(scenario, std::move(text));
+      return Status::Ok();
+    case ParamKind::kUint64: {
+      RBLNSIM_ASSIGN_OR_RETURN(std::string_view digits,
+                               ScalarText(*node, section.Path(key), "an integer"));
+      StatusOr<uint64_t> value = ParseUint64(digits);
+      if (!value.ok() || node->quoted) {
+        return NodeError(
+            *node, section.Path(key) + ": expected an integer in [0, 2^64), got " + Quoted(digits));
+      }
+      param.set(scenario, static_cast<int64_t>(*value));
+      return Status::Ok();
+    }
+    case ParamKind::kChoiceSet:
+      return ReadChoiceSet(section, key, param, scenario);
     case ParamKind::kChoice: {
       int index = -1;
       RBLNSIM_RETURN_IF_ERROR(section.Choice(key, param.choices, &index));
@@ -199,15 +293,26 @@ Status ReadParam(const Section& section,
   return Status::Ok();
 }
 
+Status ReadTopLevelParams(const Section& root, Scenario* scenario) {
+  for (const Param& param : Parameters()) {
+    if (SectionOf(param.path).empty()) {
+      RBLNSIM_RETURN_IF_ERROR(ReadParam(root, param.path, param, scenario));
+    }
+  }
+  return Status::Ok();
+}
+
 Status ReadRegistrySection(const YamlNode* node,
                            std::string_view section,
                            Scenario* scenario,
-                           AfterParam after) {
+                           AfterParam after,
+                           const std::vector<std::string_view>& program_keys) {
   // Mappings are opened (and their unknown keys reported) when their first key is reached, so
   // errors come in document-reading order.
   std::map<std::string, Section, std::less<>> open;
-  RBLNSIM_ASSIGN_OR_RETURN(Section top,
-                           Section::Open(node, std::string(section), ChildKeys(section)));
+  std::vector<std::string_view> keys = ChildKeys(section);
+  keys.insert(keys.end(), program_keys.begin(), program_keys.end());
+  RBLNSIM_ASSIGN_OR_RETURN(Section top, Section::Open(node, std::string(section), keys));
   open.emplace(std::string(section), top);
   for (const Param& param : Parameters()) {
     if (!Under(param.path, section)) {

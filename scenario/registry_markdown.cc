@@ -86,6 +86,12 @@ std::string HumanValueText(const Param& param, const ParamValue& value) {
   if (param.kind == ParamKind::kChoice) {
     return std::string(param.choices.at(static_cast<size_t>(std::get<int64_t>(value))));
   }
+  if (param.kind == ParamKind::kChoiceSet) {
+    return "[" + ChoiceSetText(param, std::get<int64_t>(value)) + "]";
+  }
+  if (param.kind == ParamKind::kUint64) {
+    return std::to_string(static_cast<uint64_t>(std::get<int64_t>(value)));
+  }
   if (const auto* whole = std::get_if<int64_t>(&value)) {
     return param.kind == ParamKind::kInt ? std::to_string(*whole)
                                          : Human(param.kind, static_cast<double>(*whole));
@@ -99,9 +105,13 @@ std::string HumanRangeText(const Param& param) {
   const bool has_max = std::isfinite(r.max);
   switch (param.kind) {
     case ParamKind::kString:
+    case ParamKind::kName:
     case ParamKind::kChoice:
+    case ParamKind::kChoiceSet:
     case ParamKind::kEnvVar:
       return "";
+    case ParamKind::kUint64:
+      return "[0, 2^64)";
     default:
       break;
   }
@@ -149,8 +159,17 @@ std::string KindText(const Param& param) {
       return "bandwidth";
     case ParamKind::kString:
       return "string";
+    case ParamKind::kName:
+      return "name";
+    case ParamKind::kUint64:
+      return "integer";
     case ParamKind::kEnvVar:
       return "variable";
+    case ParamKind::kChoiceSet:
+      for (std::string_view choice : param.choices) {
+        text += (text.empty() ? "" : ", ") + std::string(choice);
+      }
+      return "list of " + text;
     case ParamKind::kChoice:
       for (std::string_view choice : param.choices) {
         text += (text.empty() ? "" : " | ") + std::string(choice);
@@ -168,10 +187,10 @@ std::string RegistryMarkdownTable(std::string_view section) {
   std::string out =
       "| Key | Type | Default | Range | Meaning | Field |\n|---|---|---|---|---|---|\n";
   for (const Param& param : Parameters()) {
-    if (param.path.substr(0, param.path.find('.')) != section) {
+    if (SectionOf(param.path) != section) {
       continue;
     }
-    const std::string key(param.path.substr(section.size() + 1));
+    const std::string key(section.empty() ? param.path : param.path.substr(section.size() + 1));
     const std::string range = HumanRangeText(param);
     const ParamValue fallback = DefaultValue(param);
     out += "| " + Code(key) + " | " + Escaped(KindText(param)) + " | " +

@@ -21,6 +21,9 @@ ParamValue ToValue(int value) {
 ParamValue ToValue(int64_t value) {
   return value;
 }
+ParamValue ToValue(uint64_t value) {  // kUint64: the same bits
+  return static_cast<int64_t>(value);
+}
 ParamValue ToValue(double value) {
   return value;
 }
@@ -55,6 +58,9 @@ void FromValue(const ParamValue& value, int* out) {
 }
 void FromValue(const ParamValue& value, int64_t* out) {
   *out = std::get<int64_t>(value);
+}
+void FromValue(const ParamValue& value, uint64_t* out) {
+  *out = static_cast<uint64_t>(std::get<int64_t>(value));
 }
 void FromValue(const ParamValue& value, double* out) {
   *out = std::get<double>(value);
@@ -134,8 +140,39 @@ Range EpochRange() {
 
 using K = ParamKind;
 
+// workload.activities: bit 0 cpu, bit 1 privateuse1 (the row's choices).
+ParamValue Activities(const Scenario& s) {
+  return int64_t{(s.workload.activity_cpu ? 1 : 0) | (s.workload.activity_privateuse1 ? 2 : 0)};
+}
+void SetActivities(Scenario* s, const ParamValue& value) {
+  s->workload.activity_cpu = (std::get<int64_t>(value) & 1) != 0;
+  s->workload.activity_privateuse1 = (std::get<int64_t>(value) & 2) != 0;
+}
+// workload.bridge is kept as its name, which the session and the reports print.
+constexpr std::string_view kBridges[] = {"current", "c-abi"};
+ParamValue Bridge(const Scenario& s) {
+  return int64_t{s.workload.bridge == kBridges[1] ? 1 : 0};
+}
+void SetBridge(Scenario* s, const ParamValue& value) {
+  s->workload.bridge = std::string(kBridges[std::get<int64_t>(value) != 0 ? 1 : 0]);
+}
+
 std::vector<Param> BuildTable() {
   return {
+      // The top level: the scenario's identity.
+      {.path = "scenario",
+       .kind = K::kName,
+       .help = "the scenario's name (required): letters, digits, '_', '-', '.'",
+       RBLNSIM_FIELD(name)},
+      {.path = "description",
+       .kind = K::kString,
+       .help = "what the scenario shows, for people",
+       RBLNSIM_FIELD(description)},
+      {.path = "seed",
+       .kind = K::kUint64,
+       .help = "seeds every random choice of the run: the same seed, the same outputs",
+       RBLNSIM_FIELD(seed)},
+
       // device: the Rebel100 (or ATOM) card. Figures marked estimate are not published.
       {.path = "device.variant",
        .kind = K::kChoice,
@@ -449,6 +486,24 @@ std::vector<Param> BuildTable() {
                "fallback on stderr",
        RBLNSIM_ENV(kLogLevel, env.torch_rbln_log_level)},
 
+      // workload: what the profiler records; the program itself (tensors, graphs, warmup,
+      // profile) is read by parse_workload.cc.
+      {.path = "workload.activities",
+       .kind = K::kChoiceSet,
+       .choices = {"cpu", "privateuse1"},
+       .help = "the ProfilerActivity list: host ops (cpu), device work (privateuse1), or both",
+       .field = "workload.activity_cpu, workload.activity_privateuse1",
+       .get = Activities,
+       .set = SetActivities},
+      {.path = "workload.bridge",
+       .kind = K::kChoice,
+       .choices = {kBridges[0], kBridges[1]},
+       .help = "the torch-rbln bridge: current (runtime activity API) or c-abi (rbln_kineto_*), "
+               "which fixes the producer seam and the trace dialect",
+       .field = "workload.bridge",
+       .get = Bridge,
+       .set = SetBridge},
+
       // naming: device command names.
       {.path = "naming.command_template",
        .kind = K::kString,
@@ -499,6 +554,13 @@ std::vector<Param> BuildTable() {
        .range = AtLeast(0),
        .help = "calls by ATen op name, e.g. {aten::mm: 6}",
        RBLNSIM_FIELD(expect.op_calls)},
+
+      // sweep: how the axes combine; the axes (sweep.params) are read by parse_document.cc.
+      {.path = "sweep.mode",
+       .kind = K::kChoice,
+       .choices = {"grid", "zip"},
+       .help = "grid: every combination of the axes' values; zip: the i-th values together",
+       RBLNSIM_FIELD(sweep.mode)},
   };
 }
 

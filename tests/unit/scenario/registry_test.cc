@@ -33,6 +33,12 @@ ParamValue OtherValue(const Param& param, const ParamValue& current) {
           std::holds_alternative<std::monostate>(current) ? 0 : std::get<int64_t>(current);
       return (index + 1) % static_cast<int64_t>(param.choices.size());
     }
+    case ParamKind::kChoiceSet:  // a different non-empty set: the next one up, wrapping
+      return std::get<int64_t>(current) % ((int64_t{1} << param.choices.size()) - 1) + 1;
+    case ParamKind::kUint64:  // the top half too: seeds are unsigned
+      return static_cast<int64_t>(static_cast<uint64_t>(std::get<int64_t>(current)) ^ (1ull << 63));
+    case ParamKind::kName:
+      return std::get<std::string>(current) + "-2";
     case ParamKind::kString:
     case ParamKind::kEnvVar: {
       if (!param.choices.empty()) {
@@ -109,20 +115,21 @@ TEST(ScenarioRegistry, RowsAreWellFormed) {
     EXPECT_NE(param.get, nullptr);
     EXPECT_NE(param.set, nullptr);
     EXPECT_EQ(FindParam(param.path), &param);
-    EXPECT_EQ(param.kind == ParamKind::kChoice, !param.choices.empty() &&
-                                                    param.kind != ParamKind::kEnvVar &&
-                                                    param.kind != ParamKind::kString);
+    const bool chooses = param.kind == ParamKind::kChoice || param.kind == ParamKind::kChoiceSet;
+    EXPECT_EQ(chooses, !param.choices.empty() && param.kind != ParamKind::kEnvVar &&
+                           param.kind != ParamKind::kString);
     // A default outside its own range could never be written back by the canonical form.
     const ParamValue fallback = DefaultValue(param);
     if (const auto* real = std::get_if<double>(&fallback)) {
       EXPECT_TRUE(param.range.Contains(*real)) << *real;
     } else if (const auto* whole = std::get_if<int64_t>(&fallback);
-               whole != nullptr && param.kind != ParamKind::kChoice) {
+               whole != nullptr && !chooses && param.kind != ParamKind::kUint64) {
       EXPECT_TRUE(param.range.Contains(static_cast<double>(*whole))) << *whole;
     }
   }
   EXPECT_EQ(RegistrySections(),
-            (std::vector<std::string_view>{"device", "host", "env", "naming", "expect"}));
+            (std::vector<std::string_view>{"", "device", "host", "env", "workload", "naming",
+                                           "expect", "sweep"}));
   EXPECT_EQ(FindParam("device.queue"), nullptr);
   EXPECT_EQ(ChildKeys("device.queue").front(), "depth");
 }
@@ -138,8 +145,16 @@ TEST(ScenarioRegistry, EveryKeyIsParsedAndChangesTheCanonicalHash) {
     SCOPED_TRACE(std::string(param.path));
     const ParamValue other = OtherValue(param, param.get(base));
     ASSERT_FALSE(std::holds_alternative<std::monostate>(other)) << "no other valid value";
-    const std::string set = std::string(param.path) + "=" + SetText(param, other);
-    StatusOr<Scenario> changed = LoadScenarioFromString(kMinimal, "test.yaml", {}, {set});
+    std::vector<std::string> sets = {std::string(param.path) + "=" + SetText(param, other)};
+    const std::string& set = sets.front();
+    // sweep's keys exist only beside an axis; the axis alone is the baseline here.
+    if (SectionOf(param.path) == "sweep") {
+      sets.push_back("sweep.params={seed: [2, 3]}");
+      const auto axis_only = LoadScenarioFromString(kMinimal, "test.yaml", {}, {sets.back()});
+      ASSERT_TRUE(axis_only.ok()) << axis_only.status().message();
+      EXPECT_TRUE(hashes.insert(ScenarioHash(*axis_only)).second);
+    }
+    StatusOr<Scenario> changed = LoadScenarioFromString(kMinimal, "test.yaml", {}, sets);
     ASSERT_TRUE(changed.ok()) << set << ": " << changed.status().message();
     EXPECT_EQ(param.get(*changed), other) << set;
     const std::string hash = ScenarioHash(*changed);
@@ -182,7 +197,7 @@ TEST(ScenarioRegistry, ReadmeTablesAreTheRegistry) {
   ASSERT_FALSE(readme.empty());
   for (std::string_view section : RegistrySections()) {
     SCOPED_TRACE(std::string(section));
-    const std::string open = "<!-- registry: " + std::string(section) + " -->\n";
+    const std::string open = "<!-- registry: " + std::string(SectionLabel(section)) + " -->\n";
     const size_t start = readme.find(open);
     ASSERT_NE(start, std::string::npos) << "scenarios/README.md has no " << open;
     const size_t end = readme.find("<!-- /registry -->", start);
@@ -191,8 +206,8 @@ TEST(ScenarioRegistry, ReadmeTablesAreTheRegistry) {
     EXPECT_EQ(table, RegistryMarkdownTable(section))
         << "scenarios/README.md differs from the registry; run tools/scenario_tables.py";
     for (const Param& param : Parameters()) {
-      if (param.path.substr(0, param.path.find('.')) == section) {
-        const std::string key(param.path.substr(section.size() + 1));
+      if (SectionOf(param.path) == section) {
+        const std::string key(section.empty() ? param.path : param.path.substr(section.size() + 1));
         EXPECT_THAT(table, HasSubstr("| `" + key + "` |"));
       }
     }

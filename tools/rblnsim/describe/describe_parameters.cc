@@ -17,6 +17,15 @@ void WriteValue(trace::JsonWriter& json, const Param& param, const ParamValue& v
     json.Null();
   } else if (param.kind == ParamKind::kChoice) {
     json.String(param.choices.at(static_cast<size_t>(std::get<int64_t>(value))));
+  } else if (param.kind == ParamKind::kChoiceSet) {
+    json.BeginArray();
+    for (size_t i = 0; i < param.choices.size(); ++i) {
+      if ((std::get<int64_t>(value) >> i) & 1)
+        json.String(param.choices[i]);
+    }
+    json.EndArray();
+  } else if (param.kind == ParamKind::kUint64) {
+    json.Uint(static_cast<uint64_t>(std::get<int64_t>(value)));
   } else if (const auto* whole = std::get_if<int64_t>(&value)) {
     json.Int(*whole);
   } else if (const auto* real = std::get_if<double>(&value)) {
@@ -56,6 +65,12 @@ const char* KindName(ParamKind kind) {
       return "string";
     case ParamKind::kChoice:
       return "choice";
+    case ParamKind::kChoiceSet:
+      return "choice_list";
+    case ParamKind::kName:
+      return "name";
+    case ParamKind::kUint64:
+      return "unsigned";
     case ParamKind::kEnvVar:
       return "variable";
     case ParamKind::kOpCostMap:
@@ -123,7 +138,7 @@ std::string DescribeParametersJson() {
 std::string DescribeParametersMarkdown() {
   std::string out;
   for (std::string_view section : scenario::RegistrySections()) {
-    out += "<!-- registry: " + std::string(section) + " -->\n" +
+    out += "<!-- registry: " + std::string(scenario::SectionLabel(section)) + " -->\n" +
            scenario::RegistryMarkdownTable(section) + "<!-- /registry -->\n";
   }
   return out;
