@@ -351,8 +351,9 @@ void CheckOneProcessName(const trace::Trace& trace, RuleSink sink) {
     sink.NotApplicable("0 process rows");
 }
 
-void CheckDeviceInsideWindow(const trace::Trace& trace, bool window_known, RuleSink sink) {
-  const WindowOverrun overrun = FindWindowOverrun(trace, window_known);
+void CheckDeviceInsideWindow(const index::TraceIndex& index, bool window_known, RuleSink sink) {
+  const trace::Trace& trace = index.trace();
+  const WindowOverrun overrun = FindWindowOverrun(index, window_known);
   for (size_t i : overrun.late) {
     const Event& e = trace.events[i];
     sink.Violation(

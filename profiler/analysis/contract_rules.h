@@ -76,7 +76,7 @@ class RuleSink {
 void CheckOneProcessName(const trace::Trace& trace, RuleSink sink);
 
 // Device work ends by the end of the capture window (window_overrun.h); n/a without a window.
-void CheckDeviceInsideWindow(const trace::Trace& trace, bool window_known, RuleSink sink);
+void CheckDeviceInsideWindow(const index::TraceIndex& index, bool window_known, RuleSink sink);
 
 std::string NsText(int64_t ns);
 

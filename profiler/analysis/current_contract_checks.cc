@@ -124,7 +124,7 @@ class CurrentChecker {
     NoOrphanFinish(Rule("no-orphan-finish", "no flow finish of the block without a start"));
     CheckOneProcessName(trace_, Rule("one-process-name", "every pid has exactly one process_name"));
     CheckDeviceInsideWindow(
-        trace_, HasCaptureWindow(trace_, options_.window_from_events),
+        index_, HasCaptureWindow(trace_, options_.window_from_events),
         Rule("capture-window", "device work ends by the end of the capture window"));
   }
 

@@ -42,8 +42,7 @@ std::string RunLatency(const index::TraceIndex& index) {
 }
 
 std::string RunWindowOverrun(const index::TraceIndex& index) {
-  const WindowOverrun overrun =
-      FindWindowOverrun(index.trace(), HasCaptureWindow(index.trace(), false));
+  const WindowOverrun overrun = FindWindowOverrun(index, HasCaptureWindow(index.trace(), false));
   return JsonText([&](trace::JsonWriter* json) { WriteWindowOverrunJson(overrun, json); });
 }
 

@@ -1,7 +1,6 @@
 #include "profiler/analysis/window_overrun.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "profiler/analysis/dialect_rules.h"
 #include "profiler/analysis/launch_latency.h"
@@ -12,28 +11,17 @@ bool HasCaptureWindow(const trace::Trace& trace, bool window_from_events) {
   return !window_from_events && (trace.capture_start_ns != 0 || trace.capture_end_ns != 0);
 }
 
-DeviceWorkIndex::DeviceWorkIndex(const trace::Trace& trace) {
-  std::unordered_set<int64_t> npu_pids;
-  for (const trace::ProcessRow& row : trace.processes) {
-    if (IsNpuProcess(row))
-      npu_pids.insert(row.pid);
-  }
-  for (size_t i = 0; i < trace.events.size(); ++i) {
-    const trace::Event& e = trace.events[i];
-    if (e.phase != trace::Phase::kComplete || IsLaunchMarker(e))
-      continue;
-    if (IsDeviceSlice(e) || npu_pids.count(e.pid) > 0)
-      events.push_back(i);
-  }
-}
-
-WindowOverrun FindWindowOverrun(const trace::Trace& trace, bool window_known) {
+WindowOverrun FindWindowOverrun(const index::TraceIndex& index, bool window_known) {
+  const trace::Trace& trace = index.trace();
   WindowOverrun out;
   out.window_known = window_known;
   out.window_end_ns = trace.capture_end_ns;
   if (!window_known)
     return out;
-  for (size_t i : DeviceWorkIndex(trace).events) {
+  const index::EventColumns& columns = index.events();
+  for (size_t i = 0; i < columns.flags.size(); ++i) {
+    if (!columns.Has(i, index::kDeviceWork))
+      continue;
     ++out.device_work;
     const int64_t over = trace.events[i].end_ns() - trace.capture_end_ns;
     if (over <= 0)

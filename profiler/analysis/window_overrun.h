@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/json_writer.h"
 #include "profiler/trace/trace.h"
 
@@ -20,13 +21,6 @@ namespace rblnsim::analysis {
 // (!ImportResult::capture_window_from_trace), which no event can overrun.
 bool HasCaptureWindow(const trace::Trace& trace, bool window_from_events);
 
-// Device work in either dialect: a device slice (IsDeviceSlice) or any complete event on an
-// "NPU <id>" row, launch markers excluded.
-struct DeviceWorkIndex {
-  explicit DeviceWorkIndex(const trace::Trace& trace);
-  std::vector<size_t> events;  // in trace order
-};
-
 struct WindowOverrun {
   bool window_known = false;
   int64_t window_end_ns = 0;
@@ -36,7 +30,9 @@ struct WindowOverrun {
   std::vector<size_t> late;  // the events ending after the window, in trace order
 };
 
-WindowOverrun FindWindowOverrun(const trace::Trace& trace, bool window_known);
+// Device work is the index's kDeviceWork column: a device slice or any complete event on an
+// "NPU <id>" row, in either dialect, launch markers excluded.
+WindowOverrun FindWindowOverrun(const index::TraceIndex& index, bool window_known);
 
 // Every event arg FindWindowOverrun reads (IsDeviceSlice looks for a launch_id).
 std::vector<std::string> WindowOverrunArgKeys();

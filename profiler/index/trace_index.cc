@@ -44,6 +44,10 @@ struct RowHash {
 
 }  // namespace
 
+bool IsPrivateUse1Event(const Event& event) {
+  return trace::IsDeviceCategory(event.category) || event.category == Category::kGpuUserAnnotation;
+}
+
 bool IsDeviceSlice(const Event& event) {
   return IsDeviceSliceOf(event, event.FindArg(trace::kLaunchIdArg) != nullptr);
 }
@@ -128,6 +132,8 @@ void TraceIndex::FillColumns() {
     }
     if (IsDeviceSliceOf(e, (flags & kHasLaunchIdArg) != 0))
       flags |= kDeviceSlice;
+    if (e.phase == trace::Phase::kComplete && IsPrivateUse1Event(e))
+      flags |= kPrivateUse1;
     events_.flags[i] = flags;
   }
 }
@@ -139,12 +145,21 @@ void TraceIndex::BuildLaunchTable() {
     if (IsHostCategory(events_.category[i]))
       host_row[events_.row[i]] = 1;
   }
+  std::unordered_set<int64_t> any_npu_pids;
+  for (const trace::ProcessRow& row : trace_->processes) {
+    if (trace::IsNpuProcess(row))
+      any_npu_pids.insert(row.pid);
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    const uint16_t flags = events_.flags[i];
+    if (events[i].phase == trace::Phase::kComplete && (flags & kLaunchMarker) == 0 &&
+        ((flags & kDeviceSlice) != 0 || any_npu_pids.count(events[i].pid) > 0))
+      events_.flags[i] |= kDeviceWork;
+  }
+  // The launch table reads NPU rows in the current dialect only.
   std::unordered_set<int64_t> npu_pids;
   if (dialect_ == trace::Dialect::kCurrent) {
-    for (const trace::ProcessRow& row : trace_->processes) {
-      if (trace::IsNpuProcess(row))
-        npu_pids.insert(row.pid);
-    }
+    npu_pids = any_npu_pids;
     for (const trace::ThreadRow& row : trace_->threads) {
       const std::optional<trace::LaneKind> lane = trace::LaneKindFromName(row.name);
       if (lane && npu_pids.count(row.pid) > 0)

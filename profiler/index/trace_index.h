@@ -52,7 +52,15 @@ enum EventFlag : uint16_t {
   kDeviceSlice = 1 << 5,     // device work of a launch as the latency analyses read it
   kOffHost = 1 << 6,         // a launch table device slice: not on a host thread (see below)
   kHostNode = 1 << 7,        // a node of the host forest
+  kPrivateUse1 = 1 << 8,     // a complete event torch gives device_type PrivateUse1 (below)
+  // Device work the capture window must hold: a complete event that is no launch marker and is
+  // a device slice (kDeviceSlice) or sits on an NPU process row, in either dialect.
+  kDeviceWork = 1 << 9,
 };
+
+// What torch.profiler gives device_type PrivateUse1: kernels, memcpy, memset and GPU user
+// annotations, never a runtime marker or a host op.
+bool IsPrivateUse1Event(const trace::Event& event);
 
 // Parallel vectors indexed by the event's position in trace.events.
 struct EventColumns {

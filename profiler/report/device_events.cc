@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "profiler/report/key_averages.h"
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::report {
@@ -92,12 +91,12 @@ void AppendHexEscape(char prefix, char32_t cp, int digits, std::string* out) {
 
 }  // namespace
 
-std::vector<const trace::Event*> DeviceEvents(const trace::Trace& trace) {
+std::vector<const trace::Event*> DeviceEvents(const index::TraceIndex& index) {
   std::vector<const trace::Event*> events;
-  for (const trace::Event& event : trace.events) {
-    if (event.phase == trace::Phase::kComplete && IsPrivateUse1Event(event)) {
-      events.push_back(&event);
-    }
+  const index::EventColumns& columns = index.events();
+  for (size_t i = 0; i < columns.flags.size(); ++i) {
+    if (columns.Has(i, index::kPrivateUse1))
+      events.push_back(&index.event(i));
   }
   std::stable_sort(events.begin(), events.end(), [](const trace::Event* a, const trace::Event* b) {
     return a->ts_ns != b->ts_ns ? a->ts_ns < b->ts_ns : a->end_ns() > b->end_ns();

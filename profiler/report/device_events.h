@@ -8,15 +8,16 @@
 #include <string_view>
 #include <vector>
 
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::report {
 
-// The PrivateUse1 events (IsPrivateUse1Event in key_averages.h: kernels, memcpy, memset and GPU
+// The PrivateUse1 events (the index's kPrivateUse1 column: kernels, memcpy, memset and GPU
 // annotations; never a launch marker of either dialect, which is a privateuse1_runtime event, nor
 // a sync/host slice on an NPU or chiplet row) in prof.events() order: by start, then longer first
 // (torch sorts function events by (start, -end)), then logging order.
-std::vector<const trace::Event*> DeviceEvents(const trace::Trace& trace);
+std::vector<const trace::Event*> DeviceEvents(const index::TraceIndex& index);
 
 // Python's repr() of a str: single quotes unless the text has ' and no ", backslash escapes for
 // \\ \n \r \t and the quote, \xNN for other control characters, \xNN/\uNNNN/\UNNNNNNNN for

@@ -77,7 +77,7 @@ class EventTree {
       const int64_t dur_ns = std::clamp<int64_t>(
           event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       node.end_ns = event.ts_ns + dur_ns;
-      node.device = IsPrivateUse1Event(event);
+      node.device = index::IsPrivateUse1Event(event);
       node.marker = index.events().Has(e, index::kLaunchMarker);
     }
     // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every
@@ -279,10 +279,6 @@ class EventTree {
 };
 
 }  // namespace
-
-bool IsPrivateUse1Event(const trace::Event& event) {
-  return trace::IsDeviceCategory(event.category) || event.category == Category::kGpuUserAnnotation;
-}
 
 KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution) {
   KeyAverages result;

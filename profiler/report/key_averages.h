@@ -69,10 +69,6 @@ struct KeyAverages {
   AttributionStats stats;
 };
 
-// Device rows for the table: the device categories plus gpu_user_annotation, which torch also
-// maps to the PrivateUse1 device type.
-bool IsPrivateUse1Event(const trace::Event& event);
-
 // Launch ids, external ids and each marker's launching op come from |index|.
 KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution);
 

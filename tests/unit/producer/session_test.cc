@@ -8,11 +8,17 @@
 
 #include <string>
 
+#include "profiler/index/trace_index.h"
 #include "profiler/report/device_events.h"
 #include "tests/unit/models/sim_fixtures.h"
 
 namespace rblnsim::testing {
 namespace {
+
+// The trace's index; the caller keeps |trace| alive while it is used.
+index::TraceIndex Indexed(const trace::Trace& trace) {
+  return *index::TraceIndex::Build(trace);
+}
 
 constexpr size_t kSeedDeviceEvents = 18;  // 3 launches x (3 args_0 + 3 mm commands)
 constexpr size_t kSeedLaunches = 3;
@@ -36,7 +42,7 @@ void ExpectProfiledSeedSession(trace::Dialect dialect) {
   const trace::Trace& trace = simulated->trace;
   EXPECT_LT(trace.capture_start_ns, trace.capture_end_ns);
   EXPECT_EQ(trace.device_properties.size(), 1u);
-  EXPECT_EQ(report::DeviceEvents(trace).size(), kSeedDeviceEvents);
+  EXPECT_EQ(report::DeviceEvents(Indexed(trace)).size(), kSeedDeviceEvents);
   EXPECT_TRUE(HasMetadata(trace, "rbln_bridge"));
   EXPECT_TRUE(HasMetadata(trace, "rbln_producer"));
 
@@ -67,7 +73,7 @@ TEST(SimulateSession, WithoutTheProfilerTheTraceHasHostWorkOnly) {
   EXPECT_FALSE(simulated->active);
   EXPECT_FALSE(simulated->stats.has_value());
   EXPECT_TRUE(simulated->trace.metadata.empty());
-  EXPECT_TRUE(report::DeviceEvents(simulated->trace).empty());
+  EXPECT_TRUE(report::DeviceEvents(Indexed(simulated->trace)).empty());
   EXPECT_FALSE(simulated->trace.events.empty());  // the host's ATen calls
   EXPECT_EQ(simulated->session.truth.launches.size(), kSeedLaunches);
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "profiler/index/trace_index.h"
+
 namespace rblnsim::report {
 namespace {
 
@@ -27,6 +29,11 @@ std::vector<std::string> Names(const std::vector<const Event*>& events) {
   return names;
 }
 
+// The trace's index; the caller keeps |trace| alive while it is used.
+index::TraceIndex Indexed(const trace::Trace& trace) {
+  return *index::TraceIndex::Build(trace);
+}
+
 TEST(DeviceEvents, PrivateUse1EventsInProfilerOrder) {
   trace::Trace trace;
   trace.events = {
@@ -41,7 +48,7 @@ TEST(DeviceEvents, PrivateUse1EventsInProfilerOrder) {
   };
   trace.events.push_back(MakeEvent(Category::kKernel, "instant", 1, 0));
   trace.events.back().phase = trace::Phase::kInstant;
-  EXPECT_EQ(Names(DeviceEvents(trace)),
+  EXPECT_EQ(Names(DeviceEvents(Indexed(trace))),
             (std::vector<std::string>{"long_at_10", "short_at_10", "tie_a", "tie_b", "annotation",
                                       "late"}));
 }
@@ -55,11 +62,11 @@ TEST(DeviceEvents, LineLikeTheUserGuide) {
           MakeEvent(Category::kKernel, "i1_" + std::to_string(call) + "_W0_" + step, ts, 50));
     }
   }
-  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(trace), 4),
+  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(Indexed(trace)), 4),
             "18 device events, for example: ['i1_0_W0_args_0_0', 'i1_0_W0_args_0_1', "
             "'i1_0_W0_args_0_2', 'i1_0_W0_mm_0']");
   EXPECT_EQ(FormatDeviceEventsLine({}, 4), "0 device events, for example: []");
-  const auto events = DeviceEvents(trace);
+  const auto events = DeviceEvents(Indexed(trace));
   EXPECT_EQ(FormatDeviceEventsLine({events.begin(), events.begin() + 2}, 4),
             "2 device events, for example: ['i1_0_W0_args_0_0', 'i1_0_W0_args_0_1']");
   EXPECT_EQ(FormatDeviceEventsLine(events, 0), "18 device events, for example: []");

@@ -11,6 +11,7 @@
 
 #include "profiler/bridge/activity_converter.h"
 #include "profiler/bridge/slice_converter.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/report/device_events.h"
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/dialect.h"
@@ -271,12 +272,17 @@ TEST(DialectReports, AttributionFindsTheLaunchingOpThroughEitherMarker) {
   }
 }
 
+// The trace's index; the caller keeps |trace| alive while it is used.
+index::TraceIndex Indexed(const trace::Trace& trace) {
+  return *index::TraceIndex::Build(trace);
+}
+
 TEST(DialectReports, SameDeviceEventsLineInBothDialects) {
   const std::string expected =
       "18 device events, for example: ['i1_0_W0_args_0_0', 'i1_0_W0_args_0_1', "
       "'i1_0_W0_args_0_2', 'i1_0_W0_mm_0']";
-  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(TraceIn(Dialect::kCAbi))), expected);
-  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(TraceIn(Dialect::kCurrent))), expected);
+  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(Indexed(TraceIn(Dialect::kCAbi)))), expected);
+  EXPECT_EQ(FormatDeviceEventsLine(DeviceEvents(Indexed(TraceIn(Dialect::kCurrent)))), expected);
 }
 
 }  // namespace

@@ -58,14 +58,16 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
   analysis::LatencyOptions latency_options;
   latency_options.outlier_threshold_ns = options.outlier_ns;
   latency_options.back_to_back_ns = options.back_to_back_ns;
-  auto reports = AnalyzeTrace(trace, latency_options,
-                              /*window_from_events=*/!imported->capture_window_from_trace);
-  if (!reports.ok())
-    return ReportError(reports.status().WithPrefix(options.trace_path + ": "));
-  const analysis::OverheadReport& overhead = reports->overhead;
-  const analysis::LatencyReport& latency = reports->latency;
-  const analysis::WindowOverrun& overrun = reports->overrun;
-  std::fputs(FormatTraceReports(*reports, /*say_when_no_launches=*/true).c_str(), stdout);
+  auto index = index::TraceIndex::Build(trace);
+  if (!index.ok())
+    return ReportError(index.status().WithPrefix(options.trace_path + ": "));
+  const TraceReports reports =
+      AnalyzeTrace(*index, latency_options,
+                   /*window_from_events=*/!imported->capture_window_from_trace);
+  const analysis::OverheadReport& overhead = reports.overhead;
+  const analysis::LatencyReport& latency = reports.latency;
+  const analysis::WindowOverrun& overrun = reports.overrun;
+  std::fputs(FormatTraceReports(reports, /*say_when_no_launches=*/true).c_str(), stdout);
   std::optional<analysis::TruthScore> score;
   if (truth) {
     score = analysis::ScoreAgainstTruth(*truth, latency, overhead);

@@ -35,11 +35,11 @@ class Printer {
 
 bool CheckExpectations(const scenario::Scenario& scenario,
                        const trace::Trace& trace,
+                       const std::vector<const trace::Event*>& device_events,
                        const sim::SessionData& session,
                        std::FILE* out) {
   const scenario::Expect& expect = scenario.expect;
   Printer p(out);
-  const auto device_events = report::DeviceEvents(trace);
   if (expect.device_events) {
     p.Check(static_cast<int64_t>(device_events.size()) == *expect.device_events,
             "device_events == " + std::to_string(*expect.device_events),

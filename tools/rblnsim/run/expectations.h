@@ -4,6 +4,7 @@
 #define RBLNSIM_TOOLS_RBLNSIM_RUN_EXPECTATIONS_H_
 
 #include <cstdio>
+#include <vector>
 
 #include "profiler/trace/trace.h"
 #include "scenario/scenario.h"
@@ -11,9 +12,11 @@
 
 namespace rblnsim::cli {
 
-// Prints one line per assertion to |out|; returns false when any fails.
+// Prints one line per assertion to |out|; returns false when any fails. |device_events| are
+// report::DeviceEvents of |trace|.
 bool CheckExpectations(const scenario::Scenario& scenario,
                        const trace::Trace& trace,
+                       const std::vector<const trace::Event*>& device_events,
                        const sim::SessionData& session,
                        std::FILE* out);
 

@@ -156,11 +156,16 @@ int RunCommand(const RunOptions& options) {
   table_options.row_limit = options.row_limit;
   table_options.attribution = options.attribution == "attributed" ? report::Attribution::kAttributed
                                                                   : report::Attribution::kReleased;
-  auto table = report::FormatKeyAveragesTable(trace, table_options);
+  // One index of the trace serves the table, the device events, the analyses and the checks.
+  auto index = index::TraceIndex::Build(trace);
+  if (!index.ok())
+    return ReportError(index.status());
+  auto table = report::FormatKeyAveragesTable(*index, table_options);
   if (!table.ok())
     return ReportError(table.status());
   std::fputs(table->c_str(), stdout);
-  std::printf("\n%s\n", report::FormatDeviceEventsLine(report::DeviceEvents(trace), 4).c_str());
+  const std::vector<const trace::Event*> device_events = report::DeviceEvents(*index);
+  std::printf("\n%s\n", report::FormatDeviceEventsLine(device_events, 4).c_str());
   if (!active && scenario.device.variant == scenario::DeviceVariant::kRebel100) {
     std::printf(
         "hint: the table has no Self RBLN columns and there are 0 device events because "
@@ -170,10 +175,9 @@ int RunCommand(const RunOptions& options) {
         options.scenario_path.c_str());
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
-  auto reports = AnalyzeTrace(trace, analysis::LatencyOptions(), /*window_from_events=*/false);
-  if (!reports.ok())
-    return ReportError(reports.status());
-  std::printf("\n%s", FormatTraceReports(*reports, /*say_when_no_launches=*/false).c_str());
+  const TraceReports reports =
+      AnalyzeTrace(*index, analysis::LatencyOptions(), /*window_from_events=*/false);
+  std::printf("\n%s", FormatTraceReports(reports, /*say_when_no_launches=*/false).c_str());
 
   if (!options.roofline_dir.empty()) {
     Status roofline = PrintRoofline(scenario, session, options.roofline_dir);
@@ -187,7 +191,8 @@ int RunCommand(const RunOptions& options) {
   std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
               trace.events.size());
   if (!options.metrics_path.empty()) {
-    Status metrics = WriteMetricsFile(options.metrics_path, MetricsOf(scenario, trace, session));
+    Status metrics =
+        WriteMetricsFile(options.metrics_path, MetricsOf(scenario, device_events, session));
     if (!metrics.ok())
       return ReportError(metrics);
   }
@@ -202,7 +207,7 @@ int RunCommand(const RunOptions& options) {
     std::fprintf(stderr, "rblnsim: the simulated run failed: %s\n", window.message().c_str());
     exit_code = 1;
   }
-  if (!options.no_expect && !CheckExpectations(scenario, trace, session, stdout))
+  if (!options.no_expect && !CheckExpectations(scenario, trace, device_events, session, stdout))
     exit_code = 1;
   return exit_code;
 }

@@ -41,11 +41,10 @@ double NearestRank(const std::vector<double>& sorted, int p) {
 }
 
 RunMetrics MetricsOf(const scenario::Scenario& scenario,
-                     const trace::Trace& trace,
+                     const std::vector<const trace::Event*>& device_events,
                      const sim::SessionData& session) {
   const double window_ns = session.end_ns - session.begin_ns;
   const std::vector<double> latencies = SortedSubmissionLatenciesNs(session.truth);
-  const auto device_events = report::DeviceEvents(trace);
   int64_t device_ns = 0;
   for (const trace::Event* e : device_events)
     device_ns += e->dur_ns;

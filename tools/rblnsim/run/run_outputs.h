@@ -24,9 +24,10 @@ std::vector<double> SortedSubmissionLatenciesNs(const sim::GroundTruth& truth);
 // Nearest-rank percentile |p| (1..100) of |sorted|; 0 when empty.
 double NearestRank(const std::vector<double>& sorted, int p);
 
-// The figures of `run --metrics` (written by lib/artifacts/metrics_file.h).
+// The figures of `run --metrics` (written by lib/artifacts/metrics_file.h); |device_events| are
+// report::DeviceEvents of the run's trace.
 RunMetrics MetricsOf(const scenario::Scenario& scenario,
-                     const trace::Trace& trace,
+                     const std::vector<const trace::Event*>& device_events,
                      const sim::SessionData& session);
 
 // Times in the truth file are system-clock ns (the trace's domain): sim ns + |system_minus_sim_ns|.

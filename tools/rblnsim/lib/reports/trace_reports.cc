@@ -6,15 +6,14 @@
 
 namespace rblnsim::cli {
 
-StatusOr<TraceReports> AnalyzeTrace(const trace::Trace& trace,
-                                    const analysis::LatencyOptions& latency_options,
-                                    bool window_from_events) {
-  RBLNSIM_ASSIGN_OR_RETURN(index::TraceIndex index, index::TraceIndex::Build(trace));
+TraceReports AnalyzeTrace(const index::TraceIndex& index,
+                          const analysis::LatencyOptions& latency_options,
+                          bool window_from_events) {
   TraceReports reports;
   reports.overhead = analysis::DetectOverhead(index);
   reports.latency = analysis::AnalyzeLaunchLatency(index, latency_options);
-  reports.overrun =
-      analysis::FindWindowOverrun(trace, analysis::HasCaptureWindow(trace, window_from_events));
+  reports.overrun = analysis::FindWindowOverrun(
+      index, analysis::HasCaptureWindow(index.trace(), window_from_events));
   return reports;
 }
 

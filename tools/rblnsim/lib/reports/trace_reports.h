@@ -11,6 +11,7 @@
 #include "profiler/analysis/fallback_detect.h"
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/window_overrun.h"
+#include "profiler/index/trace_index.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::cli {
@@ -22,11 +23,10 @@ struct TraceReports {
 };
 
 // |window_from_events|: the trace file recorded no capture window and the importer derived one
-// from the events, so the overrun check has nothing to hold the events against. Errors are the
-// host forest's (a malformed host call tree).
-StatusOr<TraceReports> AnalyzeTrace(const trace::Trace& trace,
-                                    const analysis::LatencyOptions& latency_options,
-                                    bool window_from_events);
+// from the events, so the overrun check has nothing to hold the events against.
+TraceReports AnalyzeTrace(const index::TraceIndex& index,
+                          const analysis::LatencyOptions& latency_options,
+                          bool window_from_events);
 
 // The explain table; the launch-latency table, or with |say_when_no_launches| a line saying the
 // trace has no launch markers; then the window overrun when there is one.
