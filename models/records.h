@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/rbln_vocabulary.h"
+#include "scenario/scenario.h"
 
 namespace rblnsim::sim {
 
@@ -35,17 +36,14 @@ struct HostEvent {
   int64_t bytes = -1;
 };
 
-// The inputs of an op as torch.profiler writes them with record_shapes=True, as JSON text:
-// dims "[[512, 512], [512, 512]]", types "[\"c10::Half\", \"c10::Half\"]".
-struct ShapeArgs {
-  std::string dims;
-  std::string types;
-};
+// The tensor inputs of an op, typed: what record_shapes=True writes as "Input Dims" and "Input
+// type" (sim/host_trace.cc writes the text). Scalar operands are not listed.
+using InputSignature = std::vector<scenario::TensorType>;
 
 struct HostTimeline {
   std::vector<std::string> names;
-  std::vector<HostEvent> events;  // in start order; children after their parent
-  std::vector<ShapeArgs> shapes;  // distinct input signatures, see HostEvent::shapes_id
+  std::vector<HostEvent> events;       // in start order; children after their parent
+  std::vector<InputSignature> shapes;  // distinct input signatures, see HostEvent::shapes_id
 };
 
 // The runtime's fallback reasons (base/rbln_vocabulary.h); the host model never records kUnknown.

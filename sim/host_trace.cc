@@ -1,12 +1,53 @@
 #include "sim/host_trace.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
+#include <utility>
 
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::sim {
+
+namespace {
+
+// torch.profiler's "Input type" text of each dtype (c10 ScalarType names, as record_shapes
+// writes them).
+const char* TorchTypeName(scenario::DType dtype) {
+  switch (dtype) {
+    case scenario::DType::kFp16:
+      return "c10::Half";
+    case scenario::DType::kBf16:
+      return "c10::BFloat16";
+    case scenario::DType::kFp32:
+      return "float";
+    case scenario::DType::kFp8:
+      return "c10::Float8_e4m3fn";
+    case scenario::DType::kInt64:
+      return "long int";
+    case scenario::DType::kInt32:
+      return "int";
+    case scenario::DType::kBool:
+      return "bool";
+  }
+  return "";
+}
+
+// "Input Dims" and "Input type" as torch writes them: [[512, 512], [512, 512]] and
+// ["c10::Half", "c10::Half"].
+std::pair<trace::RawJson, trace::RawJson> ShapeArgs(const sim::InputSignature& inputs) {
+  std::string dims = "[";
+  std::string types = "[";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const char* sep = i == 0 ? "" : ", ";
+    dims += fmt::format("{}[{}]", sep, fmt::join(inputs[i].shape, ", "));
+    types += fmt::format("{}\"{}\"", sep, TorchTypeName(inputs[i].dtype));
+  }
+  return {trace::RawJson{dims + "]"}, trace::RawJson{types + "]"}};
+}
+
+}  // namespace
 
 void AppendHostTrace(const scenario::Scenario& scenario,
                      const sim::HostTimeline& timeline,
@@ -21,6 +62,11 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     out->threads.push_back(
         {pid, tid, fmt::format("thread {} ({})", tid, scenario.host.process_name), tid});
   }
+  // Each distinct signature is written once and copied to the events that share it.
+  std::vector<std::pair<trace::RawJson, trace::RawJson>> shape_args;
+  shape_args.reserve(timeline.shapes.size());
+  for (const sim::InputSignature& inputs : timeline.shapes)
+    shape_args.push_back(ShapeArgs(inputs));
   int64_t ev_idx = 0;
   for (const sim::HostEvent& event : timeline.events) {
     if (event.kind == sim::HostEventKind::kRuntimeMarker)
@@ -39,10 +85,10 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     e.args.push_back({"Record function id", int64_t{0}});
     // What torch.profiler writes with record_shapes=True (the trace-only fallback detector reads
     // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
-    if (event.shapes_id != 0 && event.shapes_id <= timeline.shapes.size()) {
-      const sim::ShapeArgs& shapes = timeline.shapes[event.shapes_id - 1];
-      e.args.push_back({"Input Dims", trace::RawJson{shapes.dims}});
-      e.args.push_back({"Input type", trace::RawJson{shapes.types}});
+    if (event.shapes_id != 0 && event.shapes_id <= shape_args.size()) {
+      const auto& [dims, types] = shape_args[event.shapes_id - 1];
+      e.args.push_back({"Input Dims", dims});
+      e.args.push_back({"Input type", types});
     }
     if (event.bytes >= 0)
       e.args.push_back({"bytes", event.bytes});

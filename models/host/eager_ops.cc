@@ -14,52 +14,6 @@ using Location = TensorState::Location;
 
 namespace {
 
-// torch.profiler's "Input type" text of each dtype (c10 ScalarType names, as record_shapes
-// writes them).
-const char* TorchTypeName(DType dtype) {
-  switch (dtype) {
-    case DType::kFp16:
-      return "c10::Half";
-    case DType::kBf16:
-      return "c10::BFloat16";
-    case DType::kFp32:
-      return "float";
-    case DType::kFp8:
-      return "c10::Float8_e4m3fn";
-    case DType::kInt64:
-      return "long int";
-    case DType::kInt32:
-      return "int";
-    case DType::kBool:
-      return "bool";
-  }
-  return "";
-}
-
-// The record_shapes args of an op's tensor inputs as text, interned in |timeline|: 1 + its index
-// (0 when the table is full). Scalar operands are not listed.
-uint16_t InternShapeText(sim::HostTimeline* timeline, const std::vector<TensorType>& inputs) {
-  sim::ShapeArgs args;
-  args.dims = "[";
-  args.types = "[";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const char* sep = i == 0 ? "" : ", ";
-    args.dims += fmt::format("{}[{}]", sep, fmt::join(inputs[i].shape, ", "));
-    args.types += fmt::format("{}\"{}\"", sep, TorchTypeName(inputs[i].dtype));
-  }
-  args.dims += "]";
-  args.types += "]";
-  for (size_t i = 0; i < timeline->shapes.size(); ++i) {
-    const sim::ShapeArgs& seen = timeline->shapes[i];
-    if (seen.dims == args.dims && seen.types == args.types)
-      return static_cast<uint16_t>(i + 1);
-  }
-  if (timeline->shapes.size() >= UINT16_MAX)
-    return 0;
-  timeline->shapes.push_back(std::move(args));
-  return static_cast<uint16_t>(timeline->shapes.size());
-}
-
 template <typename Operands>
 std::vector<TensorType> TypesOf(const Operands& inputs) {
   std::vector<TensorType> types;
@@ -73,15 +27,15 @@ std::vector<TensorType> TypesOf(const Operands& inputs) {
 void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
   if (!host_->recording_)
     return;
-  for (const auto& [types, id] : host_->shapes_memo_) {
-    if (types == inputs) {
-      host_->timeline_.events[event].shapes_id = id;
+  // Interned: a run has few distinct input signatures; past 65535 shapes are not recorded.
+  std::vector<sim::InputSignature>& shapes = host_->timeline_.shapes;
+  size_t found = std::find(shapes.begin(), shapes.end(), inputs) - shapes.begin();
+  if (found == shapes.size()) {
+    if (shapes.size() >= UINT16_MAX)
       return;
-    }
+    shapes.push_back(inputs);
   }
-  const uint16_t id = InternShapeText(&host_->timeline_, inputs);
-  host_->shapes_memo_.emplace_back(inputs, id);
-  host_->timeline_.events[event].shapes_id = id;
+  host_->timeline_.events[event].shapes_id = static_cast<uint16_t>(found + 1);
 }
 
 void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {

@@ -39,8 +39,8 @@ class EagerOps {
                                                 const std::vector<Operand>& inputs,
                                                 const TensorType& out_type) const;
   void NanInfScan(TensorState* tensor);
-  // Sets the record_shapes args of timeline event |event| when recording; a signature seen before
-  // in this timeline formats no text (HostRuntime::shapes_memo_).
+  // Sets the record_shapes args of timeline event |event| when recording: its index into the
+  // timeline's distinct input signatures.
   void RecordShapes(size_t event, const std::vector<TensorType>& inputs);
   void RecordShapes(size_t event, const std::vector<Operand>& inputs);
   compiler::OpLaunch MakeLaunch(const OpTraits& traits,

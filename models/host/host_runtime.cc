@@ -222,7 +222,6 @@ void HostRuntime::ResetSession() {
 }
 
 sim::HostTimeline HostRuntime::TakeTimeline() {
-  shapes_memo_.clear();
   name_ids_.clear();
   return std::exchange(timeline_, sim::HostTimeline());
 }

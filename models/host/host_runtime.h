@@ -44,9 +44,6 @@ struct CompiledProgram {
   bool in_lru = false;
 };
 
-// Input signatures already interned in the current timeline, with their shapes_id.
-using ShapesMemo = std::vector<std::pair<std::vector<TensorType>, uint16_t>>;
-
 class HostRuntime : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(HostRuntime);
@@ -103,7 +100,6 @@ class HostRuntime : public sc_core::sc_module {
   rebel100::Device* device_;
   int64_t ahead_ticks_ = 0;
   bool time_limit_hit_ = false;  // Spend() stopped the local clock at the simulated-time limit
-  ShapesMemo shapes_memo_;       // follows timeline_
   std::unordered_map<std::string, uint32_t>
       name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel
                   // resolution ticks
