@@ -2,20 +2,21 @@
 
 #include <iterator>
 
+#include "profiler/trace/json_writer.h"
+
 namespace rblnsim::bridge {
 
 namespace {
 
-// Counter names are identifiers from the table, so they never need JSON escaping.
 trace::RawJson ObjectOf(const std::vector<std::pair<std::string, uint64_t>>& fields) {
-  std::string text = "{";
-  for (const auto& [name, value] : fields) {
-    if (text.size() > 1)
-      text += ", ";
-    text += "\"" + name + "\": " + std::to_string(value);
-  }
-  text += "}";
-  return trace::RawJson{std::move(text)};
+  trace::StringSink sink;
+  trace::JsonWriter json(&sink);
+  json.BeginObject();
+  for (const auto& [name, value] : fields)
+    json.Key(name).Uint(value);
+  json.EndObject();
+  json.sink();  // hands the buffered text over
+  return trace::RawJson{sink.text()};
 }
 
 }  // namespace
