@@ -27,8 +27,10 @@ struct DescribeOptions {
 };
 
 // The "format" of `describe --json`. 2: every registry key under "parameters"; the hand-picked
-// "device" object and host.runtime_submit_ns/default_op_cost_ns of format 1 are gone.
-inline constexpr char kDescribeFormat[] = "rblnsim-describe/2";
+// "device" object and host.runtime_submit_ns/default_op_cost_ns of format 1 are gone. 3: op and
+// graph steps carry the loader's "types"; "parameters" holds the top-level, workload.* and
+// sweep.mode keys too.
+inline constexpr char kDescribeFormat[] = "rblnsim-describe/3";
 
 void AddDescribeCommand(CLI::App* app, DescribeOptions* options);
 // 0 printed, 2 bad input (nothing printed on stdout).

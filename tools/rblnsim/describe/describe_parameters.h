@@ -11,8 +11,9 @@
 
 namespace rblnsim::cli {
 
-// The "format" of `describe --parameters --json`.
-inline constexpr char kParametersFormat[] = "rblnsim-parameters/1";
+// The "format" of `describe --parameters --json`. 2: the kinds choice_list, name and unsigned
+// (the top-level keys, workload.activities).
+inline constexpr char kParametersFormat[] = "rblnsim-parameters/2";
 
 // An object of every registry key's value in `scenario`, in its stored unit (numbers; strings
 // for text, choices and variables; objects for the op maps; null for an unset expect key).
