@@ -10,6 +10,8 @@ std::optional<BuiltInOpCost> BuiltInHostOpCost(std::string_view name) {
   // tensor; dispatch layers do not.
   static const std::map<std::string, BuiltInOpCost, std::less<>> kCosts = {
       {"aten::matmul", {1600, 0}},
+      // softmax's composite frame around aten::_softmax, which takes the op's dispatch cost.
+      {"aten::softmax", {1600, 0}},
       {"aten::mm", {6000, 0}},
       {"aten::bmm", {6000, 0}},
       {"aten::linear", {6000, 0}},

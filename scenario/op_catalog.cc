@@ -116,6 +116,10 @@ std::vector<OpInfo> BuildCatalog() {
 // ops, plus the host model's own cost keys (rbln::kernel, rbln::graph, rbln::compile, rbln_run,
 // cpu::kernel).
 constexpr std::string_view kHostAtenNames[] = {
+    // Kernels composite ops reach (AtenCallTreeOf) that are no catalogue op of their own.
+    "aten::_softmax",
+    "aten::dot",
+    "aten::mv",
     "aten::to",
     "aten::_to_copy",
     "aten::copy_",
@@ -277,21 +281,30 @@ const std::vector<std::string_view>& KnownAtenNames() {
   return *kNames;
 }
 
-std::string_view KernelAtenName(const OpInfo& op, const std::vector<TensorType>& inputs) {
-  if (op.rule != OpRule::kMatmul || inputs.size() != 2) {
-    return op.aten_name;
+AtenCallTree AtenCallTreeOf(const OpInfo& op, const std::vector<TensorType>& inputs) {
+  AtenCallTree tree{{}, op.aten_name, op.name};
+  if (op.rule == OpRule::kKeepLast && op.op_class == OpClass::kSoftmax) {
+    tree.frames = {op.aten_name};
+    tree.kernel = "aten::_softmax";
+    return tree;
   }
+  if (op.rule != OpRule::kMatmul || inputs.size() != 2) {
+    return tree;
+  }
+  tree.frames = {op.aten_name};
   const size_t rank_a = inputs[0].shape.size();
   const size_t rank_b = inputs[1].shape.size();
   if (rank_a == 1 && rank_b == 1) {
-    return "aten::dot";
+    tree.kernel = "aten::dot";
+  } else if (rank_a == 2 && rank_b == 1) {
+    tree.kernel = "aten::mv";
+  } else {
+    // A batched right operand needs bmm; a batched left operand times a 1-D/2-D right one is
+    // folded into a single mm (torch's should_fold, without autograd).
+    tree.kernel = rank_b >= 3 ? "aten::bmm" : "aten::mm";
   }
-  if (rank_a == 2 && rank_b == 1) {
-    return "aten::mv";
-  }
-  // A batched right operand needs bmm; a batched left operand times a 1-D/2-D right one is folded
-  // into a single mm (torch's should_fold, without autograd).
-  return rank_b >= 3 ? "aten::bmm" : "aten::mm";
+  tree.layer = tree.kernel.substr(tree.kernel.find("::") + 2);
+  return tree;
 }
 
 }  // namespace rblnsim::scenario

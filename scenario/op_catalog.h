@@ -101,10 +101,19 @@ StatusOr<TensorType> InferOutput(std::string_view op_name,
                                  const std::vector<TensorType>& inputs,
                                  const std::vector<double>& scalars);
 
-// The ATen kernel an op reaches on the device: matmul dispatches to aten::mm for 2-D operands
-// (and folds batched-by-2-D into mm) and to aten::bmm when both operands are batched; every other
-// op is its own kernel. Assumes InferOutput accepted the inputs.
-std::string_view KernelAtenName(const OpInfo& op, const std::vector<TensorType>& inputs);
+// The ATen calls torch records when an op applied to |inputs| reaches the device: the
+// CompositeImplicitAutograd frames the dispatcher passes through (outermost first) and the kernel
+// inside them, which launches. matmul dispatches to aten::mm for 2-D operands (and folds
+// batched-by-2-D into mm) and to aten::bmm when both operands are batched; softmax to
+// aten::_softmax. linear, mm, bmm and addmm are registered on torch-rbln's dispatch shim, so under
+// inference mode they are their own kernels, as is every other op. Assumes InferOutput accepted
+// the inputs.
+struct AtenCallTree {
+  std::vector<std::string_view> frames;  // composite frames, outermost first; often none
+  std::string_view kernel;               // the op that launches
+  std::string_view layer;                // the layer token of its device commands ("mm")
+};
+AtenCallTree AtenCallTreeOf(const OpInfo& op, const std::vector<TensorType>& inputs);
 
 }  // namespace rblnsim::scenario
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "models/compiler/op_compiler.h"
@@ -67,17 +68,24 @@ Status EagerOps::Call(const scenario::Step& step) {
     host_->tensors_[out_name] = view;
     return Status::Ok();
   }
-  if (step.op == "matmul") {
-    // torch.matmul dispatches to mm (2-D) or bmm (batched) underneath its own frame; the device
-    // program is the kernel's, so its commands are named after mm/bmm.
-    const std::string inner(scenario::KernelAtenName(*scenario::FindOp(step.op), types));
+  const scenario::AtenCallTree tree = scenario::AtenCallTreeOf(*scenario::FindOp(step.op), types);
+  if (!tree.frames.empty()) {
+    // Each composite frame records the op's inputs and charges its own dispatch cost; the
+    // kernel inside the innermost one launches, and its device program is named after it.
     OpTraits kernel_traits = traits;
-    kernel_traits.layer = inner.substr(inner.find("::") + 2);
-    const size_t frame = host_->timeline_.events.size();
-    host_->Op("aten::matmul", host_->costs_.SelfNs("aten::matmul", 0),
-              [&] { Dispatch(inner, kernel_traits, inputs, *out_type, out_name, false); });
-    // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
-    RecordShapes(frame, types);
+    kernel_traits.layer = std::string(tree.layer);
+    const std::function<void(size_t)> enter = [&](size_t depth) {
+      if (depth == tree.frames.size()) {
+        Dispatch(std::string(tree.kernel), kernel_traits, inputs, *out_type, out_name, false);
+        return;
+      }
+      const std::string frame_name(tree.frames[depth]);
+      const size_t frame = host_->timeline_.events.size();
+      host_->Op(frame_name, host_->costs_.SelfNs(frame_name, 0), [&] { enter(depth + 1); });
+      // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
+      RecordShapes(frame, types);
+    };
+    enter(0);
   } else {
     // torch records the in-place form under its own schema name: aten::add_.
     const std::string aten = step.in_place ? traits.aten_name + "_" : traits.aten_name;

@@ -52,6 +52,42 @@ TEST(Device, TheHostModelRunsOnlyTypedSteps) {
   EXPECT_NE(untyped.message().find("not typed by the loader"), std::string::npos);
 }
 
+// torch records softmax as aten::softmax around aten::_softmax, and the launch is _softmax's.
+TEST(Device, SoftmaxLaunchesFromTheKernelInsideItsCompositeFrame) {
+  scenario::Scenario s;
+  s.env.rbln_profiler = true;
+  s.workload.tensors = {Tensor("x", {8, 64})};
+  s.workload.warmup = {OpStep("softmax", {"x"}, "y"), CpuStep("y")};
+  s.workload.profile = {OpStep("softmax", {"x"}, "y"), CpuStep("y")};
+  const sim::SessionData session = RunSession(s);
+  const sim::HostTimeline& timeline = session.timeline;
+  const auto find = [&](std::string_view name) -> const sim::HostEvent* {
+    for (const sim::HostEvent& event : timeline.events) {
+      if (timeline.names[event.name_id] == name)
+        return &event;
+    }
+    return nullptr;
+  };
+  const sim::HostEvent* outer = find("aten::softmax");
+  const sim::HostEvent* kernel = find("aten::_softmax");
+  ASSERT_NE(outer, nullptr);
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_LE(outer->start_ns, kernel->start_ns);
+  EXPECT_GE(outer->end_ns, kernel->end_ns);
+  EXPECT_NE(outer->shapes_id, 0);  // both frames record the input
+  EXPECT_EQ(outer->shapes_id, kernel->shapes_id);
+  const sim::HostEvent* marker = nullptr;
+  for (const sim::HostEvent& event : timeline.events) {
+    if (event.kind == sim::HostEventKind::kRuntimeMarker)
+      marker = &event;
+  }
+  ASSERT_NE(marker, nullptr);
+  EXPECT_GE(marker->start_ns, kernel->start_ns);
+  EXPECT_LE(marker->end_ns, kernel->end_ns);
+  ASSERT_EQ(session.truth.launches.size(), 1u);
+  EXPECT_EQ(session.truth.launches[0].op, "aten::_softmax");
+}
+
 TEST(Device, RecordBufferOverflowCountsEveryDrop) {
   scenario::Scenario s = SeedScenario();
   s.device.record_buffer_capacity = 10;

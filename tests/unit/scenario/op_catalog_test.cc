@@ -113,10 +113,26 @@ TEST(ScenarioOpCatalog, MatmulFollowsTorchRules) {
   EXPECT_THAT(InferError("matmul", {T({2, 4, 64}), T({3, 64, 8})}), HasSubstr("batch"));
   EXPECT_THAT(InferError("matmul", {T({}), T({4})}), HasSubstr("at least one dimension"));
   const OpInfo& matmul = *FindOp("matmul");
-  EXPECT_EQ(KernelAtenName(matmul, {T({512, 512}), T({512, 512})}), "aten::mm");
-  EXPECT_EQ(KernelAtenName(matmul, {T({2, 4, 64}), T({64, 8})}), "aten::mm");
-  EXPECT_EQ(KernelAtenName(matmul, {T({2, 4, 64}), T({2, 64, 8})}), "aten::bmm");
-  EXPECT_EQ(KernelAtenName(*FindOp("add"), {T({4}), T({4})}), "aten::add");
+  const auto kernel = [](const OpInfo& op, const std::vector<TensorType>& inputs) {
+    return AtenCallTreeOf(op, inputs).kernel;
+  };
+  EXPECT_EQ(kernel(matmul, {T({512, 512}), T({512, 512})}), "aten::mm");
+  EXPECT_EQ(kernel(matmul, {T({2, 4, 64}), T({64, 8})}), "aten::mm");
+  EXPECT_EQ(kernel(matmul, {T({2, 4, 64}), T({2, 64, 8})}), "aten::bmm");
+  EXPECT_EQ(kernel(*FindOp("add"), {T({4}), T({4})}), "aten::add");
+  // The composite frames around the kernel, and the layer its commands are named after.
+  const AtenCallTree mm = AtenCallTreeOf(matmul, {T({512, 512}), T({512, 512})});
+  EXPECT_EQ(mm.frames, std::vector<std::string_view>{"aten::matmul"});
+  EXPECT_EQ(mm.layer, "mm");
+  const AtenCallTree softmax = AtenCallTreeOf(*FindOp("softmax"), {T({8, 64})});
+  EXPECT_EQ(softmax.frames, std::vector<std::string_view>{"aten::softmax"});
+  EXPECT_EQ(softmax.kernel, "aten::_softmax");
+  EXPECT_EQ(softmax.layer, "softmax");
+  // torch-rbln registers linear on its dispatch shim: under inference mode it is its own kernel.
+  const AtenCallTree linear = AtenCallTreeOf(*FindOp("linear"), {T({8, 64}), T({32, 64})});
+  EXPECT_TRUE(linear.frames.empty());
+  EXPECT_EQ(linear.kernel, "aten::linear");
+  EXPECT_TRUE(AtenCallTreeOf(*FindOp("add"), {T({4}), T({4})}).frames.empty());
 }
 
 TEST(ScenarioOpCatalog, ElementwiseBroadcastingAndPromotion) {
