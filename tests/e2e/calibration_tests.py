@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import tempfile
 
+import card_workload_trace
 import e2e_runner
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -211,6 +212,39 @@ def test_calibrate_predicts_held_out_scenarios():
         # The larger matmul is where the efficiency shows: the fit must have found it.
         found = re.search(r"matmul: \{efficiency: ([0-9.]+)", first)
         assert found and abs(float(found.group(1)) - 0.7) < 0.7 * 0.02, first
+
+
+def test_a_card_format_trace_with_torch_names_lines_up():
+    """A card-format trace written by card_workload_trace.py (torch's op names: aten::mm inside
+    aten::matmul, aten::_softmax inside aten::softmax; the card's lanes, Device Sync slices that
+    are no kernel) lines up launch by launch, and its figures are the trace's own."""
+    scenario = os.path.join(SOURCE, "tests", "e2e", "data", "card_mm_softmax.yaml")
+    with tempfile.TemporaryDirectory(prefix="rblnsim-card-") as tmp:
+        card = os.path.join(tmp, "card.json")
+        truth = card_workload_trace.write(card)
+        result = compare_json(tmp, scenario, card)
+        assert (result["launches_matched"], result["launches_only_sim"],
+                result["launches_only_hw"]) == (4, 0, 0), result
+        # Every device slice counts, Device Sync included, as the device time sums them.
+        assert result["device_events"]["hw"] == sum(l["slices"] for l in truth["launches"])
+        by_op = collections.defaultdict(list)
+        for launch in truth["launches"]:
+            by_op[launch["op"]].append(launch["device_us"] * 1000)
+        ops = {o["op"]: o for o in result["ops"]}
+        assert set(ops) == set(by_op), ops
+        for op, times in by_op.items():
+            assert ops[op]["hw_launches"] == ops[op]["matched"] == len(times), ops[op]
+            expected = statistics.mean(times)
+            assert abs(ops[op]["hw_device_ns"] - expected) <= 0.001 * expected, (op, ops[op])
+
+        # A launch the card lost is named, and only its own op loses a pair.
+        dropped = os.path.join(tmp, "dropped.json")
+        card_workload_trace.write(dropped, drop_launch=1)  # the first softmax
+        proc = rblnsim(["compare", scenario, dropped])
+        assert "Launches only simulated: aten::_softmax x1" in proc.stdout, proc.stdout
+        result = compare_json(tmp, scenario, dropped)
+        ops = {o["op"]: o for o in result["ops"]}
+        assert ops["aten::mm"]["matched"] == 2 and ops["aten::_softmax"]["matched"] == 1, ops
 
 
 def test_a_trace_of_another_workload_is_refused():

@@ -116,6 +116,20 @@ std::string FormatComparison(const CompareHeader& header, const Comparison& c) {
       "only simulated, {} only captured)\n\n",
       c.launch_pairs.size(), c.unmatched_sim_launches, c.unmatched_hw_launches, c.commands.size(),
       c.unmatched_sim_slices, c.unmatched_hw_slices);
+  // Every unmatched launch by its launching op, so a dropped or an extra launch has a name.
+  std::string only_sim, only_hw;
+  for (const OpComparison& op : c.ops) {
+    if (op.sim_launches > op.matched)
+      only_sim += fmt::format("{}{} x{}", only_sim.empty() ? "" : ", ", op.op,
+                              op.sim_launches - op.matched);
+    if (op.hw_launches > op.matched)
+      only_hw +=
+          fmt::format("{}{} x{}", only_hw.empty() ? "" : ", ", op.op, op.hw_launches - op.matched);
+  }
+  if (!only_sim.empty())
+    out.insert(out.size() - 1, fmt::format("Launches only simulated: {}\n", only_sim));
+  if (!only_hw.empty())
+    out.insert(out.size() - 1, fmt::format("Launches only captured: {}\n", only_hw));
   OpTable(c, &out);
   LatencyTable(c, &out);
   HostTable(c, &out);

@@ -59,12 +59,31 @@ std::string InputDimsText(const trace::Event& e) {
     text = raw->text;
   else if (const auto* str = std::get_if<std::string>(&arg->value))
     text = *str;
-  std::string out;
+  std::string compact;
   for (char c : text) {
     if (c != ' ' && c != '\n' && c != '\t')
-      out += c;
+      compact += c;
   }
-  return out;
+  // Top-level entries that are "[]" (a scalar argument, such as softmax's dim, which torch lists
+  // and the model does not) carry no shape: dropped, so both sides key on the tensors alone.
+  if (compact.size() < 2 || compact.front() != '[' || compact.back() != ']')
+    return compact;
+  std::string out = "[";
+  int depth = 0;
+  size_t start = 1;
+  for (size_t i = 1; i < compact.size(); ++i) {
+    const char c = compact[i];
+    const bool last = i == compact.size() - 1;  // the closing bracket
+    if (!last)
+      depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (last || (depth == 0 && c == ',')) {
+      const std::string_view entry(compact.data() + start, i - start);
+      if (entry != "[]" && !entry.empty())
+        out += (out.size() > 1 ? "," : "") + std::string(entry);
+      start = i + 1;
+    }
+  }
+  return out + "]";
 }
 
 const std::set<std::string, std::less<>>& KnownCostKeys() {
@@ -181,8 +200,10 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
   DigestHost(index, &digest);
 
   const index::LaunchTable& table = index.launches();
+  // Every device slice off the host lane counts, whatever its category (a card's Device Sync
+  // slices are no kernel), so the count covers what the device time sums.
   for (size_t i : table.device_slices) {
-    if (trace::IsDeviceCategory(index.events().category[i]))
+    if (index.LaneOf(i) != trace::LaneKind::kHost)
       ++digest.device_events;
   }
   for (const auto& [launch_id, slices] : table.slices_by_launch) {

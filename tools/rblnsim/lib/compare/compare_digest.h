@@ -46,7 +46,8 @@ struct DigestSlice {
 struct DigestLaunch {
   int64_t launch_id = 0;
   std::string op;  // the innermost cpu_op / user_annotation around the marker
-  // That op's record_shapes "Input Dims", white space removed; empty when the trace has none.
+  // That op's record_shapes "Input Dims", white space and scalar entries ("[]") removed; empty
+  // when the trace has none.
   std::string input_dims;
   int64_t marker_start_ns = 0;
   int64_t marker_dur_ns = 0;
@@ -76,7 +77,7 @@ struct TraceDigest {
   std::map<std::string, int64_t> device_keys;  // device slices by CommandKey
   std::map<std::string, int64_t> fallbacks;    // detected CPU fallbacks by op
   std::map<std::string, int64_t> recompiles;   // detected recompiles by op
-  int64_t device_events = 0;                   // kernel / gpu_memcpy / gpu_memset events
+  int64_t device_events = 0;                   // device slices off the host lane, any category
   int64_t slices_without_marker = 0;
   // current dialect: activities on an NPU row's host lane (privateuse1_runtime: runtime steps on
   // the host). Like privateuse1_runtime in analyze's latency, they are kept out of the launches'

@@ -1,0 +1,93 @@
+"""Writes a trace in the layout torch.profiler and torch-rbln produce on an RBLN-CR card of the
+workload in data/card_mm_softmax.yaml, with the truth of what the script put in. Nothing here
+comes from the simulator:
+
+  - op names as torch records them under inference_mode: x @ x is aten::matmul around aten::mm,
+    softmax is aten::softmax around aten::_softmax, and each launch sits in the inner kernel;
+    Input Dims list scalar arguments as [] (softmax's dim and half_to_float);
+  - the card's rows: device pid 0 "RBLN-CR13 (rbln:0)" with the lanes Neural Engine Clusters,
+    Neural DMA, Task DMA and Device Sync; Device Sync slices are no kernel (gpu_user_annotation),
+    yet they are device work of their launch;
+  - command names in the card's own numbering, not rblnsim's.
+
+`drop_launch` leaves out the N-th profiled launch (0-based), marker and slices, as a lost record
+would.
+"""
+import json
+
+from card_fallback_trace import Card, PID, TID
+
+DEVICE_PID = 0
+LANES = {"nec": 0, "ndma": 1, "tdma": 2, "sync": 3}
+LANE_NAMES = {0: "Neural Engine Clusters", 1: "Neural DMA", 2: "Task DMA", 3: "Device Sync"}
+CATEGORY = {0: "kernel", 1: "gpu_memcpy", 2: "gpu_memcpy", 3: "gpu_user_annotation"}
+HALF = "c10::Half"
+# Per launching op: the commands a launch runs, (name, lane, duration in us).
+COMMANDS = {
+    "aten::mm": [("load_w", "ndma", 2.6), ("load_x", "ndma", 2.4), ("args", "tdma", 0.8),
+                 ("gemm_0", "nec", 3.1), ("gemm_1", "nec", 3.0), ("store", "tdma", 0.9),
+                 ("barrier", "sync", 0.4)],
+    "aten::_softmax": [("load", "tdma", 0.7), ("softmax", "nec", 1.3), ("store", "tdma", 0.6),
+                       ("barrier", "sync", 0.3)],
+}
+
+
+def _launch(card, op, instance, truth, keep):
+    card.launch += 1
+    start = card.ts
+    t = start + 14.0
+    slices = []
+    for index, (name, lane, dur) in enumerate(COMMANDS[op]):
+        tid = LANES[lane]
+        slices.append({"ph": "X", "cat": CATEGORY[tid], "name": f"{instance}_{name}_{index}",
+                       "pid": DEVICE_PID, "tid": tid, "ts": round(t, 3), "dur": dur,
+                       "args": {"launch_id": card.launch}})
+        t += dur + 0.2
+    if keep:
+        card.events.append({"ph": "X", "cat": "privateuse1_runtime", "name": "rbln launch",
+                            "pid": PID, "tid": TID, "ts": round(start, 3), "dur": 0,
+                            "args": {"launch_id": card.launch}})
+        card.events.extend(slices)
+        truth["launches"].append({"op": op, "device_us": sum(s["dur"] for s in slices),
+                                  "slices": len(slices)})
+    card.ts += 1.0
+
+
+def build(drop_launch=None):
+    """Returns (trace dict, truth dict) of the profiled window (the warm-up is outside it)."""
+    card = Card()
+    truth = {"launches": []}
+    mm = ("aten::matmul", [[512, 512], [512, 512]], [HALF, HALF])
+    softmax = ("aten::softmax", [[8, 64], [], []], [HALF, "Scalar", "Scalar"])
+    profiled = 0
+    for _ in range(2):
+        for op, (outer, dims, types) in (("aten::mm", mm), ("aten::_softmax", softmax)):
+            with card.op(outer, dims, types, dur=4):
+                with card.op(op, dims, types, dur=8):
+                    _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch)
+            profiled += 1
+    for _ in ("y", "p"):  # the two .cpu() downloads
+        card.copy_chain()
+    trace = {
+        "schemaVersion": 1,
+        "deviceProperties": [{"id": 0, "name": "RBLN-CR13"}],
+        "displayTimeUnit": "ms",
+        "baseTimeNanoseconds": 1767189312000000000,
+        "traceEvents": [
+            {"name": "process_name", "ph": "M", "ts": 0, "pid": PID, "tid": 0,
+             "args": {"name": "python3"}},
+            {"name": "thread_name", "ph": "M", "ts": 0, "pid": PID, "tid": TID,
+             "args": {"name": f"thread {TID} (python3)"}},
+            {"name": "process_name", "ph": "M", "ts": 0, "pid": DEVICE_PID, "tid": 0,
+             "args": {"name": "RBLN-CR13 (rbln:0)"}},
+        ] + [{"name": "thread_name", "ph": "M", "ts": 0, "pid": DEVICE_PID, "tid": tid,
+              "args": {"name": name}} for tid, name in LANE_NAMES.items()] + card.events,
+    }
+    return trace, truth
+
+
+def write(path, drop_launch=None):
+    trace, truth = build(drop_launch)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(trace, f)
+    return truth
