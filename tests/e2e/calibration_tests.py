@@ -236,6 +236,13 @@ def test_a_card_format_trace_with_torch_names_lines_up():
             assert ops[op]["hw_launches"] == ops[op]["matched"] == len(times), ops[op]
             expected = statistics.mean(times)
             assert abs(ops[op]["hw_device_ns"] - expected) <= 0.001 * expected, (op, ops[op])
+        # Commands pair within an engine kind, and the card's lane names the class: no DMA is set
+        # against a compute command. The simulator has no Device Sync commands: those stay
+        # captured only.
+        kinds = {c["class"]: c["kind"] for c in result["classes"]}
+        assert kinds == {"Neural Engine Clusters": "matmul", "Neural DMA": "dma",
+                         "Task DMA": "dma"}, kinds
+        assert result["commands_only_hw"] >= 4, result
 
         # A launch the card lost is named, and only its own op loses a pair.
         dropped = os.path.join(tmp, "dropped.json")

@@ -18,6 +18,16 @@ bool Differs(double sim, double hw, const CompareTolerance& tolerance) {
   return diff > tolerance.absolute_ns && diff > tolerance.relative_pct / 100.0 * std::abs(hw);
 }
 
+// The current dialect's "compute" lane (kind other) holds both matmul and general-compute
+// commands, so it pairs with either; every other kind pairs only with itself.
+bool CompatibleKinds(EngineKind a, EngineKind b) {
+  const auto compute = [](EngineKind k) {
+    return k == EngineKind::kMatmul || k == EngineKind::kGce;
+  };
+  return a == b || (a == EngineKind::kOther && compute(b)) ||
+         (b == EngineKind::kOther && compute(a));
+}
+
 // Pairs the slices of one matched launch (see the header for the rule).
 void MatchSlices(const DigestLaunch& sim, const DigestLaunch& hw, size_t pair, Comparison* out) {
   auto keys = [](const DigestLaunch& launch) {
@@ -38,15 +48,28 @@ void MatchSlices(const DigestLaunch& sim, const DigestLaunch& hw, size_t pair, C
       queue.pop_front();
     }
   } else {
-    for (size_t i = 0; i < std::min(sim.slices.size(), hw.slices.size()); ++i)
-      pairs.emplace_back(i, i);
+    // Names differ (a card numbers its commands its own way): each simulated command pairs with
+    // the next captured one of a compatible engine kind, in start order, so a DMA is never set
+    // against a compute command and the captured side's lane names the class.
+    std::vector<bool> used(hw.slices.size(), false);
+    for (size_t s = 0; s < sim.slices.size(); ++s) {
+      for (size_t h = 0; h < hw.slices.size(); ++h) {
+        if (!used[h] && CompatibleKinds(sim.slices[s].kind, hw.slices[h].kind)) {
+          used[h] = true;
+          pairs.emplace_back(s, h);
+          break;
+        }
+      }
+    }
   }
   out->unmatched_sim_slices += static_cast<int64_t>(sim.slices.size() - pairs.size());
   out->unmatched_hw_slices += static_cast<int64_t>(hw.slices.size() - pairs.size());
   for (const auto& [s, h] : pairs) {
     const DigestSlice& slice = sim.slices[s];
+    const DigestSlice& captured = hw.slices[h];
+    const EngineKind kind = slice.kind == EngineKind::kOther ? captured.kind : slice.kind;
     out->commands.push_back(
-        {pair, slice.key, slice.engine_class, slice.kind, slice.dur_ns, hw.slices[h].dur_ns});
+        {pair, slice.key, captured.engine_class, kind, slice.dur_ns, captured.dur_ns});
   }
 }
 

@@ -1,8 +1,10 @@
 // Lines a simulated run up with a captured one. Launches are matched in order per launching op
 // (the k-th aten::mm launch of one run with the k-th of the other); inside a matched launch,
-// device slices are matched by command key ("mm_1") when both launches hold the same keys, else by
-// position in start order, because command names can change between compiler releases. The
-// result holds both sides of every quantity and the differences beyond a tolerance.
+// device slices are matched by command key ("mm_1") when both launches hold the same keys, else in
+// start order among commands of a compatible engine kind (a DMA with a DMA; the current dialect's
+// compute lane with matmul or general compute), because command names change between compiler
+// releases and a card numbers them its own way; the captured side's lane then names the class.
+// The result holds both sides of every quantity and the differences beyond a tolerance.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_LIB_COMPARE_COMPARE_MATCH_H_
 #define RBLNSIM_TOOLS_RBLNSIM_LIB_COMPARE_COMPARE_MATCH_H_
 
