@@ -211,6 +211,8 @@ TEST_F(ArtifactTest, CompareDocumentsReadBackAsWritten) {
   ASSERT_EQ(r->ops.size(), w.ops.size());
   EXPECT_EQ(r->ops[0].op, "aten::mm");
   EXPECT_EQ(r->ops[0].hw_launches, 3);
+  EXPECT_EQ(r->ops[0].hw_without_device, w.ops[0].hw_without_device);
+  EXPECT_EQ(r->ops[0].sim_without_device, w.ops[0].sim_without_device);
   EXPECT_EQ(r->ops[0].hw_device_ns, w.ops[0].hw_device_ns);
   EXPECT_EQ(r->ops[0].hw_latency.p50_ns, w.ops[0].hw_latency.p50_ns);
   ASSERT_EQ(r->classes.size(), 1u);
@@ -240,10 +242,10 @@ TEST_F(ArtifactTest, CompareDocumentsOfAnotherVersionAreRefused) {
   ASSERT_TRUE(WriteCompareDocument(path, SampleComparison()).ok());
   const std::string text = ReadAll(path);
   const std::string newer =
-      Write("newer.json", Replace(text, "\"rblnsim-compare/1\"", "\"rblnsim-compare/7\""));
+      Write("newer.json", Replace(text, "\"rblnsim-compare/2\"", "\"rblnsim-compare/7\""));
   ExpectOneLineNaming(ReadCompareDocument(newer).status(), newer, "'rblnsim-compare/7'");
   const std::string unversioned =
-      Write("old.json", Replace(text, "\"format\": \"rblnsim-compare/1\",", ""));
+      Write("old.json", Replace(text, "\"format\": \"rblnsim-compare/2\",", ""));
   ExpectOneLineNaming(ReadCompareDocument(unversioned).status(), unversioned, "no format field");
 }
 

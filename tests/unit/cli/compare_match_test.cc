@@ -221,13 +221,38 @@ TEST(CompareMatch, ErrorPctHandlesZeroes) {
   EXPECT_DOUBLE_EQ(ErrorPct(-5, 0), -100.0);
 }
 
+// A launch the card recorded without device slices is a lost record, not 0 µs of device time:
+// it is counted and left out of the op's mean on both sides.
+TEST(CompareMatch, ALaunchWithoutDeviceSlicesIsCountedNotAveragedIn) {
+  DigestSlice slice;
+  slice.key = "mm_1";
+  slice.kind = EngineKind::kMatmul;
+  slice.dur_ns = 40;
+  DigestLaunch launch;
+  launch.op = "aten::mm";
+  launch.slices = {slice};
+  launch.device_ns = 40;
+  TraceDigest sim;
+  sim.launches = {launch, launch};
+  TraceDigest hw = sim;
+  hw.launches[1].slices.clear();
+  hw.launches[1].device_ns = 0;
+  const Comparison c = CompareDigests(sim, hw, CompareTolerance());
+  ASSERT_EQ(c.ops.size(), 1u);
+  EXPECT_EQ(c.ops[0].matched, 2);
+  EXPECT_EQ(c.ops[0].hw_without_device, 1);
+  EXPECT_EQ(c.ops[0].sim_without_device, 0);
+  EXPECT_EQ(c.ops[0].sim_device_ns, 40.0);
+  EXPECT_EQ(c.ops[0].hw_device_ns, 40.0);  // not (40 + 0) / 2
+}
+
 TEST(CompareMatch, FitErrorWeighsOpsByLaunchesAndClassesByCommands) {
   Comparison c;
-  c.ops = {{"aten::mm", 3, 3, 3, 110.0, 100.0, {}, {}},       // +10 %, 3 launches
-           {"aten::add", 1, 1, 1, 70.0, 100.0, {}, {}},       // -30 %, 1 launch
-           {"aten::cat", 1, 0, 0, 50.0, 0.0, {}, {}}};        // unmatched: left out
-  c.classes = {{kNec, EngineKind::kMatmul, 4, 105.0, 100.0},  // 5 %
-               {kDma, EngineKind::kDma, 1, 80.0, 100.0}};     // 20 %
+  c.ops = {{"aten::mm", 3, 3, 3, 0, 0, 110.0, 100.0, {}, {}},  // +10 %, 3 launches
+           {"aten::add", 1, 1, 1, 0, 0, 70.0, 100.0, {}, {}},  // -30 %, 1 launch
+           {"aten::cat", 1, 0, 0, 0, 0, 50.0, 0.0, {}, {}}};   // unmatched: left out
+  c.classes = {{kNec, EngineKind::kMatmul, 4, 105.0, 100.0},   // 5 %
+               {kDma, EngineKind::kDma, 1, 80.0, 100.0}};      // 20 %
   c.sim_latency.count = 4;
   c.sim_latency.p50_ns = 1200;
   c.hw_latency.count = 4;

@@ -43,6 +43,8 @@ void WriteOps(trace::JsonWriter& json, const CompareDocument& d) {
     json.Key("sim_launches").Int(op.sim_launches);
     json.Key("hw_launches").Int(op.hw_launches);
     json.Key("matched").Int(op.matched);
+    json.Key("sim_without_device").Int(op.sim_without_device);
+    json.Key("hw_without_device").Int(op.hw_without_device);
     json.Key("sim_device_ns").Double(op.sim_device_ns);
     json.Key("hw_device_ns").Double(op.hw_device_ns);
     json.Key("error_pct").Double(ErrorPct(op.sim_device_ns, op.hw_device_ns));
@@ -269,6 +271,8 @@ StatusOr<CompareDocument> ReadCompareDocument(const std::string& path) {
     r.Read(item["sim_launches"], &op->sim_launches);
     r.Read(item["hw_launches"], &op->hw_launches);
     r.Read(item["matched"], &op->matched);
+    r.Read(item["sim_without_device"], &op->sim_without_device);
+    r.Read(item["hw_without_device"], &op->hw_without_device);
     r.Read(item["sim_device_ns"], &op->sim_device_ns);
     r.Read(item["hw_device_ns"], &op->hw_device_ns);
     r.Read(item["sim_latency"], &op->sim_latency);

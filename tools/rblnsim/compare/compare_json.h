@@ -15,7 +15,8 @@
 
 namespace rblnsim::cli {
 
-inline constexpr char kCompareFormat[] = "rblnsim-compare/1";
+// 2: ops carry sim_without_device / hw_without_device, and their device means leave those out.
+inline constexpr char kCompareFormat[] = "rblnsim-compare/2";
 
 // What the file holds, field for field. The per-op and per-class error_pct the file also shows
 // are ErrorPct of the two means, so they are not kept twice here.

@@ -126,6 +126,20 @@ std::string FormatComparison(const CompareHeader& header, const Comparison& c) {
       only_hw +=
           fmt::format("{}{} x{}", only_hw.empty() ? "" : ", ", op.op, op.hw_launches - op.matched);
   }
+  std::string no_device;
+  for (const OpComparison& op : c.ops) {
+    if (op.sim_without_device > 0)
+      no_device += fmt::format("{}simulated {} x{}", no_device.empty() ? "" : ", ", op.op,
+                               op.sim_without_device);
+    if (op.hw_without_device > 0)
+      no_device += fmt::format("{}captured {} x{}", no_device.empty() ? "" : ", ", op.op,
+                               op.hw_without_device);
+  }
+  if (!no_device.empty()) {
+    out.insert(
+        out.size() - 1,
+        fmt::format("Launches without device slices (left out of device time): {}\n", no_device));
+  }
   if (!only_sim.empty())
     out.insert(out.size() - 1, fmt::format("Launches only simulated: {}\n", only_sim));
   if (!only_hw.empty())

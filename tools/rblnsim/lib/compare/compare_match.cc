@@ -117,14 +117,22 @@ void CompareOps(const TraceDigest& sim, const TraceDigest& hw, Comparison* out) 
     row.sim_launches = static_cast<int64_t>(sim_launches.size());
     row.hw_launches = static_cast<int64_t>(hw_launches.size());
     row.matched = std::min(row.sim_launches, row.hw_launches);
+    int64_t both_device = 0;
     for (int64_t k = 0; k < row.matched; ++k) {
       const size_t s = sim_launches[k];
       const size_t h = hw_launches[k];
       out->launch_pairs.push_back({s, h, op, sim.launches[s].device_ns, hw.launches[h].device_ns});
-      row.sim_device_ns +=
-          static_cast<double>(sim.launches[s].device_ns) / static_cast<double>(row.matched);
-      row.hw_device_ns +=
-          static_cast<double>(hw.launches[h].device_ns) / static_cast<double>(row.matched);
+      row.sim_without_device += sim.launches[s].has_device() ? 0 : 1;
+      row.hw_without_device += hw.launches[h].has_device() ? 0 : 1;
+      if (!sim.launches[s].has_device() || !hw.launches[h].has_device())
+        continue;
+      ++both_device;
+      row.sim_device_ns += static_cast<double>(sim.launches[s].device_ns);
+      row.hw_device_ns += static_cast<double>(hw.launches[h].device_ns);
+    }
+    if (both_device > 0) {
+      row.sim_device_ns /= static_cast<double>(both_device);
+      row.hw_device_ns /= static_cast<double>(both_device);
     }
     out->unmatched_sim_launches += row.sim_launches - row.matched;
     out->unmatched_hw_launches += row.hw_launches - row.matched;

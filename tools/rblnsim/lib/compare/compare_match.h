@@ -40,7 +40,11 @@ struct OpComparison {
   int64_t sim_launches = 0;
   int64_t hw_launches = 0;
   int64_t matched = 0;
-  double sim_device_ns = 0;  // mean device time per matched launch
+  // Matched launches that show no device slice on that side: a lost record, not 0 µs of work.
+  // They are left out of both means and reported.
+  int64_t sim_without_device = 0;
+  int64_t hw_without_device = 0;
+  double sim_device_ns = 0;  // mean device time per matched launch with device work on both sides
   double hw_device_ns = 0;
   analysis::Percentiles sim_latency;  // over the op's launches with device work
   analysis::Percentiles hw_latency;
