@@ -14,9 +14,12 @@ inline constexpr double kMaxSimulatedNs = 1e15;
 // One duration parameter (a latency, a queue step, a host cost, the command timeout): 1000 s.
 inline constexpr double kMaxDurationNs = 1e12;
 
-// Efficiencies scale an engine's peak rate: 0.1% to 100%. Below that a model is not describing
-// an engine that works, and the durations it implies leave the representable range.
+// Efficiencies scale an engine's configured peak rate: 0.1% to 400%. Below that a model is not
+// describing an engine that works, and the durations it implies leave the representable range.
+// Above 1 the card beats the configured peak (the published figure is low, or the model charges
+// work the card does not do): calibrate may fit such a factor, and says so.
 inline constexpr double kMinEfficiency = 1e-3;
+inline constexpr double kMaxEfficiency = 4;
 
 // Bandwidths: 1 MB/s to 1000 TB/s. At the floor, moving the largest tensor the loader accepts
 // (1 TiB) takes 1.1e15 ns: still a representable kernel time, so the overrun is reported.

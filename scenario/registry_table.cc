@@ -129,7 +129,7 @@ Range TimePositive() {
   return Range{0, kMaxDurationNs, true, false, "ns"};
 }
 Range EfficiencyRange() {
-  return Between(kMinEfficiency, 1);
+  return Between(kMinEfficiency, kMaxEfficiency);
 }
 Range BandwidthRange() {
   return Range{kMinBandwidthBytesPerS, kMaxBandwidthBytesPerS, false, false, "B/s"};
@@ -223,7 +223,7 @@ std::vector<Param> BuildTable() {
       {.path = "device.matmul.efficiency",
        .kind = K::kNumber,
        .range = EfficiencyRange(),
-       .help = "fraction of the engines' peak rate reached",
+       .help = "fraction of the engines' peak rate reached (above 1: the card beats the peak)",
        RBLNSIM_FIELD(device.matmul_efficiency)},
       {.path = "device.matmul.sram",
        .kind = K::kSize,

@@ -42,7 +42,7 @@ struct DeviceConfig {
   // (unpublished; 4 lets a GEMV ingest its weights at 8 TB/s per chiplet, above HBM).
   int preload_rows_per_cycle = 4;                   // device.matmul.preload_rows_per_cycle
   Dataflow dataflow = Dataflow::kWeightStationary;  // device.matmul.dataflow: ws | os | is
-  double matmul_efficiency = 1.0;                   // device.matmul.efficiency (0, 1]
+  double matmul_efficiency = 1.0;                   // device.matmul.efficiency (0, 4]
   int64_t sram_bytes_per_chiplet = 64ll << 20;      // device.matmul.sram (e.g. 64MiB)
   // A matmul this large may be split across chiplets; the split happens only when the closed
   // forms say it finishes sooner (0: placement by cost alone).
@@ -50,7 +50,7 @@ struct DeviceConfig {
 
   // General Compute Engine: vector/elementwise work.
   int64_t gce_elements_per_cycle = 512;  // device.gce.elements_per_cycle
-  double gce_efficiency = 1.0;           // device.gce.efficiency (0, 1]
+  double gce_efficiency = 1.0;           // device.gce.efficiency (0, 4]
 
   // Memory.
   int64_t hbm_bytes_per_chiplet = 36ll << 30;  // device.hbm.capacity
@@ -63,7 +63,7 @@ struct DeviceConfig {
 
   // DMA engines.
   double dma_bandwidth_bytes_per_s = 0.6e12;  // device.dma.bandwidth (one engine)
-  double dma_efficiency = 1.0;                // device.dma.efficiency (0, 1]
+  double dma_efficiency = 1.0;                // device.dma.efficiency (0, 4]
 
   // Host link: PCIe Gen5 x16, two links per package.
   double pcie_bandwidth_bytes_per_s = 64e9;  // device.pcie.bandwidth (per link)

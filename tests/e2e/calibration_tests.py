@@ -214,6 +214,21 @@ def test_calibrate_predicts_held_out_scenarios():
         assert found and abs(float(found.group(1)) - 0.7) < 0.7 * 0.02, first
 
 
+def test_calibrate_says_when_the_card_beats_the_models_peak():
+    """A card 30% faster than the model's matmul peak: the fit goes above 1 and says so."""
+    big = ["--set", "workload.tensors.x.shape=[4096,4096]"]  # compute-bound at the peak
+    with tempfile.TemporaryDirectory(prefix="rblnsim-calib-") as tmp:
+        card = os.path.join(tmp, "card.json")
+        simulate(SEED, card, big + ["--set", "device.matmul.efficiency=1.3"])
+        fitted = os.path.join(tmp, "fitted.yaml")
+        proc = rblnsim(["calibrate", SEED, card, "--out", fitted] + big)
+        assert re.search(r"the card beats the model's peak on matmul by [0-9.]+%", proc.stdout), \
+            proc.stdout
+        with open(fitted, encoding="utf-8") as f:
+            found = re.search(r"matmul: \{efficiency: ([0-9.]+)", f.read())
+        assert found and abs(float(found.group(1)) - 1.3) < 1.3 * 0.03, proc.stdout
+
+
 def test_a_card_format_trace_with_torch_names_lines_up():
     """A card-format trace written by card_workload_trace.py (torch's op names: aten::mm inside
     aten::matmul, aten::_softmax inside aten::softmax; the card's lanes, Device Sync slices that

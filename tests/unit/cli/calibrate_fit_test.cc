@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/limits.h"
+
 namespace rblnsim::cli {
 namespace {
 
@@ -67,16 +69,22 @@ TEST(CalibrateFit, EfficiencyStepLandsOnTheCapturedEfficiency) {
   EXPECT_DOUBLE_EQ(fitted.gce_efficiency, 1.0);
 }
 
-TEST(CalibrateFit, ACardFasterThanThePeakKeepsThePeak) {
+// The card beats the model's peak: the fit goes above 1 (and calibrate says so) instead of
+// holding the factor at 1, up to the key's range.
+TEST(CalibrateFit, ACardFasterThanThePeakFitsAboveOne) {
   const std::vector<ModelCommand> commands = {{"mm_1", EngineKind::kMatmul, 0, 1000}};
   CalibrationParams start;
   start.matmul_efficiency = 0.5;
-  const CandidateRun baseline = Candidate(start, commands, 2.0);  // hw beats efficiency 1
+  const CandidateRun baseline = Candidate(start, commands, 2.0);  // hw runs at twice the peak
   const CandidateRun probe = Candidate(Halved(start), commands, 2.0);
   const EfficiencyModel model(baseline, probe);
   CalibrationParams fitted = start;
   model.Update(baseline, &fitted);
-  EXPECT_DOUBLE_EQ(fitted.matmul_efficiency, 1.0);
+  EXPECT_NEAR(fitted.matmul_efficiency, 2.0, 1e-9);
+  const CandidateRun beyond = Candidate(start, commands, 10.0);  // past the range: its edge
+  CalibrationParams capped = start;
+  EfficiencyModel(beyond, Candidate(Halved(start), commands, 10.0)).Update(beyond, &capped);
+  EXPECT_DOUBLE_EQ(capped.matmul_efficiency, scenario::kMaxEfficiency);
 }
 
 TEST(CalibrateFit, CommandsThatDoNotScaleLeaveTheEfficiencyAlone) {

@@ -32,9 +32,9 @@ TEST(ScenarioLimits, OverflowingRatesAreRefusedWithTheirPosition) {
   };
   const Case cases[] = {
       {"device:\n  matmul:\n    efficiency: 1e-16\n",
-       "test.yaml:10:17: out of range: device.matmul.efficiency must be in [0.001, 1], got 1e-16"},
+       "test.yaml:10:17: out of range: device.matmul.efficiency must be in [0.001, 4], got 1e-16"},
       {"device:\n  gce:\n    efficiency: 1e-300\n",
-       "test.yaml:10:17: out of range: device.gce.efficiency must be in [0.001, 1], got 1e-300"},
+       "test.yaml:10:17: out of range: device.gce.efficiency must be in [0.001, 4], got 1e-300"},
       {"device:\n  dma:\n    efficiency: 0.0009\n",
        "test.yaml:10:17: out of range: device.dma.efficiency"},
       {"host:\n  copy_bandwidth: 1e-3B/s\n",

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "scenario/limits.h"
+
 namespace rblnsim::cli {
 
 namespace {
@@ -81,9 +83,10 @@ void EfficiencyModel::Update(const CandidateRun& from, CalibrationParams* params
     if (bb[k] < kMinSensitivityNs2)
       continue;
     const double x = 1.0 / from.params.EfficiencyOf(kind) + br[k] / bb[k];
-    // x < 1 would be an efficiency above 1: the card beats the model's peak, which the model
-    // cannot express; stay at the peak.
-    *efficiency = 1.0 / std::max(1.0, x);
+    // x < 1 is an efficiency above 1: the card beats the model's peak. That is fitted (up to the
+    // key's range) and reported, never hidden by holding the factor at 1.
+    *efficiency =
+        1.0 / std::clamp(x, 1.0 / scenario::kMaxEfficiency, 1.0 / scenario::kMinEfficiency);
   }
 }
 

@@ -105,6 +105,17 @@ std::string CalibrationReport::Summary(const CandidateRun& before,
       "the window: {:+.2f} ppm\n",
       offset->path, CalibrationValueText(*offset, a.clock_offset_ns), drift->path,
       CalibrationValueText(*drift, a.clock_drift_ppm), drift_ppm);
+  // A factor above 1 means the configured peak is too low for this card: said, not hidden.
+  for (EngineKind kind : {EngineKind::kMatmul, EngineKind::kGce, EngineKind::kDma}) {
+    const double fitted = a.EfficiencyOf(kind);
+    if (fitted > 1.0) {
+      out += fmt::format(
+          "the card beats the model's peak on {} by {:.1f}% (efficiency {:.3f} > 1): the "
+          "configured peak rate is too low for this card, or the model charges it work it does "
+          "not do\n",
+          EngineKindName(kind), (fitted - 1.0) * 100.0, fitted);
+    }
+  }
   out += fmt::format("\nerror before: {}\nerror after:  {}\n", FormatFitError(before.error),
                      FormatFitError(after.error));
   out += fmt::format("overlay written to {} (use: rblnsim run {} --overlay {})\n", out_path,
