@@ -198,7 +198,8 @@ std::string Frame(const Axis& x,
                   const Axis& y,
                   const std::string& title,
                   const std::string& x_label,
-                  const std::string& y_label) {
+                  const std::string& y_label,
+                  bool x_ticks = true) {
   const double left = kLeftPx, right = kWidthPx - kRightPx;
   const double top = kTopPx, bottom = kHeightPx - kBottomPx;
   std::string out = Text(kWidthPx / 2, 24, "middle", Escape(title), " font-size=\"15\"");
@@ -206,7 +207,7 @@ std::string Frame(const Axis& x,
   out += Line(left, bottom, right, bottom, "");
   out += Line(left, top, left, bottom, "");
   out += "</g>\n<g class=\"ticks\" font-size=\"11\">\n";
-  for (double tick : x.ticks()) {
+  for (double tick : x_ticks ? x.ticks() : std::vector<double>()) {
     const double px = x.ToPx(tick);
     out += Line(px, top, px, bottom, " stroke=\"#e0e0e0\"");
     out += Text(px, bottom + 16, "middle", TickText(tick));
@@ -370,6 +371,63 @@ std::string RenderHistogram(const Histogram& histogram) {
               "n = " + std::to_string(histogram.values.size() - static_cast<size_t>(non_finite)),
               " class=\"legend\"");
   out += Note({{non_finite, "non-finite values"}});
+  return out + "</svg>\n";
+}
+
+std::string RenderBarChart(const BarChart& chart) {
+  const size_t groups = chart.categories.size();
+  int64_t skipped = 0;
+  double hi = 0;
+  for (const BarSeries& series : chart.series) {
+    for (size_t g = 0; g < groups; ++g) {
+      if (g >= series.values.size() || !std::isfinite(series.values[g]) || series.values[g] < 0)
+        ++skipped;
+      else
+        hi = std::max(hi, series.values[g]);
+    }
+  }
+  const double left = kLeftPx, right = kWidthPx - kRightPx, bottom = kHeightPx - kBottomPx;
+  const Axis y_axis(0, hi > 0 ? hi : 1, false, bottom, kTopPx);
+  // Groups sit side by side on a frame without x ticks: the names label them.
+  const Axis no_x(0, 1, false, left, right);
+  std::string out =
+      Header() + Frame(no_x, y_axis, chart.title, "", chart.y_label, /*x_ticks=*/false);
+  const double group_px = groups > 0 ? (right - left) / static_cast<double>(groups) : 0;
+  const double bar_px =
+      chart.series.empty() ? 0 : group_px * 0.8 / static_cast<double>(chart.series.size());
+  out += "<g class=\"bars\" stroke=\"white\" stroke-width=\"0.5\">\n";
+  for (size_t s = 0; s < chart.series.size(); ++s) {
+    const BarSeries& series = chart.series[s];
+    const std::string fill = kPalette[s % std::size(kPalette)];
+    for (size_t g = 0; g < groups && g < series.values.size(); ++g) {
+      const double v = series.values[g];
+      if (!std::isfinite(v) || v < 0)
+        continue;
+      const double x0 =
+          left + group_px * (static_cast<double>(g) + 0.1) + bar_px * static_cast<double>(s);
+      const double y0 = y_axis.ToPx(v);
+      out += "<rect class=\"bar\" fill=\"" + fill + "\" x=\"" + Px(x0) + "\" y=\"" + Px(y0) +
+             "\" width=\"" + Px(bar_px) + "\" height=\"" + Px(y_axis.ToPx(0) - y0) + "\"><title>" +
+             Escape(series.label) + " " + Escape(chart.categories[g]) + ": " + TickText(v) +
+             "</title></rect>\n";
+    }
+  }
+  out += "</g>\n<g class=\"categories\" font-size=\"11\">\n";
+  for (size_t g = 0; g < groups; ++g) {
+    const double cx = left + group_px * (static_cast<double>(g) + 0.5);
+    const std::string at = Px(cx) + " " + Px(bottom + 14);
+    out += Text(cx, bottom + 14, "end", Escape(chart.categories[g], 24),
+                " transform=\"rotate(-30 " + at + ")\"");
+  }
+  out += "</g>\n";
+  for (size_t s = 0; s < chart.series.size() && s < kMaxLegendEntries; ++s) {
+    const double ly = kTopPx + 8 + 18 * static_cast<double>(s);
+    out += "<rect x=\"" + Px(right + 12) + "\" y=\"" + Px(ly - 8) +
+           "\" width=\"12\" height=\"10\" fill=\"" + kPalette[s % std::size(kPalette)] + "\"/>\n";
+    out +=
+        Text(right + 30, ly + 2, "start", Escape(chart.series[s].label, 24), " class=\"legend\"");
+  }
+  out += Note({{skipped, "missing values"}});
   return out + "</svg>\n";
 }
 

@@ -39,10 +39,25 @@ struct Histogram {
   int bins = 40;
 };
 
+// Grouped bars: one group per category (an op, an engine class), one bar per series in it.
+// The value axis starts at zero, so bar lengths compare; categories are labelled by name.
+struct BarSeries {
+  std::string label;
+  std::vector<double> values;  // one per category; missing or non-finite: no bar, counted
+};
+
+struct BarChart {
+  std::string title;
+  std::string y_label;
+  std::vector<std::string> categories;
+  std::vector<BarSeries> series;
+};
+
 // SVG text of the chart. Empty series and non-finite values are skipped (and counted in a note
 // printed on the chart), never silently plotted as zero.
 std::string RenderLinePlot(const LinePlot& plot);
 std::string RenderHistogram(const Histogram& histogram);
+std::string RenderBarChart(const BarChart& chart);
 
 // Writes |svg| to |path| atomically.
 Status WriteSvg(const std::string& path, const std::string& svg);

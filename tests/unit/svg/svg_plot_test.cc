@@ -232,6 +232,35 @@ TEST(SvgPlot, HistogramOfOneValueAndOfNothing) {
   EXPECT_NE(svg.find("n = 0"), std::string::npos);
 }
 
+// Bars for unrelated categories: one per series and category, lengths from a zero baseline, each
+// category named, a missing value noted rather than drawn.
+TEST(SvgPlot, BarChartGroupsSeriesPerCategoryFromZero) {
+  BarChart chart{"device time per op", "us", {"aten::mm", "aten::_softmax <x>"}, {}};
+  chart.series.push_back({"simulated", {12.0, 4.8}});
+  chart.series.push_back({"captured", {13.2, kNan}});
+  const std::string svg = RenderBarChart(chart);
+  const auto elements = Parse(svg);
+  std::vector<const test::XmlElement*> bars;
+  for (const test::XmlElement& e : elements) {
+    if (e.name == "rect" && Attribute(e, "class") == "bar")
+      bars.push_back(&e);
+  }
+  ASSERT_EQ(bars.size(), 3u);
+  // Every bar ends on the same baseline (the zero of the axis): y + height is equal.
+  const auto base = [](const test::XmlElement* bar) {
+    return std::stod(Attribute(*bar, "y")) + std::stod(Attribute(*bar, "height"));
+  };
+  EXPECT_DOUBLE_EQ(base(bars[0]), base(bars[1]));
+  EXPECT_DOUBLE_EQ(base(bars[0]), base(bars[2]));
+  // Heights are proportional to the values from zero: 12 vs 13.2.
+  EXPECT_NEAR(std::stod(Attribute(*bars[0], "height")) / std::stod(Attribute(*bars[2], "height")),
+              12.0 / 13.2, 0.01);
+  EXPECT_NE(svg.find(">aten::mm</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("aten::_softmax &lt;x&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("skipped: 1 missing values"), std::string::npos);
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos);  // the value axis starts at zero
+}
+
 TEST(SvgPlot, OutputIsDeterministic) {
   LinePlot plot = TwoSeries();
   plot.log_y = true;

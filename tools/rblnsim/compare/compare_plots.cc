@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 
 #include "profiler/plot/svg_plot.h"
 #include "tools/rblnsim/compare/compare_report.h"
@@ -28,31 +29,20 @@ Status WriteComparisonPlots(const std::string& dir, const Comparison& c) {
   if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
     return Status::Error(fmt::format("{}: cannot create directory: {}", dir, std::strerror(errno)));
   }
-  report::LinePlot per_op{"Device time per launching op (mean per launch)",
-                          "op (rank in the compare table)",
+  // Ops are unrelated categories: bars per op, both runs side by side, from zero.
+  report::BarChart per_op{"Device time per launching op (mean per matched launch)",
                           "device time (us)",
-                          false,
-                          false,
                           {},
-                          false,
-                          0.0,
-                          ""};
-  report::Series sim_op{"simulated", {}, {}, false, true};
-  report::Series hw_op{"captured", {}, {}, false, true};
-  std::string legend;
-  for (size_t i = 0; i < c.ops.size(); ++i) {
-    sim_op.x.push_back(static_cast<double>(i + 1));
-    sim_op.y.push_back(c.ops[i].sim_device_ns / 1000.0);
-    hw_op.x.push_back(static_cast<double>(i + 1));
-    hw_op.y.push_back(c.ops[i].hw_device_ns / 1000.0);
-    if (i < 4)
-      legend += fmt::format("{}{}={}", i == 0 ? ": " : ", ", i + 1, c.ops[i].op);
+                          {{"simulated", {}}, {"captured", {}}}};
+  for (const OpComparison& op : c.ops) {
+    per_op.categories.push_back(op.op);
+    per_op.series[0].values.push_back(op.sim_device_ns / 1000.0);
+    per_op.series[1].values.push_back(op.hw_device_ns / 1000.0);
   }
-  per_op.title += legend;
-  per_op.series = {sim_op, hw_op};
   RBLNSIM_RETURN_IF_ERROR(
-      report::WriteSvg(dir + "/device_time_per_op.svg", report::RenderLinePlot(per_op)));
+      report::WriteSvg(dir + "/device_time_per_op.svg", report::RenderBarChart(per_op)));
 
+  // One series per launching op and side, so every point says which op it is.
   report::LinePlot per_launch{"Device time per matched launch",
                               "launch (simulated order)",
                               "device time (us)",
@@ -62,15 +52,23 @@ Status WriteComparisonPlots(const std::string& dir, const Comparison& c) {
                               false,
                               0.0,
                               ""};
-  report::Series sim_launch{"simulated", {}, {}, false, true};
-  report::Series hw_launch{"captured", {}, {}, false, true};
+  std::map<std::string, std::pair<report::Series, report::Series>> by_op;
   for (size_t i = 0; i < c.launch_pairs.size(); ++i) {
-    sim_launch.x.push_back(static_cast<double>(i + 1));
-    sim_launch.y.push_back(static_cast<double>(c.launch_pairs[i].sim_device_ns) / 1000.0);
-    hw_launch.x.push_back(static_cast<double>(i + 1));
-    hw_launch.y.push_back(static_cast<double>(c.launch_pairs[i].hw_device_ns) / 1000.0);
+    const LaunchPair& pair = c.launch_pairs[i];
+    auto [it, inserted] = by_op.try_emplace(pair.op);
+    if (inserted) {
+      it->second.first = {"simulated " + pair.op, {}, {}, false, true};
+      it->second.second = {"captured " + pair.op, {}, {}, false, true};
+    }
+    it->second.first.x.push_back(static_cast<double>(i + 1));
+    it->second.first.y.push_back(static_cast<double>(pair.sim_device_ns) / 1000.0);
+    it->second.second.x.push_back(static_cast<double>(i + 1));
+    it->second.second.y.push_back(static_cast<double>(pair.hw_device_ns) / 1000.0);
   }
-  per_launch.series = {sim_launch, hw_launch};
+  for (auto& [op, series] : by_op) {
+    per_launch.series.push_back(std::move(series.first));
+    per_launch.series.push_back(std::move(series.second));
+  }
   RBLNSIM_RETURN_IF_ERROR(
       report::WriteSvg(dir + "/device_time_per_launch.svg", report::RenderLinePlot(per_launch)));
 
