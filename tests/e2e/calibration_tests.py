@@ -258,6 +258,10 @@ def test_a_card_format_trace_with_torch_names_lines_up():
         assert kinds == {"Neural Engine Clusters": "matmul", "Neural DMA": "dma",
                          "Task DMA": "dma"}, kinds
         assert result["commands_only_hw"] >= 4, result
+        # The host model's call tree is torch's: every op is called as often on both sides.
+        calls = {h["name"]: (h["sim_calls"], h["hw_calls"]) for h in result["host_ops"]}
+        assert all(sim == hw for sim, hw in calls.values()), calls
+        assert calls["aten::_softmax"] == (4, 4) and calls["aten::softmax"] == (2, 2), calls
 
         # A launch the card lost is named, and only its own op loses a pair.
         dropped = os.path.join(tmp, "dropped.json")

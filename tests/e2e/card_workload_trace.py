@@ -3,7 +3,8 @@ workload in data/card_mm_softmax.yaml, with the truth of what the script put in.
 comes from the simulator:
 
   - op names as torch records them under inference_mode: x @ x is aten::matmul around aten::mm,
-    softmax is aten::softmax around aten::_softmax, and each launch sits in the inner kernel;
+    softmax is aten::softmax around aten::_softmax, the kernel's frame appears twice (dispatch,
+    then the compiled kernel) and each launch sits in the inner one;
     Input Dims list scalar arguments as [] (softmax's dim and half_to_float);
   - the card's rows: device pid 0 "RBLN-CR13 (rbln:0)" with the lanes Neural Engine Clusters,
     Neural DMA, Task DMA and Device Sync; Device Sync slices are no kernel (gpu_user_annotation),
@@ -62,9 +63,12 @@ def build(drop_launch=None):
     profiled = 0
     for _ in range(2):
         for op, (outer, dims, types) in (("aten::mm", mm), ("aten::_softmax", softmax)):
+            # The kernel's frame twice, as torch-rbln records it: the dispatcher's, then the
+            # redispatch to the compiled kernel, which launches.
             with card.op(outer, dims, types, dur=4):
-                with card.op(op, dims, types, dur=8):
-                    _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch)
+                with card.op(op, dims, types, dur=3):
+                    with card.op(op, dims, types, dur=60):
+                        _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch)
             profiled += 1
     for _ in ("y", "p"):  # the two .cpu() downloads
         card.copy_chain()
