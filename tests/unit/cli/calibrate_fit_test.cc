@@ -177,16 +177,30 @@ TEST(CalibrateFit, AnEmptyPathPutsTheResidualOnPcie) {
 TEST(CalibrateFit, HostCostsMoveByTheDifferenceOfMeansAndStayNonNegative) {
   CandidateRun from;
   from.params.op_costs_ns = {{"aten::mm", 1000}, {"aten::abs", 100}, {"aten::to", 50}};
-  from.digest.host_keys["aten::mm"] = {4, 4800.0};  // mean 1200
-  from.digest.host_keys["aten::abs"] = {2, 400.0};  // mean 200
+  from.digest.host_keys["aten::mm"] = {4, 4800.0, {}};  // mean 1200
+  from.digest.host_keys["aten::abs"] = {2, 400.0, {}};  // mean 200
   TraceDigest hw;
-  hw.host_keys["aten::mm"] = {4, 6000.0};  // mean 1500
-  hw.host_keys["aten::abs"] = {2, 0.0};    // mean 0: 100 + 0 - 200 < 0
+  hw.host_keys["aten::mm"] = {4, 6000.0, {}};  // mean 1500
+  hw.host_keys["aten::abs"] = {2, 0.0, {}};    // mean 0: 100 + 0 - 200 < 0
   CalibrationParams fitted = from.params;
   FitHostCosts(from, hw, &fitted);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::mm"], 1300);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::abs"], 0);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::to"], 50);  // not in either trace: unchanged
+}
+
+// Host costs are fitted per call: one first call that compiled (2500 us against 70 us) moves the
+// fit as one call, not as a mean every call would pay.
+TEST(CalibrateFit, HostCostsFollowTheTypicalCallNotAnOutlier) {
+  CandidateRun from;
+  from.params.op_costs_ns["aten::add"] = 50'000;
+  from.digest.host_keys["aten::add"] = {4, 200'000.0, {50'000, 50'000, 50'000, 50'000}};
+  TraceDigest hw;
+  hw.host_keys["aten::add"] = {4, 2'710'000.0, {2'500'000, 70'000, 66'000, 74'000}};
+  CalibrationParams fitted = from.params;
+  FitHostCosts(from, hw, &fitted);
+  EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::add"], 72'000);  // the median, not 677.5 us
+  EXPECT_DOUBLE_EQ(hw.host_keys["aten::add"].MeanNs(), 677'500);
 }
 
 TEST(CalibrateFit, ResidualDriftIsTheSlopeOfTheLatencyErrorOverTime) {

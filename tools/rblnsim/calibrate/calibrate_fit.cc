@@ -131,7 +131,9 @@ void FitHostCosts(const CandidateRun& from, const TraceDigest& hw, CalibrationPa
         captured->second.count == 0) {
       continue;
     }
-    ns = std::max(0.0, current->second + captured->second.MeanNs() - sim->second.MeanNs());
+    // Per call, by the median: a first call that compiled (or fell back after compiling) is one
+    // outlier, not a cost every call pays.
+    ns = std::max(0.0, current->second + captured->second.MedianNs() - sim->second.MedianNs());
   }
 }
 

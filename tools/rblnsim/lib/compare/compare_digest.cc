@@ -143,10 +143,23 @@ void DigestHost(const index::TraceIndex& index, TraceDigest* digest) {
     HostTime& by_key = digest->host_keys[key];
     ++by_key.count;
     by_key.self_ns += self_ns;
+    by_key.calls_ns.push_back(self_ns);
   }
 }
 
 }  // namespace
+
+double HostTime::MedianNs() const {
+  if (calls_ns.empty())
+    return MeanNs();
+  std::vector<double> sorted = calls_ns;
+  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  if (sorted.size() % 2 == 1)
+    return *middle;
+  const double upper = *middle;
+  return (*std::max_element(sorted.begin(), middle) + upper) / 2;
+}
 
 const char* EngineKindName(EngineKind kind) {
   switch (kind) {

@@ -65,7 +65,11 @@ struct DigestLaunch {
 struct HostTime {
   int64_t count = 0;
   double self_ns = 0;  // duration minus direct children (ops, annotations and rbln_run markers)
+  // Per-call self times, kept for the host-model cost keys only (TraceDigest::host_keys): a fit
+  // per call, robust to a first call that compiled or fell back.
+  std::vector<double> calls_ns;
   double MeanNs() const { return count > 0 ? self_ns / static_cast<double>(count) : 0.0; }
+  double MedianNs() const;  // of calls_ns; MeanNs() when none were kept
 };
 
 inline constexpr const char* kNoLaunchingOp = "(no launching op)";
