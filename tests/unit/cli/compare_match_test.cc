@@ -246,6 +246,40 @@ TEST(CompareMatch, ALaunchWithoutDeviceSlicesIsCountedNotAveragedIn) {
   EXPECT_EQ(c.ops[0].hw_device_ns, 40.0);  // not (40 + 0) / 2
 }
 
+// With one 512x512 mm launch missing from the card, the later launches still pair with their own
+// shapes (a small mm with a small mm), and the missing one is the only one unmatched.
+TEST(CompareMatch, ADroppedLaunchDoesNotShiftTheLaterPairs) {
+  const auto launch = [](const std::string& dims, int64_t device_ns) {
+    DigestSlice slice;
+    slice.key = "mm_0";
+    slice.kind = EngineKind::kMatmul;
+    slice.dur_ns = device_ns;
+    DigestLaunch l;
+    l.op = "aten::mm";
+    l.input_dims = dims;
+    l.slices = {slice};
+    l.device_ns = device_ns;
+    return l;
+  };
+  const std::string big = "[[512,512],[512,512]]", small = "[[8,512],[512,512]]";
+  TraceDigest sim;
+  sim.launches = {launch(big, 1000), launch(small, 100), launch(big, 1000), launch(small, 100)};
+  TraceDigest hw;
+  hw.launches = {launch(small, 110), launch(big, 1100), launch(small, 110)};  // the first big lost
+  const Comparison c = CompareDigests(sim, hw, CompareTolerance());
+  ASSERT_EQ(c.ops.size(), 1u);
+  EXPECT_EQ(c.ops[0].matched, 3);
+  EXPECT_EQ(c.unmatched_sim_launches, 1);
+  for (const LaunchPair& pair : c.launch_pairs) {
+    EXPECT_EQ(sim.launches[pair.sim].input_dims, hw.launches[pair.hw].input_dims);
+  }
+  EXPECT_NEAR(c.ops[0].hw_device_ns / c.ops[0].sim_device_ns, 1.1, 1e-9);  // +10% everywhere
+  // Without shapes the k-th pairs with the k-th, as before.
+  for (DigestLaunch& l : hw.launches)
+    l.input_dims.clear();
+  EXPECT_EQ(CompareDigests(sim, hw, CompareTolerance()).launch_pairs[0].hw, 0u);
+}
+
 TEST(CompareMatch, FitErrorWeighsOpsByLaunchesAndClassesByCommands) {
   Comparison c;
   c.ops = {{"aten::mm", 3, 3, 3, 0, 0, 110.0, 100.0, {}, {}},  // +10 %, 3 launches

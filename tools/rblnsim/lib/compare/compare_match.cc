@@ -104,6 +104,66 @@ std::vector<CountDiff> CountDiffs(const std::map<std::string, int64_t>& sim,
   return diffs;
 }
 
+// How far ahead AlignByShapes looks for the next launch of the same shapes: longer runs of
+// launches present on one side only are left unmatched rather than searched for.
+constexpr size_t kAlignWindow = 16;
+
+// Pairs one op's launches in order, by their Input Dims when both traces recorded them: a launch
+// present on one side only (dropped, extra) is skipped over instead of shifting every later pair.
+// Without shapes on both sides, the k-th launch pairs with the k-th.
+std::vector<std::pair<size_t, size_t>> AlignByShapes(const TraceDigest& sim,
+                                                     const std::vector<size_t>& sim_launches,
+                                                     const TraceDigest& hw,
+                                                     const std::vector<size_t>& hw_launches) {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  const auto dims = [](const TraceDigest& d, size_t i) -> const std::string& {
+    return d.launches[i].input_dims;
+  };
+  bool shapes = true;
+  for (size_t i : sim_launches)
+    shapes &= !dims(sim, i).empty();
+  for (size_t i : hw_launches)
+    shapes &= !dims(hw, i).empty();
+  // Shapes written in a way the other side never matches (no launch in common) say nothing about
+  // alignment: pair in order then.
+  if (shapes) {
+    std::set<std::string_view> seen;
+    for (size_t i : sim_launches)
+      seen.insert(dims(sim, i));
+    shapes = std::any_of(hw_launches.begin(), hw_launches.end(),
+                         [&](size_t i) { return seen.count(dims(hw, i)) > 0; });
+  }
+  size_t a = 0, b = 0;
+  while (a < sim_launches.size() && b < hw_launches.size()) {
+    if (!shapes || dims(sim, sim_launches[a]) == dims(hw, hw_launches[b])) {
+      pairs.emplace_back(sim_launches[a++], hw_launches[b++]);
+      continue;
+    }
+    // The nearest resynchronisation: skip |i| simulated or |j| captured launches, fewest first.
+    size_t skip_sim = kAlignWindow + 1, skip_hw = kAlignWindow + 1;
+    for (size_t i = 1; i <= kAlignWindow && a + i < sim_launches.size(); ++i) {
+      if (dims(sim, sim_launches[a + i]) == dims(hw, hw_launches[b])) {
+        skip_sim = i;
+        break;
+      }
+    }
+    for (size_t j = 1; j <= kAlignWindow && b + j < hw_launches.size(); ++j) {
+      if (dims(sim, sim_launches[a]) == dims(hw, hw_launches[b + j])) {
+        skip_hw = j;
+        break;
+      }
+    }
+    if (skip_sim <= kAlignWindow && skip_sim <= skip_hw) {
+      a += skip_sim;
+    } else if (skip_hw <= kAlignWindow) {
+      b += skip_hw;
+    } else {
+      ++a, ++b;  // no counterpart of either nearby: both stay unmatched
+    }
+  }
+  return pairs;
+}
+
 void CompareOps(const TraceDigest& sim, const TraceDigest& hw, Comparison* out) {
   std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_op;
   for (size_t i = 0; i < sim.launches.size(); ++i)
@@ -116,11 +176,11 @@ void CompareOps(const TraceDigest& sim, const TraceDigest& hw, Comparison* out) 
     row.op = op;
     row.sim_launches = static_cast<int64_t>(sim_launches.size());
     row.hw_launches = static_cast<int64_t>(hw_launches.size());
-    row.matched = std::min(row.sim_launches, row.hw_launches);
+    const std::vector<std::pair<size_t, size_t>> aligned =
+        AlignByShapes(sim, sim_launches, hw, hw_launches);
+    row.matched = static_cast<int64_t>(aligned.size());
     int64_t both_device = 0;
-    for (int64_t k = 0; k < row.matched; ++k) {
-      const size_t s = sim_launches[k];
-      const size_t h = hw_launches[k];
+    for (const auto& [s, h] : aligned) {
       out->launch_pairs.push_back({s, h, op, sim.launches[s].device_ns, hw.launches[h].device_ns});
       row.sim_without_device += sim.launches[s].has_device() ? 0 : 1;
       row.hw_without_device += hw.launches[h].has_device() ? 0 : 1;

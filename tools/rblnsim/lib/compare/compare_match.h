@@ -1,5 +1,7 @@
-// Lines a simulated run up with a captured one. Launches are matched in order per launching op
-// (the k-th aten::mm launch of one run with the k-th of the other); inside a matched launch,
+// Lines a simulated run up with a captured one. Launches are matched in order per launching op,
+// by their Input Dims when both runs recorded them, so a launch one side lacks (dropped, extra) is
+// stepped over instead of shifting every later pair (without shapes: the k-th aten::mm launch of
+// one run with the k-th of the other); inside a matched launch,
 // device slices are matched by command key ("mm_1") when both launches hold the same keys, else in
 // start order among commands of a compatible engine kind (a DMA with a DMA; the current dialect's
 // compute lane with matmul or general compute), because command names change between compiler
