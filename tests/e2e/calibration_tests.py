@@ -272,6 +272,18 @@ def test_a_card_format_trace_with_torch_names_lines_up():
         ops = {o["op"]: o for o in result["ops"]}
         assert ops["aten::mm"]["matched"] == 2 and ops["aten::_softmax"]["matched"] == 1, ops
 
+        # An extra launch is named as captured only; a launch without slices is counted, not 0 us.
+        odd = os.path.join(tmp, "odd.json")
+        card_workload_trace.write(odd, bare_launch=2, extra_mm=True)  # the second mm is bare
+        proc = rblnsim(["compare", scenario, odd])
+        assert "Launches only captured: aten::mm x1" in proc.stdout, proc.stdout
+        assert "Launches without device slices (left out of device time): captured aten::mm x1" \
+            in proc.stdout, proc.stdout
+        result = compare_json(tmp, scenario, odd)
+        ops = {o["op"]: o for o in result["ops"]}
+        assert ops["aten::mm"]["hw_without_device"] == 1, ops
+        assert abs(ops["aten::mm"]["hw_device_ns"] - by_op["aten::mm"][0]) <= 1, ops["aten::mm"]
+
 
 def test_a_trace_of_another_workload_is_refused():
     """compare and calibrate refuse a trace whose launches (op and input shapes) do not fit the

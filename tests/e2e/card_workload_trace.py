@@ -12,7 +12,8 @@ comes from the simulator:
   - command names in the card's own numbering, not rblnsim's.
 
 `drop_launch` leaves out the N-th profiled launch (0-based), marker and slices, as a lost record
-would.
+would; `bare_launch` keeps its marker but none of its device slices; `extra_mm` appends one more
+x @ x the scenario does not have.
 """
 import json
 
@@ -33,7 +34,7 @@ COMMANDS = {
 }
 
 
-def _launch(card, op, instance, truth, keep):
+def _launch(card, op, instance, truth, keep, slices_kept=True):
     card.launch += 1
     start = card.ts
     t = start + 14.0
@@ -48,28 +49,31 @@ def _launch(card, op, instance, truth, keep):
         card.events.append({"ph": "X", "cat": "privateuse1_runtime", "name": "rbln launch",
                             "pid": PID, "tid": TID, "ts": round(start, 3), "dur": 0,
                             "args": {"launch_id": card.launch}})
+        if not slices_kept:
+            slices = []
         card.events.extend(slices)
         truth["launches"].append({"op": op, "device_us": sum(s["dur"] for s in slices),
                                   "slices": len(slices)})
     card.ts += 1.0
 
 
-def build(drop_launch=None):
+def build(drop_launch=None, bare_launch=None, extra_mm=False):
     """Returns (trace dict, truth dict) of the profiled window (the warm-up is outside it)."""
     card = Card()
     truth = {"launches": []}
     mm = ("aten::matmul", [[512, 512], [512, 512]], [HALF, HALF])
     softmax = ("aten::softmax", [[8, 64], [], []], [HALF, "Scalar", "Scalar"])
     profiled = 0
-    for _ in range(2):
-        for op, (outer, dims, types) in (("aten::mm", mm), ("aten::_softmax", softmax)):
-            # The kernel's frame twice, as torch-rbln records it: the dispatcher's, then the
-            # redispatch to the compiled kernel, which launches.
-            with card.op(outer, dims, types, dur=4):
-                with card.op(op, dims, types, dur=3):
-                    with card.op(op, dims, types, dur=60):
-                        _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch)
-            profiled += 1
+    calls = [("aten::mm", mm), ("aten::_softmax", softmax)] * 2 + [("aten::mm", mm)] * extra_mm
+    for op, (outer, dims, types) in calls:
+        # The kernel's frame twice, as torch-rbln records it: the dispatcher's, then the
+        # redispatch to the compiled kernel, which launches.
+        with card.op(outer, dims, types, dur=4):
+            with card.op(op, dims, types, dur=3):
+                with card.op(op, dims, types, dur=60):
+                    _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch,
+                            slices_kept=profiled != bare_launch)
+        profiled += 1
     for _ in ("y", "p"):  # the two .cpu() downloads
         card.copy_chain()
     trace = {
@@ -90,8 +94,8 @@ def build(drop_launch=None):
     return trace, truth
 
 
-def write(path, drop_launch=None):
-    trace, truth = build(drop_launch)
+def write(path, drop_launch=None, bare_launch=None, extra_mm=False):
+    trace, truth = build(drop_launch, bare_launch, extra_mm)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(trace, f)
     return truth
