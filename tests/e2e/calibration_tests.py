@@ -182,6 +182,8 @@ def test_calibrate_predicts_held_out_scenarios():
         proc = rblnsim(["calibrate", SEED, card, "--out", fitted])
         print(proc.stdout)
         assert "error before:" in proc.stdout and "error after:" in proc.stdout, proc.stdout
+        assert re.search(r"convergence \(.*\): [0-9.]+ -> [0-9.]+ -> [0-9.]+; the last round", proc.stdout), \
+            proc.stdout
         with open(fitted, encoding="utf-8") as f:
             first = f.read()
         assert first.startswith("# rblnsim calibrate:"), first

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scenario/limits.h"
+#include "tools/rblnsim/calibrate/calibrate_report.h"
 
 namespace rblnsim::cli {
 namespace {
@@ -201,6 +202,21 @@ TEST(CalibrateFit, HostCostsFollowTheTypicalCallNotAnOutlier) {
   FitHostCosts(from, hw, &fitted);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::add"], 72'000);  // the median, not 677.5 us
   EXPECT_DOUBLE_EQ(hw.host_keys["aten::add"].MeanNs(), 677'500);
+}
+
+// The objective round by round, and whether the last round still moved it.
+TEST(CalibrateFit, ConvergenceSaysWhetherTheLastRoundSettled) {
+  std::vector<CandidateRun> runs(3);
+  runs[0].error.op_device_mean_pct = 40;
+  runs[1].error.op_device_mean_pct = 10;
+  runs[2].error.op_device_mean_pct = 9.8;  // 2% change: settled
+  std::string line = ConvergenceLine(runs);
+  EXPECT_NE(line.find("40.00 -> 10.00 -> 9.80"), std::string::npos) << line;
+  EXPECT_NE(line.find("changed it by 2.0%: converged"), std::string::npos) << line;
+  runs[2].error.op_device_mean_pct = 6;  // 40% change: more rounds would still move it
+  line = ConvergenceLine(runs);
+  EXPECT_NE(line.find("not converged yet (raise --refinements)"), std::string::npos) << line;
+  EXPECT_EQ(ConvergenceLine({runs[0]}), "");
 }
 
 TEST(CalibrateFit, ResidualDriftIsTheSlopeOfTheLatencyErrorOverTime) {

@@ -180,6 +180,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
       report.Summary(runs.front(), *best, drift_ppm, simulator.simulations(), options.out_path)
           .c_str(),
       stdout);
+  std::fputs(ConvergenceLine(runs).c_str(), stdout);
   return 0;
 }
 

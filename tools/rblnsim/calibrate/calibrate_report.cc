@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace rblnsim::cli {
@@ -121,6 +122,23 @@ std::string CalibrationReport::Summary(const CandidateRun& before,
   out += fmt::format("overlay written to {} (use: rblnsim run {} --overlay {})\n", out_path,
                      scenario_.source_path, out_path);
   return out;
+}
+
+std::string ConvergenceLine(const std::vector<CandidateRun>& runs) {
+  if (runs.size() < 2)
+    return "";
+  std::string path;
+  for (const CandidateRun& run : runs)
+    path += fmt::format("{}{:.2f}", path.empty() ? "" : " -> ", run.error.Objective());
+  const double last = runs.back().error.Objective();
+  const double previous = runs[runs.size() - 2].error.Objective();
+  const double change_pct =
+      previous > 0 ? 100.0 * std::abs(last - previous) / previous : (last > 0 ? 100.0 : 0.0);
+  const bool settled = change_pct <= kConvergedChangePct || last < 0.5;
+  return fmt::format(
+      "convergence (objective = device per op + per class + latency p50 + half host self, %): "
+      "{}; the last round changed it by {:.1f}%: {}\n",
+      path, change_pct, settled ? "converged" : "not converged yet (raise --refinements)");
 }
 
 }  // namespace rblnsim::cli

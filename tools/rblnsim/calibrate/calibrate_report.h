@@ -5,6 +5,7 @@
 #define RBLNSIM_TOOLS_RBLNSIM_CALIBRATE_CALIBRATE_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "scenario/scenario.h"
@@ -45,6 +46,12 @@ class CalibrationReport {
   const CaptureContext& context_;
   std::string trace_path_;
 };
+
+// How the fit's objective moved round by round (baseline, closed form, refinements) and whether
+// the last round still moved it: "convergence: 45.20 -> 3.10 -> 2.95; the last round changed it
+// by 4.8%: converged". Above kConvergedChangePct the fit had not settled: more --refinements.
+inline constexpr double kConvergedChangePct = 5.0;
+std::string ConvergenceLine(const std::vector<CandidateRun>& runs);
 
 }  // namespace rblnsim::cli
 
