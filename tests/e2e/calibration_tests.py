@@ -253,6 +253,20 @@ def test_a_card_format_trace_with_torch_names_lines_up():
             assert ops[op]["hw_launches"] == ops[op]["matched"] == len(times), ops[op]
             expected = statistics.mean(times)
             assert abs(ops[op]["hw_device_ns"] - expected) <= 0.001 * expected, (op, ops[op])
+        # Per lane, the card's device time is the trace's own: every slice summed, by the lane's
+        # thread name.
+        with open(card, encoding="utf-8") as f:
+            doc = json.load(f)
+        names = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"]
+                 if e.get("ph") == "M" and e["name"] == "thread_name" and e["pid"] == 0}
+        direct = collections.Counter()
+        for e in doc["traceEvents"]:
+            if e.get("ph") == "X" and e["pid"] == 0:
+                direct[names[e["tid"]]] += e["dur"] * 1000
+        lanes = {l["lane"]: l["hw_ns"] for l in result["lanes"] if l["hw_slices"]}
+        assert set(lanes) == set(direct), (lanes, direct)
+        for lane, ns in direct.items():
+            assert abs(lanes[lane] - ns) <= 0.001 * ns, (lane, lanes[lane], ns)
         # Commands pair within an engine kind, and the card's lane names the class: no DMA is set
         # against a compute command. The simulator has no Device Sync commands: those stay
         # captured only.

@@ -182,6 +182,9 @@ CompareDocument SampleComparison() {
   hw.launches.push_back(launch);
   hw.fallbacks["aten::sort"] = 1;
   hw.device_events = 3;
+  sim.lanes["Neural Engine Clusters"] = {EngineKind::kMatmul, 2, 80};
+  hw.lanes["Neural Engine Clusters"] = {EngineKind::kMatmul, 3, 160};
+  hw.lanes["Device Sync"] = {EngineKind::kSync, 1, 5};
   CompareHeader header;
   header.scenario = "profile_matmul";
   header.scenario_hash = "1819fae1fef47e68";
@@ -215,6 +218,13 @@ TEST_F(ArtifactTest, CompareDocumentsReadBackAsWritten) {
   EXPECT_EQ(r->ops[0].sim_without_device, w.ops[0].sim_without_device);
   EXPECT_EQ(r->ops[0].hw_device_ns, w.ops[0].hw_device_ns);
   EXPECT_EQ(r->ops[0].hw_latency.p50_ns, w.ops[0].hw_latency.p50_ns);
+  ASSERT_EQ(r->lanes.size(), 2u);
+  EXPECT_EQ(r->lanes[0].lane, "Device Sync");
+  EXPECT_EQ(r->lanes[0].sim_slices, 0);
+  EXPECT_EQ(r->lanes[0].hw_ns, 5);
+  EXPECT_EQ(r->lanes[1].kind, EngineKind::kMatmul);
+  EXPECT_EQ(r->lanes[1].sim_ns, 80);
+  EXPECT_EQ(r->lanes[1].hw_slices, 3);
   ASSERT_EQ(r->classes.size(), 1u);
   EXPECT_EQ(r->classes[0].kind, EngineKind::kMatmul);
   EXPECT_EQ(r->classes[0].hw_ns, w.classes[0].hw_ns);

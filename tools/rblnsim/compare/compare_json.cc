@@ -65,6 +65,18 @@ void WriteOps(trace::JsonWriter& json, const CompareDocument& d) {
     json.EndObject();
   }
   json.EndArray();
+  json.Key("lanes").BeginArray();
+  for (const LaneComparison& lane : d.lanes) {
+    json.BeginObject();
+    json.Key("lane").String(lane.lane);
+    json.Key("kind").String(EngineKindName(lane.kind));
+    json.Key("sim_slices").Int(lane.sim_slices);
+    json.Key("hw_slices").Int(lane.hw_slices);
+    json.Key("sim_ns").Int(lane.sim_ns);
+    json.Key("hw_ns").Int(lane.hw_ns);
+    json.EndObject();
+  }
+  json.EndArray();
 }
 
 void WriteHost(trace::JsonWriter& json, const CompareDocument& d) {
@@ -166,6 +178,7 @@ CompareDocument MakeCompareDocument(const CompareHeader& header, const Compariso
   d.commands_only_hw = c.unmatched_hw_slices;
   d.ops = c.ops;
   d.classes = c.classes;
+  d.lanes = c.lanes;
   d.sim_latency = c.sim_latency;
   d.hw_latency = c.hw_latency;
   d.host_ops = c.host_ops;
@@ -284,6 +297,14 @@ StatusOr<CompareDocument> ReadCompareDocument(const std::string& path) {
     r.Read(item["commands"], &cls->commands);
     r.Read(item["sim_ns"], &cls->sim_ns);
     r.Read(item["hw_ns"], &cls->hw_ns);
+  });
+  r.ReadArray(fields["lanes"], &d.lanes, [&](element item, LaneComparison* lane) {
+    r.Read(item["lane"], &lane->lane);
+    r.Read(item["kind"], &lane->kind);
+    r.Read(item["sim_slices"], &lane->sim_slices);
+    r.Read(item["hw_slices"], &lane->hw_slices);
+    r.Read(item["sim_ns"], &lane->sim_ns);
+    r.Read(item["hw_ns"], &lane->hw_ns);
   });
   r.Read(fields["latency"]["sim"], &d.sim_latency);
   r.Read(fields["latency"]["hw"], &d.hw_latency);

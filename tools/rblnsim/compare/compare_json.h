@@ -15,7 +15,8 @@
 
 namespace rblnsim::cli {
 
-// 2: ops carry sim_without_device / hw_without_device, and their device means leave those out.
+// 2: ops carry sim_without_device / hw_without_device, and their device means leave those out;
+// "lanes" holds each side's device time per lane.
 inline constexpr char kCompareFormat[] = "rblnsim-compare/2";
 
 // What the file holds, field for field. The per-op and per-class error_pct the file also shows
@@ -34,6 +35,7 @@ struct CompareDocument {
   int64_t commands_only_hw = 0;
   std::vector<OpComparison> ops;
   std::vector<ClassComparison> classes;
+  std::vector<LaneComparison> lanes;
   analysis::Percentiles sim_latency;
   analysis::Percentiles hw_latency;
   std::vector<HostComparison> host_ops;

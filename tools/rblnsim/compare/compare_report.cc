@@ -51,6 +51,20 @@ void OpTable(const Comparison& c, std::string* out) {
                         Pct(cls.sim_ns, cls.hw_ns));
   }
   *out += rule2;
+  // Each side's own lanes, every slice counted: a lane only one side has shows its time alone.
+  *out += "\nDevice time per lane (every slice of every launch)\n";
+  const auto rule3 = Rule({26, 6, 8, 12, 8, 12});
+  *out += rule3 +
+          fmt::format("  {:<26}   {:<6}   {:>8}   {:>12}   {:>8}   {:>12}\n", "Lane", "Kind",
+                      "Sim #", "Simulated", "HW #", "Captured") +
+          rule3;
+  for (const LaneComparison& lane : c.lanes) {
+    *out += fmt::format("  {:<26}   {:<6}   {:>8}   {:>12}   {:>8}   {:>12}\n", lane.lane,
+                        EngineKindName(lane.kind), lane.sim_slices,
+                        Time(static_cast<double>(lane.sim_ns)), lane.hw_slices,
+                        Time(static_cast<double>(lane.hw_ns)));
+  }
+  *out += rule3;
 }
 
 void LatencyTable(const Comparison& c, std::string* out) {

@@ -245,6 +245,10 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
             e.name,  CommandKey(e.name), EngineClass(trace, e), EngineKind::kOther, e.ts_ns,
             e.dur_ns};
         slice.kind = EngineKindOfClass(slice.engine_class, e.category);
+        TraceDigest::LaneTotal& lane = digest.lanes[slice.engine_class];
+        lane.kind = slice.kind;
+        ++lane.slices;
+        lane.ns += e.dur_ns;
         launch.device_ns += e.dur_ns;
         ++digest.device_keys[slice.key];
         launch.slices.push_back(std::move(slice));

@@ -82,6 +82,14 @@ struct TraceDigest {
   std::map<std::string, int64_t> fallbacks;    // detected CPU fallbacks by op
   std::map<std::string, int64_t> recompiles;   // detected recompiles by op
   int64_t device_events = 0;                   // device slices off the host lane, any category
+  // Every launch's device slices summed per lane (engine class), matched or not: the trace's own
+  // per-lane device time.
+  struct LaneTotal {
+    EngineKind kind = EngineKind::kOther;
+    int64_t slices = 0;
+    int64_t ns = 0;
+  };
+  std::map<std::string, LaneTotal> lanes;
   int64_t slices_without_marker = 0;
   // current dialect: activities on an NPU row's host lane (privateuse1_runtime: runtime steps on
   // the host). Like privateuse1_runtime in analyze's latency, they are kept out of the launches'

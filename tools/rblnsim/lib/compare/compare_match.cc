@@ -292,6 +292,23 @@ Comparison CompareDigests(const TraceDigest& sim,
   out.hw_latency = LatencyOf(hw, all_hw, &out.hw_latencies_ns);
   out.sim_device_events = sim.device_events;
   out.hw_device_events = hw.device_events;
+  std::map<std::string, LaneComparison> lanes;
+  for (const auto& [name, total] : sim.lanes) {
+    LaneComparison& row = lanes[name];
+    row.lane = name;
+    row.kind = total.kind;
+    row.sim_slices = total.slices;
+    row.sim_ns = total.ns;
+  }
+  for (const auto& [name, total] : hw.lanes) {
+    LaneComparison& row = lanes[name];
+    row.lane = name;
+    row.kind = total.kind;
+    row.hw_slices = total.slices;
+    row.hw_ns = total.ns;
+  }
+  for (auto& [name, row] : lanes)
+    out.lanes.push_back(std::move(row));
   std::set<std::string> host_names;
   for (const auto& [name, t] : sim.host_ops)
     host_names.insert(name);

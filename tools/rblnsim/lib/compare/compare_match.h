@@ -84,6 +84,16 @@ struct Difference {
   double hw = 0;
 };
 
+// One lane's device time on each side, over every slice of every launch (matched or not).
+struct LaneComparison {
+  std::string lane;  // the engine class: "Neural DMA", "copy", ...
+  EngineKind kind = EngineKind::kOther;
+  int64_t sim_slices = 0;
+  int64_t hw_slices = 0;
+  int64_t sim_ns = 0;
+  int64_t hw_ns = 0;
+};
+
 struct Comparison {
   std::vector<LaunchPair> launch_pairs;  // in simulated launch order
   std::vector<CommandPair> commands;
@@ -93,6 +103,7 @@ struct Comparison {
   int64_t unmatched_hw_slices = 0;
   std::vector<OpComparison> ops;         // by descending hardware device time
   std::vector<ClassComparison> classes;  // by engine kind, then class
+  std::vector<LaneComparison> lanes;     // every lane of either side, by name
   analysis::Percentiles sim_latency;
   analysis::Percentiles hw_latency;
   std::vector<int64_t> sim_latencies_ns;  // sorted, for the CDF plot
