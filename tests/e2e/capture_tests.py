@@ -229,21 +229,27 @@ def test_bad_scenario_exits_2():
         assert proc.stdout == "", proc.stdout
 
 
+def capture_on_fake_card(tmp, scenario, run_args=(), properties_fail=False):
+    """capture.py under the stand-in torch, whose trace is a simulated run of |scenario| with
+    |run_args|; returns the capture's output directory."""
+    rblnsim = os.path.join(BUILD, "bin", "rblnsim")
+    fake_torch_card.write_modules(os.path.join(tmp, "fake"), properties_fail=properties_fail)
+    card_trace = os.path.join(tmp, "card.json")
+    subprocess.run([rblnsim, "run", scenario, "--trace", card_trace, "--no-expect"] + list(run_args),
+                   env=clean_env(RBLN_PROFILER="1"), capture_output=True, check=True)
+    out = os.path.join(tmp, "cap")
+    env = clean_env(RBLN_PROFILER="1", PYTHONPATH=os.path.join(tmp, "fake"), FAKE_TRACE=card_trace)
+    proc = capture([scenario, "--out", out, "--rblnsim", rblnsim], env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
 def test_fake_card_pipeline():
     rblnsim = os.path.join(BUILD, "bin", "rblnsim")
     for name in ("profile_matmul", "alignment_compiled_mlps_async"):
         scenario = os.path.join(SOURCE, "scenarios", name + ".yaml")
         with tempfile.TemporaryDirectory(prefix="rblnsim-capture-") as tmp:
-            fake_torch_card.write_modules(os.path.join(tmp, "fake"))
-            card_trace = os.path.join(tmp, "card.json")
-            subprocess.run([rblnsim, "run", scenario, "--trace", card_trace, "--no-expect",
-                            "--set", "device.matmul.efficiency=0.5"],
-                           env=clean_env(RBLN_PROFILER="1"), capture_output=True, check=True)
-            out = os.path.join(tmp, "cap")
-            env = clean_env(RBLN_PROFILER="1", PYTHONPATH=os.path.join(tmp, "fake"),
-                            FAKE_TRACE=card_trace)
-            proc = capture([scenario, "--out", out, "--rblnsim", rblnsim], env=env)
-            assert proc.returncode == 0, proc.stdout + proc.stderr
+            out = capture_on_fake_card(tmp, scenario, ["--set", "device.matmul.efficiency=0.5"])
             assert sorted(os.listdir(out)) == ["metadata.json", "program.py", "trace.json"], os.listdir(out)
             with open(os.path.join(out, "metadata.json"), encoding="utf-8") as f:
                 meta = json.load(f)
@@ -260,18 +266,9 @@ def test_fake_card_pipeline():
 
 
 def test_a_failed_card_query_is_recorded_not_lost():
-    rblnsim = os.path.join(BUILD, "bin", "rblnsim")
     scenario = os.path.join(SOURCE, "scenarios", "profile_matmul.yaml")
     with tempfile.TemporaryDirectory(prefix="rblnsim-capture-") as tmp:
-        fake_torch_card.write_modules(os.path.join(tmp, "fake"), properties_fail=True)
-        card_trace = os.path.join(tmp, "card.json")
-        subprocess.run([rblnsim, "run", scenario, "--trace", card_trace, "--no-expect"],
-                       env=clean_env(RBLN_PROFILER="1"), capture_output=True, check=True)
-        out = os.path.join(tmp, "cap")
-        env = clean_env(RBLN_PROFILER="1", PYTHONPATH=os.path.join(tmp, "fake"),
-                        FAKE_TRACE=card_trace)
-        proc = capture([scenario, "--out", out, "--rblnsim", rblnsim], env=env)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+        out = capture_on_fake_card(tmp, scenario, properties_fail=True)
         with open(os.path.join(out, "metadata.json"), encoding="utf-8") as f:
             meta = json.load(f)
         assert meta["card_name"] == "unknown", meta

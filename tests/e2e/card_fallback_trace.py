@@ -110,6 +110,27 @@ class Card:
         self.ts += 1.0
 
 
+def card_document(device_name, lanes, events, device_pid=0):
+    """The trace file torch.profiler writes on a card: the host process and thread rows, the
+    device process |device_name| with one thread row per lane ({tid: name}), then |events|."""
+    rows = [
+        {"name": "process_name", "ph": "M", "ts": 0, "pid": PID, "tid": 0,
+         "args": {"name": "python3"}},
+        {"name": "thread_name", "ph": "M", "ts": 0, "pid": PID, "tid": TID,
+         "args": {"name": f"thread {TID} (python3)"}},
+        {"name": "process_name", "ph": "M", "ts": 0, "pid": device_pid, "tid": 0,
+         "args": {"name": device_name}},
+    ] + [{"name": "thread_name", "ph": "M", "ts": 0, "pid": device_pid, "tid": tid,
+          "args": {"name": name}} for tid, name in lanes.items()]
+    return {
+        "schemaVersion": 1,
+        "deviceProperties": [{"id": 0, "name": "RBLN-CR13"}],
+        "displayTimeUnit": "ms",
+        "baseTimeNanoseconds": 1767189312000000000,
+        "traceEvents": rows + events,
+    }
+
+
 def build():
     """Returns (trace dict, truth dict)."""
     c = Card()
@@ -181,24 +202,7 @@ def build():
         recompiles.append(("aten::mm", instance, len(recompiles) == 2))
     c.copy_chain()  # y.cpu()
 
-    trace = {
-        "schemaVersion": 1,
-        "deviceProperties": [{"id": 0, "name": "RBLN-CR13"}],
-        "displayTimeUnit": "ms",
-        "baseTimeNanoseconds": 1767189312000000000,
-        "traceEvents": [
-            {"name": "process_name", "ph": "M", "ts": 0, "pid": PID, "tid": 0,
-             "args": {"name": "python3"}},
-            {"name": "thread_name", "ph": "M", "ts": 0, "pid": PID, "tid": TID,
-             "args": {"name": f"thread {TID} (python3)"}},
-            {"name": "process_name", "ph": "M", "ts": 0, "pid": 0, "tid": 0,
-             "args": {"name": "NPU 0"}},
-            {"name": "thread_name", "ph": "M", "ts": 0, "pid": 0, "tid": 0,
-             "args": {"name": "compute"}},
-            {"name": "thread_name", "ph": "M", "ts": 0, "pid": 0, "tid": 1,
-             "args": {"name": "copy"}},
-        ] + c.events,
-    }
+    trace = card_document("NPU 0", {0: "compute", 1: "copy"}, c.events)
     truth = {
         "fallbacks": [{"op": op, "reason": reason, "shape": shape, "downloads": down,
                        "uploads": up} for op, reason, shape, down, up in fallbacks],

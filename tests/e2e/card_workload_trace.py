@@ -17,7 +17,7 @@ x @ x the scenario does not have.
 """
 import json
 
-from card_fallback_trace import Card, PID, TID
+from card_fallback_trace import PID, TID, Card, card_document
 
 DEVICE_PID = 0
 LANES = {"nec": 0, "ndma": 1, "tdma": 2, "sync": 3}
@@ -76,21 +76,7 @@ def build(drop_launch=None, bare_launch=None, extra_mm=False):
         profiled += 1
     for _ in ("y", "p"):  # the two .cpu() downloads
         card.copy_chain()
-    trace = {
-        "schemaVersion": 1,
-        "deviceProperties": [{"id": 0, "name": "RBLN-CR13"}],
-        "displayTimeUnit": "ms",
-        "baseTimeNanoseconds": 1767189312000000000,
-        "traceEvents": [
-            {"name": "process_name", "ph": "M", "ts": 0, "pid": PID, "tid": 0,
-             "args": {"name": "python3"}},
-            {"name": "thread_name", "ph": "M", "ts": 0, "pid": PID, "tid": TID,
-             "args": {"name": f"thread {TID} (python3)"}},
-            {"name": "process_name", "ph": "M", "ts": 0, "pid": DEVICE_PID, "tid": 0,
-             "args": {"name": "RBLN-CR13 (rbln:0)"}},
-        ] + [{"name": "thread_name", "ph": "M", "ts": 0, "pid": DEVICE_PID, "tid": tid,
-              "args": {"name": name}} for tid, name in LANE_NAMES.items()] + card.events,
-    }
+    trace = card_document("RBLN-CR13 (rbln:0)", LANE_NAMES, card.events, DEVICE_PID)
     return trace, truth
 
 
