@@ -136,7 +136,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
     *probe.Efficiency(kind) /= 2;
   auto first = simulator.Run({{"baseline", start}, {"probe", probe}});
   if (!first.ok())
-    return report.Fail(first.status());
+    return report.Fail(first.status(), simulator.interrupted_exit());
   // A fit to another program's trace would be an overlay that describes nothing: refuse it
   // before anything is written.
   if (!options.force) {
@@ -158,7 +158,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
     auto simulated =
         simulator.Run({{round == 0 ? "closed_form" : fmt::format("refine{}", round), next}});
     if (!simulated.ok())
-      return report.Fail(simulated.status());
+      return report.Fail(simulated.status(), simulator.interrupted_exit());
     runs.push_back(std::move((*simulated)[0]));
     report.Progress(round == 0 ? "closed form" : fmt::format("refinement {}", round), runs.back());
   }

@@ -55,9 +55,9 @@ void CalibrationReport::ProbeLine(const EfficiencyModel& model) const {
   std::fflush(stdout);
 }
 
-int CalibrationReport::Fail(const Status& status) const {
+int CalibrationReport::Fail(const Status& status, int interrupted_exit) const {
   std::fprintf(stderr, "rblnsim: %s\n", status.message().c_str());
-  return 1;
+  return interrupted_exit != 0 ? interrupted_exit : 1;
 }
 
 std::string CalibrationReport::OverlayComment(const CandidateRun& before,

@@ -29,8 +29,9 @@ class CalibrationReport {
   void Progress(const std::string& label, const CandidateRun& run) const;
   // How many matched commands the probe showed to depend on each efficiency.
   void ProbeLine(const EfficiencyModel& model) const;
-  // Prints |status| on stderr; returns the exit code (1: a simulation failed).
-  int Fail(const Status& status) const;
+  // Prints |status| on stderr; returns the exit code: 1 when a simulation failed, or
+  // |interrupted_exit| (128 + the signal) when a signal stopped the simulations.
+  int Fail(const Status& status, int interrupted_exit) const;
 
   std::string OverlayComment(const CandidateRun& before,
                              const CandidateRun& after,

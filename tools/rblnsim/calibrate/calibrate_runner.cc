@@ -62,8 +62,10 @@ StatusOr<std::vector<CandidateRun>> CandidateSimulator::Run(
   const int stopped =
       RunChildren(children, kParallelChildren,
                   [&](size_t index, const ChildExit& exit) { exits[index] = exit; });
-  if (stopped != 0)
-    return Status::Error("calibrate: interrupted");
+  if (stopped != 0) {
+    interrupted_exit_ = stopped;
+    return Status::Error(fmt::format("calibrate: interrupted by signal {}", stopped - 128));
+  }
 
   std::vector<CandidateRun> runs;
   for (size_t i = 0; i < children.size(); ++i) {

@@ -34,6 +34,9 @@ class CandidateSimulator {
   // order given. A child that fails is an error naming its log.
   StatusOr<std::vector<CandidateRun>> Run(const std::vector<CandidateSpec>& candidates);
   int simulations() const { return simulations_; }
+  // 128 + N after SIGINT/SIGTERM N stopped a Run (its children were stopped; the error says so),
+  // else 0: the exit status calibrate then ends with, as it does between rounds.
+  int interrupted_exit() const { return interrupted_exit_; }
 
  private:
   std::string scenario_path_;
@@ -43,6 +46,7 @@ class CandidateSimulator {
   std::string work_dir_;
   trace::Dialect dialect_;  // the capture's: candidates are simulated through the same seam
   int simulations_ = 0;
+  int interrupted_exit_ = 0;
 };
 
 }  // namespace rblnsim::cli
