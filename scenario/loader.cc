@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 
 #include "scenario/canonical.h"
 #include "scenario/parse_sections.h"
@@ -222,7 +223,7 @@ bool StepsTyped(const std::vector<Step>& steps) {
 }
 
 // |from| is the same step list loaded back from the canonical form: the same shape, step by step.
-void CopyTypes(const std::vector<Step>& from, std::vector<Step>* to) {
+void CopyTypes(std::span<const Step> from, std::vector<Step>* to) {
   for (size_t i = 0; i < from.size() && i < to->size(); ++i) {
     (*to)[i].types = from[i].types;
     (*to)[i].graph_types = from[i].graph_types;
@@ -251,10 +252,9 @@ Status TypeWorkload(Workload* workload) {
                            CanonicalPart(only_workload, ScenarioPart::kWorkload);
   RBLNSIM_ASSIGN_OR_RETURN(Scenario loaded,
                            LoadScenarioFromString(text, "<workload built in code>"));
-  std::vector<Step>& typed = loaded.workload.profile;
-  const auto warmup_end = typed.begin() + static_cast<std::ptrdiff_t>(workload->warmup.size());
-  CopyTypes(std::vector<Step>(typed.begin(), warmup_end), &workload->warmup);
-  CopyTypes(std::vector<Step>(warmup_end, typed.end()), &workload->profile);
+  const std::span<const Step> typed = loaded.workload.profile;
+  CopyTypes(typed.first(workload->warmup.size()), &workload->warmup);
+  CopyTypes(typed.subspan(workload->warmup.size()), &workload->profile);
   return Status::Ok();
 }
 

@@ -127,37 +127,30 @@ std::string FormatComparison(const CompareHeader& header, const Comparison& c) {
                   header.scenario_hash, header.trace_path, header.capture_line);
   out += fmt::format(
       "Launches: {} matched ({} only simulated, {} only captured); device commands: {} matched ({} "
-      "only simulated, {} only captured)\n\n",
+      "only simulated, {} only captured)\n",
       c.launch_pairs.size(), c.unmatched_sim_launches, c.unmatched_hw_launches, c.commands.size(),
       c.unmatched_sim_slices, c.unmatched_hw_slices);
-  // Every unmatched launch by its launching op, so a dropped or an extra launch has a name.
-  std::string only_sim, only_hw;
+  // Every unmatched launch and every launch without device slices by its launching op, so a
+  // dropped, an extra or an empty launch has a name.
+  std::string no_device, only_sim, only_hw;
+  const auto list = [](std::string* to, std::string_view side, const std::string& op,
+                       int64_t count) {
+    if (count > 0)
+      *to += fmt::format("{}{}{} x{}", to->empty() ? "" : ", ", side, op, count);
+  };
   for (const OpComparison& op : c.ops) {
-    if (op.sim_launches > op.matched)
-      only_sim += fmt::format("{}{} x{}", only_sim.empty() ? "" : ", ", op.op,
-                              op.sim_launches - op.matched);
-    if (op.hw_launches > op.matched)
-      only_hw +=
-          fmt::format("{}{} x{}", only_hw.empty() ? "" : ", ", op.op, op.hw_launches - op.matched);
+    list(&no_device, "simulated ", op.op, op.sim_without_device);
+    list(&no_device, "captured ", op.op, op.hw_without_device);
+    list(&only_sim, "", op.op, op.sim_launches - op.matched);
+    list(&only_hw, "", op.op, op.hw_launches - op.matched);
   }
-  std::string no_device;
-  for (const OpComparison& op : c.ops) {
-    if (op.sim_without_device > 0)
-      no_device += fmt::format("{}simulated {} x{}", no_device.empty() ? "" : ", ", op.op,
-                               op.sim_without_device);
-    if (op.hw_without_device > 0)
-      no_device += fmt::format("{}captured {} x{}", no_device.empty() ? "" : ", ", op.op,
-                               op.hw_without_device);
-  }
-  if (!no_device.empty()) {
-    out.insert(
-        out.size() - 1,
-        fmt::format("Launches without device slices (left out of device time): {}\n", no_device));
-  }
+  if (!no_device.empty())
+    out += "Launches without device slices (left out of device time): " + no_device + "\n";
   if (!only_sim.empty())
-    out.insert(out.size() - 1, fmt::format("Launches only simulated: {}\n", only_sim));
+    out += "Launches only simulated: " + only_sim + "\n";
   if (!only_hw.empty())
-    out.insert(out.size() - 1, fmt::format("Launches only captured: {}\n", only_hw));
+    out += "Launches only captured: " + only_hw + "\n";
+  out += "\n";
   OpTable(c, &out);
   LatencyTable(c, &out);
   HostTable(c, &out);

@@ -293,20 +293,17 @@ Comparison CompareDigests(const TraceDigest& sim,
   out.sim_device_events = sim.device_events;
   out.hw_device_events = hw.device_events;
   std::map<std::string, LaneComparison> lanes;
-  for (const auto& [name, total] : sim.lanes) {
-    LaneComparison& row = lanes[name];
-    row.lane = name;
-    row.kind = total.kind;
-    row.sim_slices = total.slices;
-    row.sim_ns = total.ns;
-  }
-  for (const auto& [name, total] : hw.lanes) {
-    LaneComparison& row = lanes[name];
-    row.lane = name;
-    row.kind = total.kind;
-    row.hw_slices = total.slices;
-    row.hw_ns = total.ns;
-  }
+  const auto add_lanes = [&](const TraceDigest& digest, bool captured) {
+    for (const auto& [name, total] : digest.lanes) {
+      LaneComparison& row = lanes[name];
+      row.lane = name;
+      row.kind = total.kind;
+      (captured ? row.hw_slices : row.sim_slices) = total.slices;
+      (captured ? row.hw_ns : row.sim_ns) = total.ns;
+    }
+  };
+  add_lanes(sim, false);
+  add_lanes(hw, true);
   for (auto& [name, row] : lanes)
     out.lanes.push_back(std::move(row));
   std::set<std::string> host_names;
