@@ -59,11 +59,11 @@ Status EagerOps::Call(const scenario::Step& step) {
     inputs.push_back({name, &it->second});
   }
   const std::vector<TensorType>& types = step.types.inputs;
-  const TensorType* out_type = &step.types.output;
+  const TensorType& out_type = step.types.output;
   const std::string out_name = step.output.empty() ? "_" : step.output;
   if (traits.is_view) {
     TensorState view = *inputs.front().state;
-    view.type = *out_type;
+    view.type = out_type;
     host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, 0));
     host_->tensors_[out_name] = view;
     return Status::Ok();
@@ -76,7 +76,7 @@ Status EagerOps::Call(const scenario::Step& step) {
     kernel_traits.layer = std::string(tree.layer);
     const std::function<void(size_t)> enter = [&](size_t depth) {
       if (depth == tree.frames.size()) {
-        Dispatch(std::string(tree.kernel), kernel_traits, inputs, *out_type, out_name, false);
+        Dispatch(std::string(tree.kernel), kernel_traits, inputs, out_type, out_name, false);
         return;
       }
       const std::string frame_name(tree.frames[depth]);
@@ -89,7 +89,7 @@ Status EagerOps::Call(const scenario::Step& step) {
   } else {
     // torch records the in-place form under its own schema name: aten::add_.
     const std::string aten = step.in_place ? traits.aten_name + "_" : traits.aten_name;
-    Dispatch(aten, traits, inputs, *out_type, out_name, step.in_place);
+    Dispatch(aten, traits, inputs, out_type, out_name, step.in_place);
   }
   if (!status_.ok()) {
     status_ = status_.WithPrefix(
@@ -451,18 +451,17 @@ Status EagerOps::Graph(const scenario::Step& step) {
       node.launch.inputs.push_back({type.shape, type.dtype, index, state->on_device});
       key += fmt::format("|{}:{}", scenario::DTypeName(type.dtype), fmt::join(type.shape, "x"));
     }
-    const TensorType* out_type = &signature.output;
     std::string layer = op.op == "matmul" ? "mm" : traits.layer;
     const int seen = layer_counts[layer]++;
     if (seen > 0)
       layer += fmt::format("_{}", seen);
     node.launch.layer = layer;
     node.launch.op_class = traits.op_class;
-    node.launch.output_shape = out_type->shape;
-    node.launch.output_dtype = out_type->dtype;
+    node.launch.output_shape = signature.output.shape;
+    node.launch.output_dtype = signature.output.dtype;
     node.launch.weight_transposed = traits.weight_transposed;
     node.launch.ops_per_element = traits.ops_per_element;
-    locals[op.output] = {static_cast<int>(nodes.size()), *out_type};
+    locals[op.output] = {static_cast<int>(nodes.size()), signature.output};
     nodes.push_back(std::move(node));
   }
   const auto result = locals.find(graph.result);
