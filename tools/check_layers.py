@@ -24,11 +24,12 @@ import sys
 # headers at the paths consumers include them from (<rbln/runtime/activity.h>).
 INCLUDE_ROOTS = ("", "profiler/abi/include")
 
-# profiler/ is plain C++ in seven sub-layers; each may include base/ and the sub-layers before it.
+# profiler/ is plain C++ in eight sub-layers; each may include base/ and the sub-layers before it.
 # The edges that hold today: trace -> base; abi -> base; index -> trace; plot -> trace;
-# report -> trace, index; bridge -> abi, trace; analysis -> trace, index, plot. The order keeps
+# report -> trace, index; bridge -> abi, trace; analysis -> trace, index, plot;
+# diff -> analysis, report, plot, index, trace. The order keeps
 # them acyclic as they grow.
-PROFILER_ORDER = ("abi", "trace", "index", "plot", "report", "bridge", "analysis")
+PROFILER_ORDER = ("abi", "trace", "index", "plot", "report", "bridge", "analysis", "diff")
 
 EVERYTHING = "*"
 

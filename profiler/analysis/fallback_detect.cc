@@ -119,7 +119,7 @@ class Detector {
       ++k;
     if (k == kids_.size())
       return;  // no nested kernel: not a dispatcher frame
-    const int64_t scans = MarkScans(k);
+    const int64_t scans = MarkScans(d, k);
     const uint32_t kernel = kids_[k];
     if (flags_[kernel] & (kHasMarker | kHasCompile))
       return;  // the compiled path
@@ -187,7 +187,7 @@ class Detector {
   // host, the CPU kernel records nothing, and what follows moves results back
   // (_copy_from_and_resize for written arguments, aten::to for returned tensors).
   void VisitBoxed(uint32_t d, size_t t) {
-    int64_t scans = MarkScans(t);
+    int64_t scans = MarkScans(d, t);
     uint32_t frame = d;
     // A functional op may wrap the out= variant the handler ran in (aten::add over aten::add):
     // the fallback is the outer call, and a scan may sit there, before the inner one.
@@ -205,9 +205,10 @@ class Detector {
       owner_[frame] = index;
   }
 
-  // isinf ... isnan groups among the children before the kernel (index |k|), each extended back
-  // over its two .to() calls and forward to its item(). Returns the number of groups.
-  int64_t MarkScans(size_t k) {
+  // isinf ... isnan groups among the children of dispatcher op |d| before the kernel (index |k|),
+  // each extended back over its two .to() calls and forward to its item(). Returns the number of
+  // groups.
+  int64_t MarkScans(uint32_t d, size_t k) {
     int64_t groups = 0;
     size_t covered = 0;  // children before this index belong to an earlier group
     for (size_t i = 0; i < k; ++i) {
@@ -236,6 +237,8 @@ class Detector {
       i = last;
     }
     report_->scans += groups;
+    if (groups > 0)
+      report_->scans_by_op[Ev(d).name] += groups;
     return groups;
   }
 
@@ -244,8 +247,10 @@ class Detector {
   void AttributeCopies() {
     std::vector<uint8_t> under_to_copy(n_, 0);
     std::vector<uint8_t> in_copy(n_, 0);  // below a copy call already counted
+    std::vector<uint32_t> root(n_, 0);    // the top-level node of each node's tree
     for (uint32_t pos = 0; pos < n_; ++pos) {
       const uint32_t p = f_.parent[pos];
+      root[pos] = p == kNone ? pos : root[p];
       if (p != kNone && ctx_[pos] == kCtxNone) {
         ctx_[pos] = ctx_[p];
         owner_[pos] = owner_[p];
@@ -272,6 +277,7 @@ class Detector {
       rt.to_host = dir_[pos] != kDirNone ? dir_[pos] == kDirToHost
                                          : !Is(pos, copy_back_) && under_to_copy[pos] != 0;
       rt.bytes = bytes.value_or(-1);
+      rt.op = Ev(root[pos]).name;
       rt.ts_ns = Ev(pos).ts_ns;
       rt.dur_ns = Ev(pos).dur_ns;
       report_->round_trips.push_back(rt);

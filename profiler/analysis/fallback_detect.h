@@ -19,6 +19,7 @@
 #define RBLNSIM_PROFILER_ANALYSIS_FALLBACK_DETECT_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ const char* BounceCauseName(BounceCause cause);
 
 struct DetectedRoundTrip {
   BounceCause cause = BounceCause::kCpu;
+  std::string op;  // the top-level host op the copy ran under (itself when it is one)
   bool to_host = true;
   int64_t bytes = -1;  // -1: no bytes arg
   int64_t ts_ns = 0;
@@ -68,8 +70,9 @@ struct OverheadReport {
   std::vector<DetectedFallback> fallbacks;  // in trace order
   std::vector<DetectedRecompile> recompiles;
   std::vector<DetectedRoundTrip> round_trips;
-  int64_t scans = 0;         // one per scanned input
-  int64_t scan_host_ns = 0;  // from each scan's download to its item()
+  int64_t scans = 0;                           // one per scanned input
+  std::map<std::string, int64_t> scans_by_op;  // the dispatcher op each scan ran in
+  int64_t scan_host_ns = 0;                    // from each scan's download to its item()
 };
 
 inline constexpr std::string_view kBytesArg = platform::kBytesArg;

@@ -377,17 +377,20 @@ std::string RenderHistogram(const Histogram& histogram) {
 std::string RenderBarChart(const BarChart& chart) {
   const size_t groups = chart.categories.size();
   int64_t skipped = 0;
-  double hi = 0;
+  double lo = 0, hi = 0;  // the value axis always holds zero, the bars' baseline
   for (const BarSeries& series : chart.series) {
     for (size_t g = 0; g < groups; ++g) {
-      if (g >= series.values.size() || !std::isfinite(series.values[g]) || series.values[g] < 0)
+      if (g >= series.values.size() || !std::isfinite(series.values[g]))
         ++skipped;
       else
-        hi = std::max(hi, series.values[g]);
+        Extend(series.values[g], &lo, &hi);
     }
   }
+  if (lo == 0 && hi == 0)
+    hi = 1;
   const double left = kLeftPx, right = kWidthPx - kRightPx, bottom = kHeightPx - kBottomPx;
-  const Axis y_axis(0, hi > 0 ? hi : 1, false, bottom, kTopPx);
+  const Axis y_axis(lo, hi, false, bottom, kTopPx);
+  const double zero_px = y_axis.ToPx(0);
   // Groups sit side by side on a frame without x ticks: the names label them.
   const Axis no_x(0, 1, false, left, right);
   std::string out =
@@ -401,18 +404,25 @@ std::string RenderBarChart(const BarChart& chart) {
     const std::string fill = kPalette[s % std::size(kPalette)];
     for (size_t g = 0; g < groups && g < series.values.size(); ++g) {
       const double v = series.values[g];
-      if (!std::isfinite(v) || v < 0)
+      if (!std::isfinite(v))
         continue;
       const double x0 =
           left + group_px * (static_cast<double>(g) + 0.1) + bar_px * static_cast<double>(s);
-      const double y0 = y_axis.ToPx(v);
+      // A positive bar grows up from the zero line, a negative one down from it.
+      const double y0 = v < 0 ? zero_px : y_axis.ToPx(v);
+      const double y1 = v < 0 ? y_axis.ToPx(v) : zero_px;
       out += "<rect class=\"bar\" fill=\"" + fill + "\" x=\"" + Px(x0) + "\" y=\"" + Px(y0) +
-             "\" width=\"" + Px(bar_px) + "\" height=\"" + Px(y_axis.ToPx(0) - y0) + "\"><title>" +
+             "\" width=\"" + Px(bar_px) + "\" height=\"" + Px(y1 - y0) + "\"><title>" +
              Escape(series.label) + " " + Escape(chart.categories[g]) + ": " + TickText(v) +
              "</title></rect>\n";
     }
   }
-  out += "</g>\n<g class=\"categories\" font-size=\"11\">\n";
+  out += "</g>\n";
+  // With negative values the baseline sits inside the plot: drawn solid, over the bars' ends.
+  if (lo < 0)
+    out +=
+        Line(left, zero_px, right, zero_px, " class=\"zero\" stroke=\"#000\" stroke-width=\"1\"");
+  out += "<g class=\"categories\" font-size=\"11\">\n";
   for (size_t g = 0; g < groups; ++g) {
     const double cx = left + group_px * (static_cast<double>(g) + 0.5);
     const std::string at = Px(cx) + " " + Px(bottom + 14);

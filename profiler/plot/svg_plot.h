@@ -40,7 +40,10 @@ struct Histogram {
 };
 
 // Grouped bars: one group per category (an op, an engine class), one bar per series in it.
-// The value axis starts at zero, so bar lengths compare; categories are labelled by name.
+// Values are signed (e.g. per-op deltas, new minus base): the value axis spans
+// [min(0, lowest value), max(0, highest value)] ([0, 1] when every value is zero), so bar lengths
+// compare from zero. Positive bars grow up from zero, negative ones down; when the axis holds
+// negatives a solid zero line is drawn across the plot. Categories are labelled by name.
 struct BarSeries {
   std::string label;
   std::vector<double> values;  // one per category; missing or non-finite: no bar, counted

@@ -85,4 +85,39 @@ Dialect DetectDialect(const Trace& trace) {
   return Dialect::kCAbi;
 }
 
+namespace {
+
+// Digits from |pos| up to |end_char|; the position after end_char, or npos.
+size_t SkipNumber(std::string_view text, size_t pos, char end_char) {
+  const size_t start = pos;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+    ++pos;
+  if (pos == start || pos >= text.size() || text[pos] != end_char)
+    return std::string_view::npos;
+  return pos + 1;
+}
+
+}  // namespace
+
+std::string_view CommandKey(std::string_view name) {
+  if (name.size() < 2 || name[0] != 'i')
+    return name;
+  size_t pos = SkipNumber(name, 1, '_');
+  if (pos != std::string_view::npos)
+    pos = SkipNumber(name, pos, '_');
+  if (pos == std::string_view::npos || pos >= name.size() || name[pos] != 'W')
+    return name;
+  pos = SkipNumber(name, pos + 1, '_');
+  if (pos == std::string_view::npos || pos >= name.size())
+    return name;
+  return name.substr(pos);
+}
+
+std::string_view LaneClassName(std::string_view thread_name) {
+  while (!thread_name.empty() &&
+         ((thread_name.back() >= '0' && thread_name.back() <= '9') || thread_name.back() == ' '))
+    thread_name.remove_suffix(1);
+  return thread_name;
+}
+
 }  // namespace rblnsim::trace

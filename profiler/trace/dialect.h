@@ -70,6 +70,12 @@ std::optional<LaneKind> LaneKindFromName(std::string_view name);
 // A device row of the current dialect: any of its process_name values starts with "NPU ".
 bool IsNpuProcess(const ProcessRow& row);
 
+// A device command's name without the per-run "i{instance}_{sequence}_W{workload}_" prefix of
+// the default naming template: "i1_2_W0_mm_1" -> "mm_1". Other names are returned unchanged.
+std::string_view CommandKey(std::string_view name);
+// An engine lane's name without its instance number: "Neural DMA 3" -> "Neural DMA".
+std::string_view LaneClassName(std::string_view thread_name);
+
 // Current when the trace has an "rbln launch" marker or a process row named "NPU ..." (as its
 // first or a later, conflicting process_name); c-abi
 // otherwise (also for a trace with no device activity at all, where the two cannot differ).

@@ -82,10 +82,11 @@ void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
       ->add_option("--plots", options->plots_dir,
                    "Write latency_histogram.svg, queue_length.svg and device_busy.svg here")
       ->check(NonEmptyPath());
-  analyze->add_option("--truth", options->truth_path,
-                      "Score the results against a ground-truth file from `rblnsim run "
-                      "--truth`->check(NonEmptyPath()); "
-                      "exit 1 on any mismatch");
+  analyze
+      ->add_option("--truth", options->truth_path,
+                   "Score the results against a ground-truth file from `rblnsim run "
+                   "--truth`; exit 1 on any mismatch")
+      ->check(NonEmptyPath());
   analyze
       ->add_option("--outlier-ns", options->outlier_ns,
                    "Slow-launch threshold in ns (default: the p99 submission latency)")
@@ -93,6 +94,30 @@ void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
   analyze
       ->add_option("--back-to-back-ns", options->back_to_back_ns,
                    "Device gaps shorter than this are back-to-back overhead (default 1000)")
+      ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
+}
+
+void AddDiffCommand(CLI::App* app, DiffOptions* options) {
+  CLI::App* diff = app->add_subcommand(
+      "diff",
+      "What changed between two traces (simulated or from a card, either dialect): operators, "
+      "launches, hidden host work and device time, aligned by op sequence; --fail-on gates CI");
+  diff->add_option("base", options->base_path, "The base trace (.json or .json.gz)")->required();
+  diff->add_option("new", options->new_path, "The trace to hold against it")->required();
+  diff->add_option("--json", options->json_path, "Also write the whole diff as JSON")
+      ->check(NonEmptyPath());
+  diff->add_option("--markdown", options->markdown_path,
+                   "Also write a markdown summary (for a CI system to post on a change)")
+      ->check(NonEmptyPath());
+  diff->add_option("--plots", options->plots_dir,
+                   "Write op_delta.svg, latency_cdf.svg and device_classes.svg here")
+      ->check(NonEmptyPath());
+  diff->add_option("--fail-on", options->fail_on,
+                   "Exit 1 when a rule is violated: METRIC:+LIMIT or METRIC:-LIMIT, LIMIT a "
+                   "number with %, ns, us, ms or s, e.g. latency.p99:+10%, fallbacks:+0, "
+                   "op[aten::mm].self_cpu:+20% (repeat the flag or separate rules with commas)")
+      ->delimiter(',');
+  diff->add_option("--rows", options->rows, "Rows per table in the report (default 20)")
       ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
 }
 
@@ -215,6 +240,7 @@ void AddCommands(CLI::App* app, CommandLine* options) {
   AddRunCommand(app, &options->run);
   AddCheckCommand(app, &options->check);
   AddAnalyzeCommand(app, &options->analyze);
+  AddDiffCommand(app, &options->diff);
   AddSweepCommand(app, &options->sweep);
   AddMergeCommand(app, &options->merge);
   AddDescribeCommand(app, &options->describe);

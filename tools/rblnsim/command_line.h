@@ -7,6 +7,7 @@
 #include "tools/rblnsim/check/check_command.h"
 #include "tools/rblnsim/compare/compare_command.h"
 #include "tools/rblnsim/describe/describe_command.h"
+#include "tools/rblnsim/diff/diff_command.h"
 #include "tools/rblnsim/merge/merge_command.h"
 #include "tools/rblnsim/run/run_command.h"
 #include "tools/rblnsim/sweep/sweep_command.h"
@@ -26,6 +27,7 @@ struct CommandLine {
   DescribeOptions describe;
   CompareOptions compare;
   CalibrateOptions calibrate;
+  DiffOptions diff;
 };
 
 // One subcommand is required; --version prints the version.

@@ -44,5 +44,7 @@ int main(int argc, char** argv) {
     return rblnsim::cli::CompareCommand(options.compare);
   if (app.got_subcommand("calibrate"))
     return rblnsim::cli::CalibrateCommand(options.calibrate);
+  if (app.got_subcommand("diff"))
+    return rblnsim::cli::DiffCommand(options.diff);
   return 2;
 }

@@ -261,6 +261,107 @@ TEST(SvgPlot, BarChartGroupsSeriesPerCategoryFromZero) {
   EXPECT_NE(svg.find(">0</text>"), std::string::npos);  // the value axis starts at zero
 }
 
+std::vector<const test::XmlElement*> Bars(const std::vector<test::XmlElement>& elements) {
+  std::vector<const test::XmlElement*> bars;
+  for (const test::XmlElement& e : elements) {
+    if (e.name == "rect" && Attribute(e, "class") == "bar")
+      bars.push_back(&e);
+  }
+  return bars;
+}
+
+std::vector<const test::XmlElement*> ZeroLines(const std::vector<test::XmlElement>& elements) {
+  std::vector<const test::XmlElement*> lines;
+  for (const test::XmlElement& e : elements) {
+    if (e.name == "line" && Attribute(e, "class") == "zero")
+      lines.push_back(&e);
+  }
+  return lines;
+}
+
+// Signed values (per-op deltas, new minus base): the axis holds both signs and zero, a solid zero
+// line crosses the plot, a positive bar ends on it from above, a negative one hangs from it.
+TEST(SvgPlot, BarChartDrawsNegativeValuesDownFromTheZeroLine) {
+  BarChart chart{"device time delta per op", "us", {"aten::mm", "aten::add"}, {}};
+  chart.series.push_back({"new - base", {3.0, -2.0}});
+  const std::string svg = RenderBarChart(chart);
+  const auto elements = Parse(svg);
+  const auto bars = Bars(elements);
+  ASSERT_EQ(bars.size(), 2u) << svg;
+  const auto zero = ZeroLines(elements);
+  ASSERT_EQ(zero.size(), 1u) << svg;
+  const std::string zero_y = Attribute(*zero[0], "y1");
+  EXPECT_EQ(Attribute(*zero[0], "y2"), zero_y);            // horizontal
+  EXPECT_EQ(Attribute(*zero[0], "stroke-dasharray"), "");  // solid
+  const double zy = std::stod(zero_y);
+  // Across the plot: from the left edge of the frame past both bars.
+  EXPECT_LE(std::stod(Attribute(*zero[0], "x1")), std::stod(Attribute(*bars[0], "x")));
+  EXPECT_GE(std::stod(Attribute(*zero[0], "x2")),
+            std::stod(Attribute(*bars[1], "x")) + std::stod(Attribute(*bars[1], "width")));
+
+  // The positive bar grows up and ends on the zero line.
+  const double pos_y = std::stod(Attribute(*bars[0], "y"));
+  const double pos_h = std::stod(Attribute(*bars[0], "height"));
+  EXPECT_GT(pos_h, 0);
+  EXPECT_LT(pos_y, zy);
+  EXPECT_NEAR(pos_y + pos_h, zy, 0.011);
+  // The negative bar starts on the zero line and extends downward (larger y).
+  EXPECT_EQ(Attribute(*bars[1], "y"), zero_y);
+  const double neg_h = std::stod(Attribute(*bars[1], "height"));
+  EXPECT_GT(neg_h, 0);
+  EXPECT_NEAR(pos_h / neg_h, 3.0 / 2.0, 0.01);  // lengths compare from zero
+  EXPECT_NE(svg.find("aten::add: -2</title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">-2</text>"), std::string::npos) << svg;  // the axis reaches the low value
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("skipped"), std::string::npos) << svg;  // a negative value is not missing
+}
+
+TEST(SvgPlot, BarChartOfOnlyNegativeValuesHangsFromTheZeroLine) {
+  BarChart chart{"delta", "us", {"a", "b"}, {}};
+  chart.series.push_back({"new - base", {-1.0, -4.0}});
+  const std::string svg = RenderBarChart(chart);
+  const auto elements = Parse(svg);
+  const auto bars = Bars(elements);
+  ASSERT_EQ(bars.size(), 2u) << svg;
+  const auto zero = ZeroLines(elements);
+  ASSERT_EQ(zero.size(), 1u) << svg;
+  for (const test::XmlElement* bar : bars) {
+    EXPECT_EQ(Attribute(*bar, "y"), Attribute(*zero[0], "y1"));
+    EXPECT_GT(std::stod(Attribute(*bar, "height")), 0);
+  }
+  EXPECT_NEAR(std::stod(Attribute(*bars[1], "height")) / std::stod(Attribute(*bars[0], "height")),
+              4.0, 0.01);
+}
+
+TEST(SvgPlot, BarChartSkipsNonFiniteSignedValuesAndCountsThem) {
+  BarChart chart{"delta", "us", {"a", "b", "c"}, {}};
+  chart.series.push_back({"new - base", {-1.0, kNan, 2.0}});
+  chart.series.push_back({"short", {-kInf}});  // one non-finite, two missing
+  const std::string svg = RenderBarChart(chart);
+  const auto elements = Parse(svg);
+  EXPECT_EQ(Bars(elements).size(), 2u) << svg;
+  EXPECT_EQ(ZeroLines(elements).size(), 1u);
+  EXPECT_NE(svg.find("skipped: 4 missing values"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+}
+
+TEST(SvgPlot, BarChartOfNonNegativeValuesHasNoZeroLine) {
+  BarChart positive{"device time per op", "us", {"a", "b"}, {}};
+  positive.series.push_back({"simulated", {12.0, 0.0}});
+  positive.series.push_back({"captured", {13.2, kNan}});
+  const std::string svg = RenderBarChart(positive);
+  const auto elements = Parse(svg);
+  EXPECT_EQ(Bars(elements).size(), 3u);
+  EXPECT_TRUE(ZeroLines(elements).empty()) << svg;
+  EXPECT_EQ(svg.find("class=\"zero\""), std::string::npos);
+
+  BarChart zeros{"nothing changed", "us", {"a"}, {{"delta", {0.0}}}};  // a 0..1 axis
+  const std::string zero_svg = RenderBarChart(zeros);
+  EXPECT_TRUE(ZeroLines(Parse(zero_svg)).empty()) << zero_svg;
+  EXPECT_NE(zero_svg.find(">1</text>"), std::string::npos) << zero_svg;
+}
+
 TEST(SvgPlot, OutputIsDeterministic) {
   LinePlot plot = TwoSeries();
   plot.log_y = true;
@@ -269,6 +370,8 @@ TEST(SvgPlot, OutputIsDeterministic) {
   for (int i = 0; i < 1000; ++i)
     histogram.values.push_back(std::sin(i) * 100);
   EXPECT_EQ(RenderHistogram(histogram), RenderHistogram(histogram));
+  BarChart bars{"delta", "us", {"a", "b", "c"}, {{"new - base", {0.3, -0.7, kNan}}}};
+  EXPECT_EQ(RenderBarChart(bars), RenderBarChart(bars));
 }
 
 TEST(SvgPlot, WriteSvgReplacesTheFileAtomically) {

@@ -21,16 +21,6 @@ bool Contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
-// Digits after `pos` up to `end_char`; returns the position after end_char, or npos.
-size_t SkipNumber(std::string_view text, size_t pos, char end_char) {
-  const size_t start = pos;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-    ++pos;
-  if (pos == start || pos >= text.size() || text[pos] != end_char)
-    return std::string_view::npos;
-  return pos + 1;
-}
-
 // The slice's engine: the producer's "categories" annotation ("Neural DMA, chiplet 0"), else
 // its lane's name without the instance number ("Neural DMA 3"), else its Kineto category.
 std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
@@ -41,11 +31,7 @@ std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
   }
   if (text.empty()) {
     if (const trace::ThreadRow* row = trace.FindThread(e.pid, e.tid))
-      text = row->name;
-    while (!text.empty() &&
-           (std::isdigit(static_cast<unsigned char>(text.back())) || text.back() == ' ')) {
-      text.pop_back();
-    }
+      text = trace::LaneClassName(row->name);
   }
   return text.empty() ? std::string(e.cat()) : text;
 }
@@ -193,17 +179,7 @@ EngineKind EngineKindOfClass(std::string_view engine_class, trace::Category cate
 }
 
 std::string CommandKey(std::string_view name) {
-  if (name.size() < 2 || name[0] != 'i')
-    return std::string(name);
-  size_t pos = SkipNumber(name, 1, '_');
-  if (pos != std::string_view::npos)
-    pos = SkipNumber(name, pos, '_');
-  if (pos == std::string_view::npos || pos >= name.size() || name[pos] != 'W')
-    return std::string(name);
-  pos = SkipNumber(name, pos + 1, '_');
-  if (pos == std::string_view::npos || pos >= name.size())
-    return std::string(name);
-  return std::string(name.substr(pos));
+  return std::string(trace::CommandKey(name));
 }
 
 StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
