@@ -6,7 +6,10 @@
 #      size is within 10%, else a rerun with the launch count scaled to that size);
 #   3. `rblnsim check` + `rblnsim analyze` on it, against json.load + bench/reference_check.py,
 #      the pure-Python implementation of the same rules and latency figures;
-#   4. bench/compare_report.py writes OUT_JSON and fails if the two disagree on any figure.
+#   4. `rblnsim diff` of that trace against a second run of the same launches with a slower
+#      doorbell (every launch's submission latency moves, nothing else does): a pair of the same
+#      size, timed against two `analyze` runs;
+#   5. bench/compare_report.py writes OUT_JSON and fails if the two disagree on any figure.
 #
 # Usage: bench/compare.sh [OUT_JSON]   (default: build/bench/compare.json)
 # Environment: BUILD_DIR (build), RBLNSIM_COMPARE_MB (1000), RBLNSIM_SIM_LAUNCHES (250000).
@@ -43,11 +46,13 @@ timed() {
   fi
 }
 
-simulate() {  # simulate NAME LAUNCHES TRACE (LAUNCHES a multiple of 1000: the inner repeat)
+simulate() {  # simulate NAME LAUNCHES TRACE [RUN_ARGS...] (LAUNCHES a multiple of 1000)
   # The c-abi dialect: the Python reference (bench/reference_*.py) implements that contract.
-  timed "$1" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$(($2 / 1000))" \
-    --trace "$3" --bridge c-abi
-  [[ -s $3 ]] || { echo "compare.sh: $1 wrote no trace" >&2; exit 1; }
+  local name=$1 count=$2 path=$3
+  shift 3
+  timed "$name" "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$((count / 1000))" \
+    --trace "$path" --bridge c-abi "$@"
+  [[ -s $path ]] || { echo "compare.sh: $name wrote no trace" >&2; exit 1; }
 }
 
 echo "compare.sh: simulating $sim_launches launches with tracing" >&2
@@ -75,6 +80,13 @@ timed analyze "$rblnsim" analyze "$trace"
 echo "compare.sh: python json.load + bench/reference_check.py" >&2
 timed python python3 bench/reference_check.py "$trace" --json "$tmp/reference.json"
 
+echo "compare.sh: rblnsim diff of a pair of $launches-launch traces" >&2
+simulate pair "$launches" "$tmp/pair.json" --set device.queue.doorbell=1500ns --no-expect
+pair_bytes=$(stat -c %s "$tmp/pair.json")
+timed diff "$rblnsim" diff "$trace" "$tmp/pair.json" --json "$tmp/diff.json"
+rm -f "$tmp/pair.json"
+
 mkdir -p "$(dirname "$out")"
 python3 bench/compare_report.py --dir "$tmp" --trace-bytes "$bytes" --trace-launches "$launches" \
-  --sim-launches "$sim_launches" --sim-trace-bytes "$sim_bytes" --out "$out"
+  --sim-launches "$sim_launches" --sim-trace-bytes "$sim_bytes" --pair-bytes "$pair_bytes" \
+  --out "$out"

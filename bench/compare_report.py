@@ -73,6 +73,23 @@ def figures_of_reference(ref):
     return out
 
 
+def diff_findings(report):
+    """What is wrong with `rblnsim diff`'s report of the pair (a slower doorbell is the only
+    change, so submission latency moves and operators, hidden work and device time do not)."""
+    problems = []
+    changed = {m["key"] for m in report["metrics"] if m["changed"]}
+    if "latency.p50" not in changed:
+        problems.append("latency.p50 did not move")
+    for key in changed:
+        if key.startswith(("op[", "class[", "lane[", "family[", "device_time", "fallbacks",
+                           "recompiles", "round_trips", "scans")) and "latency" not in key \
+                and "launch_delay" not in key:
+            problems.append(f"{key} moved")
+    if report["alignment"]["stretches"]:
+        problems.append("unmatched stretches in a pair of the same program")
+    return problems
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dir", required=True, help="compare.sh's work directory")
@@ -82,6 +99,7 @@ def main():
     p.add_argument("--trace-launches", type=int)
     p.add_argument("--sim-launches", type=int)
     p.add_argument("--sim-trace-bytes", type=int)
+    p.add_argument("--pair-bytes", type=int, help="the second trace of the diff pair")
     p.add_argument("--out")
     a = p.parse_args()
     d = a.dir
@@ -103,6 +121,8 @@ def main():
 
     check_t, analyze_t, python_t = (read_time(f"{d}/{n}.time") for n in ("check", "analyze",
                                                                              "python"))
+    diff_t = read_time(f"{d}/diff.time")
+    diff_problems = diff_findings(load("diff.json"))
     rblnsim_wall = check_t["wall_s"] + analyze_t["wall_s"]
     result = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -118,6 +138,11 @@ def main():
         "rss_ratio": python_t["max_rss_bytes"] / max(check_t["max_rss_bytes"],
                                                      analyze_t["max_rss_bytes"]),
         "agreement": {"figures": rows, "differences": differences, "ok": not differences},
+        "diff": dict(diff_t, pair_bytes=a.pair_bytes,
+                     vs_two_analyze=diff_t["wall_s"] / (2 * analyze_t["wall_s"])
+                     if analyze_t["wall_s"] > 0 else None,
+                     rss_vs_analyze=diff_t["max_rss_bytes"] / analyze_t["max_rss_bytes"],
+                     problems=diff_problems),
     }
     with open(a.out, "w") as f:
         json.dump(result, f, indent=1)
@@ -125,6 +150,9 @@ def main():
         print("compare: rblnsim and the Python reference disagree:", file=sys.stderr)
         for name, m, t in differences:
             print(f"  {name}: rblnsim {m}, python {t}", file=sys.stderr)
+        return 1
+    if diff_problems:
+        print(f"compare: rblnsim diff misreported the pair: {diff_problems}", file=sys.stderr)
         return 1
     print(f"compare: {len(rows)} figures agree; rblnsim check+analyze {rblnsim_wall:.2f} s, "
           f"python {python_t['wall_s']:.2f} s ({result['speedup']:.1f}x)")

@@ -190,6 +190,14 @@ def targets(suites, compare):
                      r["max_rss_bytes"] <= 1.5 * GB if full else None))
         rows.append(("check + analyze vs Python json.load + reference", ">= 10x faster on 1 GB",
                      f"{compare['speedup']:.1f}x{on}", compare["speedup"] >= 10 if full else None))
+        if "diff" in compare:
+            dt = compare["diff"]
+            rows.append(("`rblnsim diff` of a pair, wall", "about 2 `analyze` runs (<= 1.2x of "
+                         "two) on 1 GB", f"{dt['wall_s']:.2f} s = {dt['vs_two_analyze']:.2f}x "
+                         f"two analyze runs{on}", dt["vs_two_analyze"] <= 1.2 if full else None))
+            rows.append(("`rblnsim diff` of a pair, peak RSS", "bounded: <= 1.2x one `analyze`",
+                         f"{dt['max_rss_bytes'] / GB:.2f} GB = {dt['rss_vs_analyze']:.2f}x"
+                         f"{on}", dt["rss_vs_analyze"] <= 1.2 if full else None))
         s = compare["sim_run"]
         rows.append((f"`rblnsim run` of {s['launches']:,} launches with --trace, peak RSS",
                      "<= 2 GB for 10^6 launches",
@@ -217,6 +225,10 @@ def render_compare(c, out):
                f"{r['max_rss_bytes'] / MB:,.0f} |")
     out.append(f"| python3 json.load + bench/reference_check.py | {p['wall_s']:.2f} | {cpu(p)} | "
                f"{p['max_rss_bytes'] / MB:,.0f} |")
+    if "diff" in c:
+        dt = c["diff"]
+        out.append(f"| rblnsim diff (this trace and a {dt['pair_bytes'] / MB:,.0f} MB pair) | "
+                   f"{dt['wall_s']:.2f} | {cpu(dt)} | {dt['max_rss_bytes'] / MB:,.0f} |")
     out.append("")
     out.append(f"Python / rblnsim: {c['speedup']:.1f}x the wall time, {c['rss_ratio']:.1f}x the "
                "peak RSS.")

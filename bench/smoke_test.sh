@@ -30,7 +30,8 @@ python3 bench/results_md.py --build-type test --suite "Simulator=$work/sim.json"
   --suite "Trace=$work/trace.json" --compare "$work/compare.json" >"$work/RESULTS.md"
 for want in "## Targets" "Importer on a >= 500 MB trace" "BM_CheckContract" "BM_AnalyzeTrace" \
             "## Whole-process comparison" "all equal" "Simulation end to end" \
-            "against the bare SystemC event-hop rate" "BM_EndToEnd512/1000" "Wall time linear"; do
+            "against the bare SystemC event-hop rate" "BM_EndToEnd512/1000" "Wall time linear" \
+            '`rblnsim diff` of a pair, wall' '| rblnsim diff (this trace'; do
   grep -qF "$want" "$work/RESULTS.md" || { echo "RESULTS.md lacks '$want'" >&2; cat "$work/RESULTS.md" >&2; exit 1; }
 done
 echo "bench smoke test: ok"
