@@ -4,8 +4,9 @@
 #      wall time and peak RSS of a traced run at that scale;
 #   2. a trace of about RBLNSIM_COMPARE_MB MB from the same scenario (the run above when its
 #      size is within 10%, else a rerun with the launch count scaled to that size);
-#   3. `rblnsim check` + `rblnsim analyze` on it, against json.load + bench/reference_check.py,
-#      the pure-Python implementation of the same rules and latency figures;
+#   3. `rblnsim check` + `rblnsim analyze`, and the one pass `rblnsim analyze --check`, on it,
+#      against json.load + bench/reference_check.py, the pure-Python implementation of the same
+#      rules and latency figures;
 #   4. `rblnsim diff` of that trace against a second run of the same launches with a slower
 #      doorbell (every launch's submission latency moves, nothing else does): a pair of the same
 #      size, timed against two `analyze` runs;
@@ -74,6 +75,7 @@ bytes=$(stat -c %s "$trace")
 echo "compare.sh: rblnsim check + analyze on $bytes bytes" >&2
 timed check "$rblnsim" check "$trace" --json "$tmp/check.json"
 timed analyze "$rblnsim" analyze "$trace"
+timed onepass "$rblnsim" analyze "$trace" --check
 # The per-launch JSON is for the agreement check only; writing it is not part of the timing.
 "$rblnsim" analyze "$trace" --json "$tmp/analyze.json" >/dev/null
 

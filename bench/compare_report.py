@@ -122,6 +122,7 @@ def main():
     check_t, analyze_t, python_t = (read_time(f"{d}/{n}.time") for n in ("check", "analyze",
                                                                              "python"))
     diff_t = read_time(f"{d}/diff.time")
+    onepass_t = read_time(f"{d}/onepass.time")
     diff_problems = diff_findings(load("diff.json"))
     rblnsim_wall = check_t["wall_s"] + analyze_t["wall_s"]
     result = {
@@ -133,6 +134,8 @@ def main():
                         trace_bytes=a.sim_trace_bytes),
         "rblnsim": {"check": check_t, "analyze": analyze_t, "wall_s": rblnsim_wall,
                     "max_rss_bytes": max(check_t["max_rss_bytes"], analyze_t["max_rss_bytes"])},
+        "onepass": dict(onepass_t, speedup=python_t["wall_s"] / onepass_t["wall_s"]
+                        if onepass_t["wall_s"] > 0 else None),
         "python": python_t,
         "speedup": python_t["wall_s"] / rblnsim_wall if rblnsim_wall > 0 else None,
         "rss_ratio": python_t["max_rss_bytes"] / max(check_t["max_rss_bytes"],

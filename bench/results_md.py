@@ -190,6 +190,13 @@ def targets(suites, compare):
                      r["max_rss_bytes"] <= 1.5 * GB if full else None))
         rows.append(("check + analyze vs Python json.load + reference", ">= 10x faster on 1 GB",
                      f"{compare['speedup']:.1f}x{on}", compare["speedup"] >= 10 if full else None))
+        if "onepass" in compare:
+            o = compare["onepass"]
+            rows.append(("`analyze --check` (one pass) vs Python json.load alone + reference",
+                         ">= 10x faster on 1 GB, peak RSS <= 1.2x the file",
+                         f"{o['speedup']:.1f}x ({o['wall_s']:.2f} s), "
+                         f"{o['max_rss_bytes'] / size:.2f}x the file{on}",
+                         o["speedup"] >= 10 and o["max_rss_bytes"] <= 1.2 * size if full else None))
         if "diff" in compare:
             dt = compare["diff"]
             rows.append(("`rblnsim diff` of a pair, wall", "about 2 `analyze` runs (<= 1.2x of "
@@ -225,6 +232,10 @@ def render_compare(c, out):
                f"{r['max_rss_bytes'] / MB:,.0f} |")
     out.append(f"| python3 json.load + bench/reference_check.py | {p['wall_s']:.2f} | {cpu(p)} | "
                f"{p['max_rss_bytes'] / MB:,.0f} |")
+    if "onepass" in c:
+        o = c["onepass"]
+        out.append(f"| rblnsim analyze --check (one pass) | {o['wall_s']:.2f} | {cpu(o)} | "
+                   f"{o['max_rss_bytes'] / MB:,.0f} |")
     if "diff" in c:
         dt = c["diff"]
         out.append(f"| rblnsim diff (this trace and a {dt['pair_bytes'] / MB:,.0f} MB pair) | "

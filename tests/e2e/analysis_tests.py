@@ -126,6 +126,29 @@ def test_run_prints_reports():
     assert "RBLN EXPLAIN" in off.stdout and "RBLN launch latency" not in off.stdout, off.stdout
 
 
+def test_analyze_check_runs_the_contract_on_the_same_import():
+    tmp = tempfile.mkdtemp(prefix="rblnsim-analysis-")
+    _, trace, _ = run_scenario(os.path.join(SCENARIOS, "profile_matmul.yaml"), tmp)
+    both, alone = os.path.join(tmp, "both.json"), os.path.join(tmp, "check.json")
+    one_pass = rblnsim(["analyze", trace, "--check", "--json", both])
+    check = rblnsim(["check", trace, "--json", alone])
+    analyze = rblnsim(["analyze", trace])
+    # The contract's text, then analyze's own report, unchanged.
+    assert one_pass.stdout.startswith(check.stdout), (one_pass.stdout, check.stdout)
+    assert one_pass.stdout.endswith(analyze.stdout), one_pass.stdout
+    report, checked = strict_json(both), strict_json(alone)
+    assert report["check"]["passed"] and report["check"]["rules"] == checked["rules"]
+    assert "latency" in report and "explain" in report
+    # A violated rule fails the pass as check would, with the analyses still printed.
+    forced = rblnsim(["analyze", trace, "--check", "--contract", "c-abi"], check=False)
+    alone = rblnsim(["check", trace, "--contract", "c-abi"], check=False)
+    assert forced.returncode == alone.returncode == 1, (forced.stdout, alone.stdout)
+    assert "FAIL" in forced.stdout and "RBLN launch latency" in forced.stdout, forced.stdout
+    # Contract flags without --check would do nothing: refused.
+    proc = rblnsim(["analyze", trace, "--sync"], check=False)
+    assert proc.returncode == 2 and "--check" in proc.stderr, proc.stderr
+
+
 def test_bad_trace_exit_2():
     tmp = tempfile.mkdtemp(prefix="rblnsim-analysis-")
     bad = os.path.join(tmp, "bad.json")

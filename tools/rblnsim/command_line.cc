@@ -45,29 +45,42 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
                 "Do not check the scenario's expect: block (for what-if variants of a scenario)");
 }
 
+// The contract's flags, on check and on analyze; there they need --check (|needs|), so none is
+// given and silently ignored.
+static void AddContractFlags(CLI::App* command,
+                             ContractFlags* flags,
+                             CLI::Option* needs = nullptr) {
+  const auto need = [needs](CLI::Option* option) {
+    if (needs != nullptr)
+      option->needs(needs);
+  };
+  need(command->add_flag(
+      "--sync", flags->sync,
+      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
+      "inside the launching op"));
+  need(command
+           ->add_option("--contract", flags->contract,
+                        "Apply this version of the contract instead of the one the trace's "
+                        "dialect shows: current (NPU rows, rbln launch) or c-abi (rbln_run)")
+           ->check(CLI::IsMember({"current", "c-abi"})));
+  need(command
+           ->add_option("--min-launches", flags->min_launches,
+                        "current: launches (and launches running a kernel) the trace must hold "
+                        "(default 1)")
+           ->check(CLI::NonNegativeNumber));
+  need(command->add_option(
+      "--launcher-contains", flags->launcher_contains,
+      "current: a marker must lie inside a host slice whose name contains this, e.g. "
+      "\"Torch-Compiled Region\" for graph mode (default: any host slice)"));
+}
+
 void AddCheckCommand(CLI::App* app, CheckCommandOptions* options) {
   CLI::App* check = app->add_subcommand(
       "check", "Verify the PrivateUse1 trace contract (markers, launch ids, flows, device rows)");
   check->add_option("trace", options->trace_path, "Chrome trace (.json or .json.gz)")->required();
-  check->add_flag(
-      "--sync", options->sync,
-      "The trace was recorded with RBLN_RUNTIME_FORCE_SYNC=1: device work must also end "
-      "inside the launching op");
   check->add_option("--json", options->json_path, "Also write the report as JSON")
       ->check(NonEmptyPath());
-  check
-      ->add_option("--contract", options->contract,
-                   "Apply this version of the contract instead of the one the trace's dialect "
-                   "shows: current (NPU rows, rbln launch) or c-abi (rbln_run)")
-      ->check(CLI::IsMember({"current", "c-abi"}));
-  check
-      ->add_option("--min-launches", options->min_launches,
-                   "current: launches (and launches running a kernel) the trace must hold "
-                   "(default 1)")
-      ->check(CLI::NonNegativeNumber);
-  check->add_option("--launcher-contains", options->launcher_contains,
-                    "current: a marker must lie inside a host slice whose name contains this, "
-                    "e.g. \"Torch-Compiled Region\" for graph mode (default: any host slice)");
+  AddContractFlags(check, &options->contract);
 }
 
 void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
@@ -95,6 +108,11 @@ void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options) {
       ->add_option("--back-to-back-ns", options->back_to_back_ns,
                    "Device gaps shorter than this are back-to-back overhead (default 1000)")
       ->check(ExactInteger(IntegerRange::kNonNegativeInt64));
+  CLI::Option* check =
+      analyze->add_flag("--check", options->check,
+                        "Also check the PrivateUse1 contract, as `rblnsim check` does, on the same "
+                        "import (one pass over the file); exit 1 on a violation");
+  AddContractFlags(analyze, &options->contract, check);
 }
 
 void AddDiffCommand(CLI::App* app, DiffOptions* options) {

@@ -58,9 +58,16 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
   analysis::LatencyOptions latency_options;
   latency_options.outlier_threshold_ns = options.outlier_ns;
   latency_options.back_to_back_ns = options.back_to_back_ns;
-  auto index = index::TraceIndex::Build(trace);
+  // With --check the index is read in the contract's dialect, which the analyses then share.
+  const analysis::CheckOptions check_options = CheckOptionsFor(options.contract, *imported);
+  auto index = index::TraceIndex::Build(trace, ContractDialect(check_options, trace));
   if (!index.ok())
     return ReportError(index.status().WithPrefix(options.trace_path + ": "));
+  std::optional<analysis::CheckReport> contract;
+  if (options.check) {
+    contract = analysis::CheckContract(*index, check_options);
+    std::fputs((FormatContractText(*contract) + "\n").c_str(), stdout);
+  }
   const TraceReports reports =
       AnalyzeTrace(*index, latency_options,
                    /*window_from_events=*/!imported->capture_window_from_trace);
@@ -103,6 +110,9 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
         json.Key("truth");
         analysis::WriteTruthScoreJson(*score, &json);
       }
+      if (contract) {
+        json.Key("check").Raw(analysis::FormatCheckReportJson(*contract));
+      }
       json.EndObject();
       json.Finish();
       return sink.status();
@@ -110,7 +120,8 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
     if (!written.ok())
       return ReportError(written);
   }
-  return score && !score->passed ? 1 : 0;
+  const bool failed = (score && !score->passed) || (contract && !contract->passed);
+  return failed ? 1 : 0;
 }
 
 }  // namespace rblnsim::cli

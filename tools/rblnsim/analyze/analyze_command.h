@@ -2,13 +2,15 @@
 // an RBLN-CR card: hidden host work in torch.rbln.explain()'s layout (CPU fallbacks, recompiles,
 // host round trips, the NaN/Inf scan) and submission latency per launch (HTA's launch statistics,
 // queue length and idle breakdown on rbln_run / launch_id). With --truth, scores both against the
-// simulator's ground truth.
+// simulator's ground truth; with --check, checks the contract first on the same import.
 #ifndef RBLNSIM_TOOLS_RBLNSIM_ANALYZE_ANALYZE_COMMAND_H_
 #define RBLNSIM_TOOLS_RBLNSIM_ANALYZE_ANALYZE_COMMAND_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "tools/rblnsim/lib/reports/contract_pass.h"
 
 namespace CLI {
 class App;
@@ -23,6 +25,8 @@ struct AnalyzeOptions {
   std::string truth_path;
   std::optional<int64_t> outlier_ns;  // default: the p99 submission latency
   int64_t back_to_back_ns = 1000;
+  bool check = false;      // also run the contract (check's rules) on the same import
+  ContractFlags contract;  // its flags
 };
 
 // The "format" version at the head of `analyze --json`; bump it when a key changes meaning or
@@ -30,7 +34,8 @@ struct AnalyzeOptions {
 inline constexpr int64_t kAnalyzeJsonFormat = 1;
 
 void AddAnalyzeCommand(CLI::App* app, AnalyzeOptions* options);
-// 0 analysed (and, with --truth, everything matched), 1 a ground-truth mismatch, 2 bad input.
+// 0 analysed (and, with --truth, everything matched; with --check, every rule held), 1 a
+// ground-truth mismatch or a contract violation, 2 bad input.
 int AnalyzeCommand(const AnalyzeOptions& options);
 
 }  // namespace rblnsim::cli

@@ -32,23 +32,13 @@ int CheckCommand(const CheckCommandOptions& options) {
   if (!imported.ok()) {
     return ReportError(imported.status());
   }
-  analysis::CheckOptions check_options;
-  check_options.sync = options.sync;
-  check_options.contract = analysis::DialectFromName(options.contract);
-  check_options.min_launches = options.min_launches;
-  check_options.launcher_contains = options.launcher_contains;
-  check_options.window_from_events = !imported->capture_window_from_trace;
-  for (const trace::OrphanFlow& orphan : imported->orphan_flows) {
-    check_options.unanchored_flows.push_back(orphan.flow);
-  }
-  auto index = index::TraceIndex::Build(
-      imported->trace, check_options.contract.value_or(trace::DetectDialect(imported->trace)));
+  const analysis::CheckOptions check_options = CheckOptionsFor(options.contract, *imported);
+  auto index =
+      index::TraceIndex::Build(imported->trace, ContractDialect(check_options, imported->trace));
   if (!index.ok())
     return ReportError(index.status().WithPrefix(options.trace_path + ": "));
   const analysis::CheckReport report = analysis::CheckContract(*index, check_options);
-  std::printf("contract: %s (%s)\n", trace::DialectName(report.contract).data(),
-              report.contract_forced ? "forced by --contract" : "detected from the trace");
-  std::fputs(analysis::FormatCheckReportText(report).c_str(), stdout);
+  std::fputs(FormatContractText(report).c_str(), stdout);
   // What the import dropped or changed, by reason: never silent.
   if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
     std::fprintf(stderr, "%s\n", notice.c_str());

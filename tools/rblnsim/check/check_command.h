@@ -4,8 +4,9 @@
 #ifndef RBLNSIM_TOOLS_RBLNSIM_CHECK_CHECK_COMMAND_H_
 #define RBLNSIM_TOOLS_RBLNSIM_CHECK_CHECK_COMMAND_H_
 
-#include <cstdint>
 #include <string>
+
+#include "tools/rblnsim/lib/reports/contract_pass.h"
 
 namespace CLI {
 class App;
@@ -15,11 +16,8 @@ namespace rblnsim::cli {
 
 struct CheckCommandOptions {
   std::string trace_path;
-  bool sync = false;
   std::string json_path;
-  std::string contract;  // "", "current" or "c-abi"
-  int64_t min_launches = 1;
-  std::string launcher_contains;
+  ContractFlags contract;
 };
 
 void AddCheckCommand(CLI::App* app, CheckCommandOptions* options);
