@@ -93,31 +93,51 @@ void AddHidden(const index::TraceIndex& index, TraceSummary* summary) {
 
 void AddDevice(const index::TraceIndex& index, TraceSummary* summary) {
   const trace::Trace& trace = index.trace();
-  // The lane name of each (pid, tid) row, looked up once per row rather than per event.
-  std::vector<std::string> row_lane(index.rows().size());
-  for (size_t r = 0; r < index.rows().size(); ++r) {
-    const auto [pid, tid] = index.rows()[r];
-    if (const trace::ThreadRow* thread = trace.FindThread(pid, tid))
-      row_lane[r] = std::string(trace::LaneClassName(thread->name));
-  }
   const index::EventColumns& columns = index.events();
+  // Sums per (row, category) and per name first: millions of slices share a few rows and names,
+  // so the string-keyed maps are filled once per row and name, not once per slice.
+  constexpr size_t kCategories = static_cast<size_t>(trace::Category::kOther) + 1;
+  std::vector<DeviceTotals> by_row(index.rows().size() * kCategories);
+  std::vector<DeviceTotals> by_name(index.names().size());
+  std::vector<std::string_view> row_class(by_row.size());
   for (size_t i = 0; i < columns.size(); ++i) {
     if (!columns.Has(i, index::kDeviceWork))
       continue;
     const trace::Event& e = index.event(i);
-    std::string_view cls = "other";
-    if (const std::optional<trace::LaneKind> lane = index.LaneOf(i))
-      cls = trace::LaneName(static_cast<int64_t>(*lane));
-    else if (const std::optional<int64_t> tid = trace::LaneForCategory(e.category))
-      cls = trace::LaneName(*tid);
-    const std::string& lane = row_lane[columns.row[i]];
-    for (DeviceTotals* totals :
-         {&summary->device_classes[std::string(cls)],
-          &summary->device_lanes[lane.empty() ? std::string(cls) : lane],
-          &summary->device_families[CommandFamily(e.name)], &summary->device}) {
+    const size_t slot = columns.row[i] * kCategories + static_cast<size_t>(e.category);
+    if (by_row[slot].slices == 0) {
+      // The class: the current dialect's lane kind, else the one the category names.
+      std::string_view cls = "other";
+      if (const std::optional<trace::LaneKind> lane = index.LaneOf(i))
+        cls = trace::LaneName(static_cast<int64_t>(*lane));
+      else if (const std::optional<int64_t> tid = trace::LaneForCategory(e.category))
+        cls = trace::LaneName(*tid);
+      row_class[slot] = cls;
+    }
+    for (DeviceTotals* totals : {&by_row[slot], &by_name[columns.name[i]], &summary->device}) {
       ++totals->slices;
       totals->ns += e.dur_ns;
     }
+  }
+  const auto add = [](DeviceTotals* to, const DeviceTotals& from) {
+    to->slices += from.slices;
+    to->ns += from.ns;
+  };
+  for (size_t slot = 0; slot < by_row.size(); ++slot) {
+    if (by_row[slot].slices == 0)
+      continue;
+    const std::string cls(row_class[slot]);
+    const auto [pid, tid] = index.rows()[slot / kCategories];
+    const trace::ThreadRow* thread = trace.FindThread(pid, tid);
+    const std::string_view lane_name =
+        thread != nullptr ? trace::LaneClassName(thread->name) : std::string_view();
+    const std::string lane = lane_name.empty() ? cls : std::string(lane_name);
+    add(&summary->device_classes[cls], by_row[slot]);
+    add(&summary->device_lanes[lane], by_row[slot]);
+  }
+  for (size_t name = 0; name < by_name.size(); ++name) {
+    if (by_name[name].slices > 0)
+      add(&summary->device_families[CommandFamily(index.names().text[name])], by_name[name]);
   }
 }
 

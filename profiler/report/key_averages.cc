@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <unordered_map>
 #include <utility>
 
+#include "profiler/index/sorted_runs.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/dialect.h"
 
@@ -42,49 +42,76 @@ std::string_view RowName(std::string_view name) {
   return name.starts_with("ProfilerStep#") ? std::string_view("ProfilerStep*") : name;
 }
 
-// One FunctionEvent. Times stay integer ns; torch's float µs only matter when printing.
+// One FunctionEvent. Times stay integer ns; torch's float µs only matter when printing. Nodes are
+// small and hold no containers: a trace of millions of events costs one flat vector, children
+// are an intrusive list (their order never matters: only sums and counts are read) and the
+// attributed kernels only their sum (torch's dup folding replaces a parent's kernels by its
+// child's, which a sum does as well as a list).
 struct Node {
-  const Event* event = nullptr;
-  size_t event_index = 0;  // position in trace.events and the index's columns
-  std::string_view name;
+  uint32_t event_index = 0;  // position in trace.events and the index's columns
+  uint32_t name = 0;         // row-name id (EventTree::row_names_)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
+  int64_t kernels_ns = 0;
+  int32_t parent = -1;
+  int32_t first_child = -1;
+  int32_t next_sibling = -1;
+  int32_t child_count = 0;
   bool device = false;
   // A launch marker (rbln_run / rbln launch): a runtime event, neither a device event nor a CPU
   // op. It only names its launching op (the index's) for attribution; it is no row and no child,
   // so the op's self time is the same whether the marker is the c-abi's timed one or the current
   // zero-length one.
   bool marker = false;
-  int parent = -1;
-  std::vector<int> children;
-  std::vector<int64_t> kernels_ns;
+
+  // torch's (start, -end) order, stable: ties keep logging order, i.e. event index order.
+  bool operator<(const Node& other) const {
+    if (start_ns != other.start_ns)
+      return start_ns < other.start_ns;
+    if (end_ns != other.end_ns)
+      return end_ns > other.end_ns;
+    return event_index < other.event_index;
+  }
 };
 
 class EventTree {
  public:
   explicit EventTree(const index::TraceIndex& index) : index_(index) {
     const trace::Trace& trace = index.trace();
+    // Per name, once: filtered or not, and its row name (ProfilerStep#N share one).
+    const index::NameTable& names = index.names();
+    std::vector<uint8_t> filtered(names.size());
+    std::vector<uint32_t> row_of_name(names.size());
+    std::unordered_map<std::string_view, uint32_t> row_ids;
+    for (size_t n = 0; n < names.size(); ++n) {
+      filtered[n] = IsFilteredName(names.text[n]);
+      const std::string_view row = RowName(names.text[n]);
+      const auto [it, added] = row_ids.emplace(row, static_cast<uint32_t>(row_names_.size()));
+      if (added)
+        row_names_.push_back(row);
+      row_of_name[n] = it->second;
+    }
+    const index::EventColumns& columns = index.events();
+    nodes_.reserve(trace.events.size());
     for (size_t e = 0; e < trace.events.size(); ++e) {
       const Event& event = trace.events[e];
-      if (event.phase != trace::Phase::kComplete || IsFilteredName(event.name))
+      if (event.phase != trace::Phase::kComplete || filtered[columns.name[e]])
         continue;
       Node& node = nodes_.emplace_back();
-      node.event = &event;
-      node.event_index = e;
-      node.name = RowName(event.name);
+      node.event_index = static_cast<uint32_t>(e);
+      node.name = row_of_name[columns.name[e]];
       node.start_ns = event.ts_ns;
       // Saturate so a corrupt duration in an imported trace cannot overflow.
       const int64_t dur_ns = std::clamp<int64_t>(
           event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       node.end_ns = event.ts_ns + dur_ns;
-      node.device = index::IsPrivateUse1Event(event);
-      node.marker = index.events().Has(e, index::kLaunchMarker);
+      node.device = columns.Has(e, index::kPrivateUse1);
+      node.marker = columns.Has(e, index::kLaunchMarker);
     }
-    // torch sorts function_events by (start, -end); stable, so ties keep logging order. Every
+    // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops, then
+    // device activities, each in start order: usually two sorted runs, merged in one pass. Every
     // child then comes after its parent, which the passes below rely on.
-    std::stable_sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
-      return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-    });
+    index::SortAlmostSorted(&nodes_);
     alive_.resize(nodes_.size());
     node_of_event_.assign(trace.events.size(), -1);
     for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -98,21 +125,21 @@ class EventTree {
     std::unordered_map<int64_t, int> marker_by_launch;
     std::unordered_map<int64_t, int> op_by_external_id;
     for (int i : alive_) {
-      const Event& event = *nodes_[i].event;
-      if (nodes_[i].device)
+      const Node& node = nodes_[i];
+      if (node.device)
         continue;
-      if (nodes_[i].marker) {
-        if (auto launch = index_.LaunchId(nodes_[i].event_index))
+      if (node.marker) {
+        if (auto launch = index_.LaunchId(node.event_index))
           marker_by_launch.emplace(*launch, i);
-      } else if (IsOpCategory(event.category)) {
-        auto external_id = index_.ExternalId(nodes_[i].event_index);
+      } else if (IsOpCategory(index_.events().category[node.event_index])) {
+        auto external_id = index_.ExternalId(node.event_index);
         if (external_id && *external_id > 0)
           op_by_external_id.emplace(*external_id, i);
       }
     }
     for (int i : alive_) {
-      Node& node = nodes_[i];
-      if (!node.device || !trace::IsDeviceCategory(node.event->category))
+      const Node& node = nodes_[i];
+      if (!node.device || !trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
       ++stats->device_events;
       if (attribution == Attribution::kReleased)
@@ -138,7 +165,7 @@ class EventTree {
         ++stats->unlinked;
         continue;
       }
-      nodes_[op].kernels_ns.push_back(node.end_ns - node.start_ns);
+      nodes_[op].kernels_ns += node.end_ns - node.start_ns;
       ++stats->attributed;
     }
   }
@@ -158,10 +185,11 @@ class EventTree {
         Node& node = nodes_[i];
         if (node.parent >= 0) {
           Node& parent = nodes_[node.parent];
-          if (parent.name == node.name && parent.children.size() == 1) {
-            parent.children = node.children;
+          if (parent.name == node.name && parent.child_count == 1) {
+            parent.first_child = node.first_child;
+            parent.child_count = node.child_count;
             parent.kernels_ns = node.kernels_ns;
-            for (int child : node.children)
+            for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
               nodes_[child].parent = node.parent;
             continue;
           }
@@ -183,33 +211,28 @@ class EventTree {
       if (node.device) {
         total = node.end_ns - node.start_ns;
       } else {
-        for (int64_t kernel : node.kernels_ns)
-          total += kernel;
-        for (int child : node.children)
+        total = node.kernels_ns;
+        for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
           total += device_total_ns[child];
       }
       device_total_ns[*it] = total;
     }
 
+    // Rows by (row name, device, user annotation), in first-appearance order.
     std::vector<KeyAverage> rows;
-    std::unordered_map<std::string, size_t> row_by_key;
+    std::vector<int32_t> row_of_key(row_names_.size() * 4, -1);
     for (int i : alive_) {
       const Node& node = nodes_[i];
-      const bool user_annotation = IsUserAnnotation(node.event->category);
-      std::string key(node.name);
-      key += node.device ? "\x1d"
-                           "d"
-                         : "\x1d"
-                           "c";
-      key += user_annotation ? 'u' : '-';
-      auto [it, inserted] = row_by_key.emplace(std::move(key), rows.size());
-      if (inserted) {
+      const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
+      int32_t& slot = row_of_key[node.name * 4 + (node.device ? 2 : 0) + (user_annotation ? 1 : 0)];
+      if (slot < 0) {
+        slot = static_cast<int32_t>(rows.size());
         KeyAverage& row = rows.emplace_back();
-        row.name = node.name;
+        row.name = row_names_[node.name];
         row.is_device = node.device;
         row.is_user_annotation = user_annotation;
       }
-      KeyAverage& row = rows[it->second];
+      KeyAverage& row = rows[slot];
       ++row.count;
       if (node.device) {
         row.device_total_ns += device_total_ns[i];
@@ -219,7 +242,7 @@ class EventTree {
       const int64_t cpu_total = node.end_ns - node.start_ns;
       int64_t self_cpu = cpu_total;
       int64_t self_device = device_total_ns[i];
-      for (int child : node.children) {
+      for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling) {
         self_cpu -= nodes_[child].end_ns - nodes_[child].start_ns;
         self_device -= device_total_ns[child];
       }
@@ -235,12 +258,12 @@ class EventTree {
   // torch's _populate_cpu_children: per-thread stacks over the (start, -end) order; an event is
   // a child only if [start, end) lies inside the parent, partial overlaps give no relation.
   void PopulateCpuChildren() {
-    std::map<std::pair<int64_t, int64_t>, std::vector<int>> stacks;
+    std::vector<std::vector<int>> stacks(index_.rows().size());  // per (pid, tid) row
     for (int i : alive_) {
       Node& node = nodes_[i];
       if (node.device)
         continue;
-      std::vector<int>& stack = stacks[{node.event->pid, node.event->tid}];
+      std::vector<int>& stack = stacks[index_.events().row[node.event_index]];
       if (node.marker)
         continue;  // no row and no child; its launching op comes from the index
       while (!stack.empty()) {
@@ -249,7 +272,9 @@ class EventTree {
           stack.pop_back();
           continue;
         }
-        parent.children.push_back(i);
+        node.next_sibling = parent.first_child;
+        parent.first_child = i;
+        ++parent.child_count;
         node.parent = stack.back();
         break;
       }
@@ -273,9 +298,10 @@ class EventTree {
   }
 
   const index::TraceIndex& index_;
-  std::vector<Node> nodes_;         // (start, -end, logging) order
-  std::vector<int> alive_;          // indices into nodes_ not folded away, in that order
-  std::vector<int> node_of_event_;  // trace event -> its node, or -1
+  std::vector<std::string_view> row_names_;  // row-name id -> its name
+  std::vector<Node> nodes_;                  // (start, -end, logging) order
+  std::vector<int> alive_;                   // indices into nodes_ not folded away, in that order
+  std::vector<int> node_of_event_;           // trace event -> its node, or -1
 };
 
 }  // namespace
