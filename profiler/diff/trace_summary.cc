@@ -11,16 +11,12 @@ namespace rblnsim::diff {
 
 namespace {
 
-void AddOps(const index::TraceIndex& index,
-            const analysis::LatencyReport& latency,
-            TraceSummary* summary) {
+void AddOpTotals(const index::TraceIndex& index, TraceSummary* summary) {
   const report::KeyAverages averages =
       report::ComputeKeyAverages(index, report::Attribution::kAttributed);
-  std::unordered_map<std::string_view, size_t> position;
   for (const report::KeyAverage& row : averages.rows) {
     if (row.is_device)
       continue;  // device rows are the commands: the device section holds them by family
-    position.emplace(row.name, summary->op_names.size());
     summary->op_names.push_back(row.name);
     OpTotals totals;
     totals.calls = row.count;
@@ -29,6 +25,12 @@ void AddOps(const index::TraceIndex& index,
     totals.device_ns = row.self_device_ns;
     summary->ops.push_back(totals);
   }
+}
+
+void AddOpLaunches(const analysis::LatencyReport& latency, TraceSummary* summary) {
+  std::unordered_map<std::string, size_t> position;
+  for (size_t i = 0; i < summary->op_names.size(); ++i)
+    position.emplace(summary->op_names[i], i);
   std::vector<int64_t> launches_per_name(latency.op_names.size(), 0);
   std::vector<int64_t> slices_per_name(latency.op_names.size(), 0);
   for (const analysis::LaunchLatency& launch : latency.launches) {
@@ -135,10 +137,15 @@ void AddDevice(const index::TraceIndex& index, TraceSummary* summary) {
     add(&summary->device_classes[cls], by_row[slot]);
     add(&summary->device_lanes[lane], by_row[slot]);
   }
+  // Device command names are often distinct per launch: fold them by view, then copy each
+  // family's name once.
+  std::unordered_map<std::string_view, DeviceTotals> families;
   for (size_t name = 0; name < by_name.size(); ++name) {
     if (by_name[name].slices > 0)
-      add(&summary->device_families[CommandFamily(index.names().text[name])], by_name[name]);
+      add(&families[CommandFamilyOf(index.names().text[name])], by_name[name]);
   }
+  for (const auto& [family, totals] : families)
+    summary->device_families[std::string(family)] = totals;
 }
 
 void AddSequence(const index::TraceIndex& index,
@@ -188,6 +195,10 @@ const char* HiddenKindName(HiddenKind kind) {
 }
 
 std::string CommandFamily(std::string_view name) {
+  return std::string(CommandFamilyOf(name));
+}
+
+std::string_view CommandFamilyOf(std::string_view name) {
   std::string_view key = trace::CommandKey(name);
   // Drop "_<digits>" groups from the end: "args_0_2" -> "args", "mm_1" -> "mm".
   while (true) {
@@ -199,18 +210,22 @@ std::string CommandFamily(std::string_view name) {
       break;
     key = key.substr(0, underscore);
   }
-  return std::string(key);
+  return key;
 }
 
 TraceSummary Summarize(const index::TraceIndex& index, const analysis::LatencyOptions& options) {
   TraceSummary summary;
   summary.dialect = index.dialect();
   summary.events = static_cast<int64_t>(index.trace().events.size());
-  const analysis::LatencyReport latency = analysis::AnalyzeLaunchLatency(index, options);
-  AddOps(index, latency, &summary);
-  AddLaunches(latency, &summary);
+  // One analysis at a time where they need not coexist: the key_averages tree and the detectors'
+  // arrays are freed before the latency report is built, so a large trace's peak is the trace,
+  // its index and the largest of them, not their sum.
+  AddOpTotals(index, &summary);
   AddHidden(index, &summary);
   AddDevice(index, &summary);
+  const analysis::LatencyReport latency = analysis::AnalyzeLaunchLatency(index, options);
+  AddOpLaunches(latency, &summary);
+  AddLaunches(latency, &summary);
   AddSequence(index, latency, &summary);
   return summary;
 }

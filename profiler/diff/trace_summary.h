@@ -99,8 +99,10 @@ struct TraceSummary {
   std::vector<int64_t> sequence_launch_latency_ns;
 };
 
-// The command family of a device slice's name (see TraceSummary::device_families).
+// The command family of a device slice's name (see TraceSummary::device_families); the view
+// points into |name|.
 std::string CommandFamily(std::string_view name);
+std::string_view CommandFamilyOf(std::string_view name);
 
 // Runs the key averages, the latency report and the hidden-work detectors over |index|.
 TraceSummary Summarize(const index::TraceIndex& index, const analysis::LatencyOptions& options);

@@ -74,22 +74,73 @@ struct Node {
   }
 };
 
+// Integer ids (launch ids, external ids) -> the first node given each. Both are counters in
+// practice, so a flat table over their range serves them when that range is compact (a hash map
+// of millions of entries was most of key_averages' time); sparse ids fall back to a hash map.
+class FirstNodeById {
+ public:
+  // |entries| in the order that decides which node is first.
+  explicit FirstNodeById(const std::vector<std::pair<int64_t, int>>& entries) {
+    if (entries.empty())
+      return;
+    const auto [lo, hi] =
+        std::minmax_element(entries.begin(), entries.end(),
+                            [](const auto& a, const auto& b) { return a.first < b.first; });
+    min_ = lo->first;
+    const uint64_t range = static_cast<uint64_t>(hi->first) - static_cast<uint64_t>(lo->first);
+    if (range < 4 * entries.size() + 1024) {
+      table_.assign(range + 1, -1);
+      for (const auto& [id, node] : entries) {
+        int& slot = table_[static_cast<uint64_t>(id) - static_cast<uint64_t>(min_)];
+        if (slot < 0)
+          slot = node;
+      }
+      dense_ = true;
+      return;
+    }
+    map_.reserve(entries.size());
+    for (const auto& [id, node] : entries)
+      map_.emplace(id, node);
+  }
+
+  // -1 when no node has |id|.
+  int Find(int64_t id) const {
+    if (dense_) {
+      const uint64_t offset = static_cast<uint64_t>(id) - static_cast<uint64_t>(min_);
+      return id >= min_ && offset < table_.size() ? table_[offset] : -1;
+    }
+    const auto it = map_.find(id);
+    return it == map_.end() ? -1 : it->second;
+  }
+
+ private:
+  bool dense_ = false;
+  int64_t min_ = 0;
+  std::vector<int> table_;
+  std::unordered_map<int64_t, int> map_;
+};
+
 class EventTree {
  public:
   explicit EventTree(const index::TraceIndex& index) : index_(index) {
     const trace::Trace& trace = index.trace();
-    // Per name, once: filtered or not, and its row name (ProfilerStep#N share one).
+    // Per name, once: filtered or not, and its row. A row is its name's id, except that every
+    // ProfilerStep#N shares the first one's (a trace's device commands are often all distinct
+    // names, so this pass must not hash them).
     const index::NameTable& names = index.names();
     std::vector<uint8_t> filtered(names.size());
     std::vector<uint32_t> row_of_name(names.size());
-    std::unordered_map<std::string_view, uint32_t> row_ids;
-    for (size_t n = 0; n < names.size(); ++n) {
+    row_names_.resize(names.size());
+    uint32_t profiler_step = index::kNone;
+    for (uint32_t n = 0; n < names.size(); ++n) {
       filtered[n] = IsFilteredName(names.text[n]);
-      const std::string_view row = RowName(names.text[n]);
-      const auto [it, added] = row_ids.emplace(row, static_cast<uint32_t>(row_names_.size()));
-      if (added)
-        row_names_.push_back(row);
-      row_of_name[n] = it->second;
+      row_names_[n] = RowName(names.text[n]);
+      row_of_name[n] = n;
+      if (row_names_[n] != names.text[n]) {
+        if (profiler_step == index::kNone)
+          profiler_step = n;
+        row_of_name[n] = profiler_step;
+      }
     }
     const index::EventColumns& columns = index.events();
     nodes_.reserve(trace.events.size());
@@ -122,21 +173,24 @@ class EventTree {
   }
 
   void Attribute(Attribution attribution, AttributionStats* stats) {
-    std::unordered_map<int64_t, int> marker_by_launch;
-    std::unordered_map<int64_t, int> op_by_external_id;
+    std::vector<std::pair<int64_t, int>> markers, ops;
     for (int i : alive_) {
       const Node& node = nodes_[i];
       if (node.device)
         continue;
       if (node.marker) {
         if (auto launch = index_.LaunchId(node.event_index))
-          marker_by_launch.emplace(*launch, i);
+          markers.emplace_back(*launch, i);
       } else if (IsOpCategory(index_.events().category[node.event_index])) {
         auto external_id = index_.ExternalId(node.event_index);
         if (external_id && *external_id > 0)
-          op_by_external_id.emplace(*external_id, i);
+          ops.emplace_back(*external_id, i);
       }
     }
+    const FirstNodeById marker_by_launch(markers);
+    const FirstNodeById op_by_external_id(ops);
+    markers = {};
+    ops = {};
     for (int i : alive_) {
       const Node& node = nodes_[i];
       if (!node.device || !trace::IsDeviceCategory(index_.events().category[node.event_index]))
@@ -146,20 +200,18 @@ class EventTree {
         continue;
       int op = -1;
       if (auto launch = index_.LaunchId(node.event_index)) {
-        auto marker = marker_by_launch.find(*launch);
-        if (marker == marker_by_launch.end()) {
+        const int marker = marker_by_launch.Find(*launch);
+        if (marker < 0) {
           ++stats->missing_marker;
           continue;
         }
-        op = EnclosingOp(marker->second);
+        op = EnclosingOp(marker);
         if (op < 0) {
           ++stats->no_enclosing_op;
           continue;
         }
       } else if (auto external_id = index_.ExternalId(node.event_index)) {
-        auto found = op_by_external_id.find(*external_id);
-        if (found != op_by_external_id.end())
-          op = found->second;
+        op = op_by_external_id.Find(*external_id);
       }
       if (op < 0) {
         ++stats->unlinked;
