@@ -192,7 +192,7 @@ def targets(suites, compare):
                      f"{compare['speedup']:.1f}x{on}", compare["speedup"] >= 10 if full else None))
         if "onepass" in compare:
             o = compare["onepass"]
-            rows.append(("`analyze --check` (one pass) vs Python json.load alone + reference",
+            rows.append(("`analyze --check` (one pass) vs Python json.load + reference",
                          ">= 10x faster on 1 GB, peak RSS <= 1.2x the file",
                          f"{o['speedup']:.1f}x ({o['wall_s']:.2f} s), "
                          f"{o['max_rss_bytes'] / size:.2f}x the file{on}",

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 
+import card_workload_trace
 import e2e_runner
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -207,6 +208,39 @@ def test_dialects_differ_only_in_layout():
     assert delay["base"] != delay["new"] and not delay["comparable"], delay
     gate = report["gate"]
     assert gate["passed"] and gate["not_comparable"] == 1, gate
+
+
+def test_card_format_traces():
+    """Traces in the layout of a card (torch's op names, the card's lanes and command numbering,
+    no simulator args), written by card_workload_trace.py: diff reads them like its own."""
+    tmp = tempfile.gettempdir()
+    card, extra, dropped = (os.path.join(tmp, n + ".json") for n in ("card", "extra", "dropped"))
+    card_workload_trace.write(card)
+    card_workload_trace.write(extra, extra_mm=True)
+    card_workload_trace.write(dropped, drop_launch=1)  # the first softmax's launch is lost
+    report, out = diff(card, card)
+    assert not report["differences"], out
+    # One more x @ x: its frames and its launch are a new-only stretch at the end; the device
+    # rows of its lanes grow; the gate on launches catches it.
+    report, out = diff(card, extra, ["--fail-on", "launches:+0"], expect_rc=1)
+    stretches = report["alignment"]["stretches"]
+    assert len(stretches) == 1 and stretches[0]["base_count"] == 0, stretches
+    # (Where a stretch starts is one of the equally long alignments when its ends repeat: here a
+    # launch ends both the call before it and the stretch.)
+    assert sorted(stretches[0]["new_ops"]) == sorted(
+        ["aten::matmul", "aten::mm", "aten::mm", "(launch)"]), stretches
+    metrics = changed(report)
+    assert metrics["launches"]["delta"] == 1 and metrics["op[aten::mm].calls"]["delta"] == 1
+    assert metrics["class[compute].device_time"]["delta"] > 0, metrics
+    assert report["alignment"]["paired_launches"] == 4, report["alignment"]
+    # A lost launch: its marker is a base-only element inside a matched softmax; the other
+    # launches still pair.
+    report, out = diff(card, dropped)
+    stretches = report["alignment"]["stretches"]
+    assert [s["base_ops"] for s in stretches] == [["(launch)"]], stretches
+    assert stretches[0]["after"] == "aten::_softmax" and stretches[0]["new_count"] == 0
+    assert report["alignment"]["paired_launches"] == 3
+    assert changed(report)["op[aten::_softmax].launches"]["delta"] == -1
 
 
 def test_markdown_and_plots():
