@@ -13,7 +13,6 @@ import collections
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -25,14 +24,7 @@ BUILD = None
 
 
 def rblnsim(args, env=None, check=True):
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("RBLN", "TORCH_RBLN"))}
-    full_env.update(env or {})
-    proc = subprocess.run([os.path.join(BUILD, "bin", "rblnsim")] + args, env=full_env,
-                          capture_output=True, text=True, timeout=300)
-    if check and proc.returncode != 0:
-        raise AssertionError(
-            f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return e2e_runner.run_rblnsim(BUILD, args, env, check)
 
 
 def strict_json(path):

@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import tempfile
 
 import card_workload_trace
@@ -40,13 +39,7 @@ HELD_OUT = [
 
 
 def rblnsim(args, env=None, check=True):
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("RBLN", "TORCH_RBLN"))}
-    full_env.update(env or {})
-    proc = subprocess.run([os.path.join(BUILD, "bin", "rblnsim")] + args, env=full_env,
-                          capture_output=True, text=True, timeout=120)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return e2e_runner.run_rblnsim(BUILD, args, env, check)
 
 
 def simulate(scenario, trace, extra=()):

@@ -5,7 +5,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import tempfile
 
 import e2e_runner
@@ -22,13 +21,7 @@ SEED_FIRST4 = "['i1_0_W0_args_0_0', 'i1_0_W0_args_0_1', 'i1_0_W0_args_0_2', 'i1_
 
 
 def rblnsim(args, env=None, check=True):
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("RBLN", "TORCH_RBLN"))}
-    full_env.update(env or {})
-    proc = subprocess.run([os.path.join(BUILD, "bin", "rblnsim")] + args, env=full_env,
-                          capture_output=True, text=True, timeout=120)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return e2e_runner.run_rblnsim(BUILD, args, env, check)
 
 
 def strict_json(path):

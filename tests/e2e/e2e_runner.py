@@ -11,8 +11,23 @@ path is printed) for a look at the logs of a failure.
 import contextlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+
+
+def run_rblnsim(build, args, env=None, check=True, timeout=300):
+    """Runs build/bin/rblnsim with |args| in an environment cleared of RBLN* / TORCH_RBLN* (so the
+    caller's shell cannot change a test), plus |env|. With |check|, a non-zero exit fails with the
+    command's output."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("RBLN", "TORCH_RBLN"))}
+    full_env.update(env or {})
+    proc = subprocess.run([os.path.join(build, "bin", "rblnsim")] + args, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"rblnsim {args} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
 
 
 @contextlib.contextmanager
