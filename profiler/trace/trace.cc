@@ -1,6 +1,8 @@
 #include "profiler/trace/trace.h"
 
 #include <charconv>
+#include <mutex>
+#include <unordered_set>
 
 namespace rblnsim::trace {
 
@@ -26,8 +28,16 @@ Category CategoryFromName(std::string_view name) {
   return Category::kOther;
 }
 
+std::string_view InternCategoryText(std::string_view text) {
+  // Node-based, so a stored string never moves; guarded, since imports may run on threads.
+  static std::mutex mutex;
+  static std::unordered_set<std::string>* const pool = new std::unordered_set<std::string>();
+  const std::lock_guard<std::mutex> lock(mutex);
+  return *pool->emplace(text).first;
+}
+
 std::string_view Event::cat() const {
-  return category == Category::kOther ? std::string_view(cat_text) : CategoryName(category);
+  return category == Category::kOther ? cat_text : CategoryName(category);
 }
 
 const Arg* Event::FindArg(std::string_view key) const {

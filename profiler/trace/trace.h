@@ -45,6 +45,9 @@ enum class Category : uint8_t {
 };
 
 std::string_view CategoryName(Category category);
+// A process-wide copy of |text| that lives until exit, for Event::cat_text: a trace names few
+// categories outside the enumeration, each then stored once however many events carry it.
+std::string_view InternCategoryText(std::string_view text);
 Category CategoryFromName(std::string_view name);
 
 // PyTorch maps kernel/memcpy/memset to the PrivateUse1 device; the privateuse1_* runtime and
@@ -62,17 +65,20 @@ enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 
 // One "X" (complete) or "i" (instant) event. A flow end ("s"/"f" with cat ac2g) is attached to
 // the event it is anchored on, the way Kineto writes it right after that event.
+// Millions of these make up a large trace, so the layout is kept tight: the one-byte fields sit
+// together at the end, and a category without its own enumerator is a view of one interned copy
+// (InternCategoryText) rather than a string per event.
 struct Event {
-  Phase phase = Phase::kComplete;
-  Category category = Category::kOther;
-  std::string cat_text;  // only used when category == kOther
   std::string name;
+  std::string_view cat_text;  // only used when category == kOther; interned (or a literal)
   int64_t pid = 0;
   int64_t tid = 0;
   int64_t ts_ns = 0;   // absolute system-clock ns
   int64_t dur_ns = 0;  // 0 for instants
   std::vector<Arg> args;
   uint64_t flow_id = 0;
+  Phase phase = Phase::kComplete;
+  Category category = Category::kOther;
   FlowRole flow_role = FlowRole::kNone;
 
   int64_t end_ns() const { return ts_ns + dur_ns; }

@@ -140,7 +140,7 @@ Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) const {
   event.phase = phase;
   event.category = CategoryFromName(raw.cat);
   if (event.category == Category::kOther)
-    event.cat_text = std::move(raw.cat);
+    event.cat_text = InternCategoryText(raw.cat);
   event.name = std::move(raw.name);
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
