@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "profiler/trace/atomic_file.h"
 #include "profiler/trace/output_paths.h"
 
 namespace rblnsim::cli {
@@ -33,6 +34,23 @@ inline Status GuardOutputs(const std::vector<trace::NamedPath>& inputs,
                                [](const trace::NamedPath& output) { return output.path.empty(); }),
                 outputs.end());
   return trace::CheckOutputPaths(inputs, outputs);
+}
+
+// Every check a command runs on its outputs before any work, in one place: no output names an
+// input or another output (GuardOutputs), each output file given can be replaced, and the output
+// directory given (|dir|, named by its flag) can be created. Nothing is created here, so bad
+// input leaves nothing behind.
+inline Status CheckOutputsBeforeWork(const std::vector<trace::NamedPath>& inputs,
+                                     const std::vector<trace::NamedPath>& files,
+                                     const trace::NamedPath& dir = {}) {
+  RBLNSIM_RETURN_IF_ERROR(GuardOutputs(inputs, files));
+  for (const trace::NamedPath& file : files) {
+    if (!file.path.empty())
+      RBLNSIM_RETURN_IF_ERROR(trace::CheckWritable(file.path));
+  }
+  if (!dir.path.empty())
+    RBLNSIM_RETURN_IF_ERROR(trace::CheckOutputDirectory(dir.role, dir.path));
+  return Status::Ok();
 }
 
 // Integers as written: digits only, within the option's type, no clamping. CLI11 would

@@ -23,21 +23,12 @@
 namespace rblnsim::cli {
 
 int AnalyzeCommand(const AnalyzeOptions& options) {
-  Status guarded = GuardOutputs({{"trace", options.trace_path}, {"--truth", options.truth_path}},
-                                {{"--json", options.json_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  if (!options.json_path.empty()) {
-    Status writable = trace::CheckWritable(options.json_path);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
-  if (!options.plots_dir.empty()) {
-    // Fail before the analysis, not after printing it; create nothing until the trace is read.
-    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
+  // Fail before the analysis, not after printing it; create nothing until the trace is read.
+  Status outputs =
+      CheckOutputsBeforeWork({{"trace", options.trace_path}, {"--truth", options.truth_path}},
+                             {{"--json", options.json_path}}, {"--plots", options.plots_dir});
+  if (!outputs.ok())
+    return ReportError(outputs);
   // The analyses read a few args (their registry lists them); a large trace's other args would
   // only cost memory and time.
   trace::ImportOptions import_options;

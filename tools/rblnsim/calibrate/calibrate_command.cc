@@ -94,12 +94,9 @@ int CalibrateCommand(const CalibrateOptions& options) {
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
   inputs.push_back({"scenario", options.scenario_path});
   inputs.push_back({"trace", options.trace_path});
-  Status guarded = GuardOutputs(inputs, {{"--out", options.out_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  Status writable = trace::CheckWritable(options.out_path);
-  if (!writable.ok())
-    return ReportError(writable);
+  Status outputs = CheckOutputsBeforeWork(inputs, {{"--out", options.out_path}});
+  if (!outputs.ok())
+    return ReportError(outputs);
   auto loaded =
       LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
   if (!loaded.ok())

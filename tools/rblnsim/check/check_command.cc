@@ -14,15 +14,10 @@
 namespace rblnsim::cli {
 
 int CheckCommand(const CheckCommandOptions& options) {
-  Status guarded = GuardOutputs({{"trace", options.trace_path}}, {{"--json", options.json_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  if (!options.json_path.empty()) {
-    Status writable = trace::CheckWritable(options.json_path);
-    if (!writable.ok()) {
-      return ReportError(writable);
-    }
-  }
+  Status outputs =
+      CheckOutputsBeforeWork({{"trace", options.trace_path}}, {{"--json", options.json_path}});
+  if (!outputs.ok())
+    return ReportError(outputs);
   // The checks read one arg (the registry lists it); a large trace's other args would only cost
   // memory and time.
   trace::ImportOptions import_options;

@@ -22,19 +22,10 @@ int CompareCommand(const CompareOptions& options) {
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
   inputs.push_back({"scenario", options.scenario_path});
   inputs.push_back({"trace", options.trace_path});
-  Status guarded = GuardOutputs(inputs, {{"--json", options.json_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  if (!options.json_path.empty()) {
-    Status writable = trace::CheckWritable(options.json_path);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
-  if (!options.plots_dir.empty()) {
-    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
+  Status outputs = CheckOutputsBeforeWork(inputs, {{"--json", options.json_path}},
+                                          {"--plots", options.plots_dir});
+  if (!outputs.ok())
+    return ReportError(outputs);
   auto loaded =
       LoadCapture(options.scenario_path, options.overlays, options.sets, options.trace_path);
   if (!loaded.ok())

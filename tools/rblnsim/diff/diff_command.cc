@@ -54,23 +54,12 @@ StatusOr<diff::TraceSummary> SummarizeTraceFile(const std::string& path) {
 }
 
 int DiffCommand(const DiffOptions& options) {
-  Status guarded =
-      GuardOutputs({{"base", options.base_path}, {"new", options.new_path}},
-                   {{"--json", options.json_path}, {"--markdown", options.markdown_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  for (const std::string* path : {&options.json_path, &options.markdown_path}) {
-    if (path->empty())
-      continue;
-    Status writable = trace::CheckWritable(*path);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
-  if (!options.plots_dir.empty()) {
-    Status writable = trace::CheckOutputDirectory("--plots", options.plots_dir);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
+  Status outputs =
+      CheckOutputsBeforeWork({{"base", options.base_path}, {"new", options.new_path}},
+                             {{"--json", options.json_path}, {"--markdown", options.markdown_path}},
+                             {"--plots", options.plots_dir});
+  if (!outputs.ok())
+    return ReportError(outputs);
   // Rules are checked before the traces are read: a typo fails in a moment, not after a
   // gigabyte.
   std::vector<diff::GateRule> rules;

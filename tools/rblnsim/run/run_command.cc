@@ -109,24 +109,13 @@ int RunCommand(const RunOptions& options) {
     return ReportError(sort_ok.WithPrefix("--sort-by: "));
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
   inputs.push_back({"scenario", options.scenario_path});
-  Status guarded = GuardOutputs(inputs, {{"--trace", options.trace_path},
-                                         {"--metrics", options.metrics_path},
-                                         {"--truth", options.truth_path}});
-  if (!guarded.ok())
-    return ReportError(guarded);
-  for (const std::string* path :
-       {&options.trace_path, &options.metrics_path, &options.truth_path}) {
-    if (path->empty())
-      continue;
-    Status writable = trace::CheckWritable(*path);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
-  if (!options.roofline_dir.empty()) {
-    Status writable = trace::CheckOutputDirectory("--roofline", options.roofline_dir);
-    if (!writable.ok())
-      return ReportError(writable);
-  }
+  Status outputs = CheckOutputsBeforeWork(inputs,
+                                          {{"--trace", options.trace_path},
+                                           {"--metrics", options.metrics_path},
+                                           {"--truth", options.truth_path}},
+                                          {"--roofline", options.roofline_dir});
+  if (!outputs.ok())
+    return ReportError(outputs);
 
   // The consumer side sees the producer only through the seam it emulates, exactly as torch-rbln
   // does: the runtime activity API (today's bridge) or the rbln_kineto C-ABI (older releases).
