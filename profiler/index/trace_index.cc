@@ -166,13 +166,14 @@ void TraceIndex::BuildLaunchTable() {
         launches_.npu_lanes[{row.pid, row.tid}] = *lane;
     }
   }
+  std::vector<std::pair<int64_t, size_t>> markers_by_launch, slices_by_launch;
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     const uint16_t flags = events_.flags[i];
     if ((flags & kDialectMarker) != 0) {
       launches_.markers.push_back(i);
       if ((flags & kHasLaunchId) != 0)
-        launches_.markers_by_launch[events_.launch_id[i]].push_back(i);
+        markers_by_launch.emplace_back(events_.launch_id[i], i);
       continue;
     }
     if (e.phase != trace::Phase::kComplete)
@@ -186,8 +187,10 @@ void TraceIndex::BuildLaunchTable() {
     events_.flags[i] |= kOffHost;
     launches_.device_slices.push_back(i);
     if ((flags & kHasLaunchId) != 0)
-      launches_.slices_by_launch[events_.launch_id[i]].push_back(i);
+      slices_by_launch.emplace_back(events_.launch_id[i], i);
   }
+  launches_.markers_by_launch.Build(std::move(markers_by_launch));
+  launches_.slices_by_launch.Build(std::move(slices_by_launch));
 }
 
 std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {
@@ -204,7 +207,7 @@ std::optional<int64_t> TraceIndex::ExternalId(size_t event) const {
 
 std::optional<size_t> TraceIndex::MarkerOf(int64_t launch_id) const {
   auto it = launches_.markers_by_launch.find(launch_id);
-  if (it == launches_.markers_by_launch.end() || it->second.empty())
+  if (it == launches_.markers_by_launch.end())
     return std::nullopt;
   return it->second.front();
 }

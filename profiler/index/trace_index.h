@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "profiler/index/launch_groups.h"
 #include "profiler/trace/dialect.h"
 #include "profiler/trace/trace.h"
 
@@ -108,9 +109,9 @@ struct HostForest {
 struct LaunchTable {
   std::vector<size_t> markers;        // events, in trace order
   std::vector<size_t> device_slices;  // events, in trace order
-  // Ordered maps keep the reports deterministic.
-  std::map<int64_t, std::vector<size_t>> markers_by_launch;
-  std::map<int64_t, std::vector<size_t>> slices_by_launch;
+  // By launch id, ascending, which keeps the reports deterministic.
+  LaunchGroups markers_by_launch;
+  LaunchGroups slices_by_launch;
   // current: the lane each (NPU pid, tid) is named after; empty for c-abi.
   std::map<std::pair<int64_t, int64_t>, trace::LaneKind> npu_lanes;
 };
