@@ -60,7 +60,8 @@ StatusOr<GateResult> EvaluateGate(const std::vector<GateRule>& rules, const Trac
     r.comparable = metric->comparable;
     const double change = rule.increase ? metric->delta() : -metric->delta();
     // A change within what the stamps resolve is no change, whatever the limit.
-    r.violated = r.comparable && change > r.limit && change > metric->resolution;
+    r.violated = r.comparable && change > r.limit &&
+                 MovedBeyond(metric->base, metric->next, metric->resolution);
     result.violated += r.violated ? 1 : 0;
     result.not_comparable += r.comparable ? 0 : 1;
     result.rules.push_back(std::move(r));

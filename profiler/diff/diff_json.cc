@@ -15,7 +15,7 @@ const char* UnitName(Unit unit) {
 }
 
 // Every figure is whole nanoseconds or a count.
-void Number(Unit, double v, trace::JsonWriter* json) {
+void Number(double v, trace::JsonWriter* json) {
   json->Int(static_cast<int64_t>(v));
 }
 
@@ -106,11 +106,11 @@ void Metrics(const std::vector<Metric>& metrics, trace::JsonWriter* json) {
     json->Key("key").String(m.key);
     json->Key("unit").String(UnitName(m.unit));
     json->Key("base");
-    Number(m.unit, m.base, json);
+    Number(m.base, json);
     json->Key("new");
-    Number(m.unit, m.next, json);
+    Number(m.next, json);
     json->Key("delta");
-    Number(m.unit, m.delta(), json);
+    Number(m.delta(), json);
     json->Key("delta_pct");
     if (const std::optional<double> pct = m.delta_pct())
       json->Double(*pct);
@@ -136,9 +136,9 @@ void Gate(const GateResult& gate, trace::JsonWriter* json) {
     json->Key("rule").String(r.rule.text);
     json->Key("metric").String(r.rule.metric);
     json->Key("base");
-    Number(r.metric.unit, r.metric.base, json);
+    Number(r.metric.base, json);
     json->Key("new");
-    Number(r.metric.unit, r.metric.next, json);
+    Number(r.metric.next, json);
     json->Key("limit").Double(r.limit);
     json->Key("comparable").Bool(r.comparable);
     json->Key("violated").Bool(r.violated);

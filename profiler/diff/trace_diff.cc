@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <set>
 #include <unordered_map>
 
 namespace rblnsim::diff {
@@ -42,31 +41,21 @@ class MetricList {
   std::vector<Metric>* out_;
 };
 
-template <typename Row, typename Value, typename Fill>
-std::vector<Row> Union(const std::map<std::string, Value>& base,
-                       const std::map<std::string, Value>& next,
-                       Fill fill) {
-  std::vector<Row> rows;
-  std::set<std::string> names;
-  for (const auto& [name, _] : base)
-    names.insert(name);
-  for (const auto& [name, _] : next)
-    names.insert(name);
-  for (const std::string& name : names) {
-    const auto b = base.find(name);
-    const auto n = next.find(name);
-    rows.push_back(
-        fill(name, b == base.end() ? nullptr : &b->second, n == next.end() ? nullptr : &n->second));
-  }
-  return rows;
-}
-
+// Every row of either side, by name.
 std::vector<DeviceRowDiff> DeviceRows(const std::map<std::string, DeviceTotals>& base,
                                       const std::map<std::string, DeviceTotals>& next) {
-  return Union<DeviceRowDiff>(
-      base, next, [](const std::string& name, const DeviceTotals* b, const DeviceTotals* n) {
-        return DeviceRowDiff{name, b ? *b : DeviceTotals{}, n ? *n : DeviceTotals{}};
-      });
+  std::map<std::string, DeviceRowDiff> rows;
+  for (const auto& [name, totals] : base)
+    rows[name].base = totals;
+  for (const auto& [name, totals] : next)
+    rows[name].next = totals;
+  std::vector<DeviceRowDiff> out;
+  out.reserve(rows.size());
+  for (auto& [name, row] : rows) {
+    row.name = name;
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 void AddDeviceMetrics(const std::string& kind,
@@ -79,7 +68,7 @@ void AddDeviceMetrics(const std::string& kind,
     const bool in_base = base.count(row.name) > 0, in_new = next.count(row.name) > 0;
     const std::string prefix = kind + "[" + row.name + "]";
     metrics->Add(prefix + ".device_time", Unit::kNs, row.base.ns, row.next.ns,
-                 std::max<double>(row.base.slices, row.next.slices), comparable, in_base, in_new);
+                 SummedResolutionNs(row.base.slices, row.next.slices), comparable, in_base, in_new);
     metrics->Add(prefix + ".slices", Unit::kCount, row.base.slices, row.next.slices, 0, comparable,
                  in_base, in_new);
   }
@@ -123,7 +112,7 @@ void AddOpMetrics(const TraceSummary& base,
     add(".self_cpu", Unit::kNs, op.base.self_cpu_ns, op.next.self_cpu_ns, 0);
     add(".cpu_total", Unit::kNs, op.base.cpu_total_ns, op.next.cpu_total_ns, 0);
     add(".device_time", Unit::kNs, op.base.device_ns, op.next.device_ns,
-        static_cast<double>(std::max(op.base.device_slices, op.next.device_slices)));
+        SummedResolutionNs(op.base.device_slices, op.next.device_slices));
     add(".launches", Unit::kCount, op.base.launches, op.next.launches, 0);
     const auto b = base.per_op_launches.find(op.name);
     const auto n = next.per_op_launches.find(op.name);
@@ -232,13 +221,14 @@ std::optional<double> Metric::delta_pct() const {
 bool OpDiff::changed() const {
   return in_base != in_new || base.calls != next.calls || base.self_cpu_ns != next.self_cpu_ns ||
          base.cpu_total_ns != next.cpu_total_ns || base.launches != next.launches ||
-         std::llabs(next.device_ns - base.device_ns) >
-             std::max(base.device_slices, next.device_slices);
+         MovedBeyond(static_cast<double>(base.device_ns), static_cast<double>(next.device_ns),
+                     SummedResolutionNs(base.device_slices, next.device_slices));
 }
 
 bool DeviceRowDiff::changed() const {
   return base.slices != next.slices ||
-         std::llabs(next.ns - base.ns) > std::max(base.slices, next.slices);
+         MovedBeyond(static_cast<double>(base.ns), static_cast<double>(next.ns),
+                     SummedResolutionNs(base.slices, next.slices));
 }
 
 int64_t OpDiff::time_change_ns() const {
@@ -286,7 +276,7 @@ TraceDiff DiffSummaries(const TraceSummary& base,
     next_self += op.next.self_cpu_ns;
   }
   const auto slices = [](const DeviceTotals& b, const DeviceTotals& n) {
-    return static_cast<double>(std::max(b.slices, n.slices));
+    return SummedResolutionNs(b.slices, n.slices);
   };
   const double gaps_ns = 2.0 * static_cast<double>(std::max(base.idle.gaps, next.idle.gaps));
   m.Add("wall", Unit::kNs, base.wall_ns, next.wall_ns, 2);

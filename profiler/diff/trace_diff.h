@@ -11,6 +11,8 @@
 #ifndef RBLNSIM_PROFILER_DIFF_TRACE_DIFF_H_
 #define RBLNSIM_PROFILER_DIFF_TRACE_DIFF_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,6 +25,16 @@
 namespace rblnsim::diff {
 
 enum class Unit : uint8_t { kNs = 0, kCount = 1 };
+
+// A device time summed over slices is exact to 1 ns per slice: the resolution of a sum of
+// |base_slices| against one of |next_slices| (Metric::resolution).
+inline double SummedResolutionNs(int64_t base_slices, int64_t next_slices) {
+  return static_cast<double>(std::max(base_slices, next_slices));
+}
+// What "changed" means everywhere in the diff: moved by more than the stamps resolve.
+inline bool MovedBeyond(double base, double next, double resolution) {
+  return std::fabs(next - base) > resolution;
+}
 
 struct Metric {
   std::string key;
@@ -41,8 +53,7 @@ struct Metric {
   // nullopt when the base is 0 (any change is an unbounded relative one).
   std::optional<double> delta_pct() const;
   bool changed() const {
-    return comparable &&
-           (in_base != in_new || next - base > resolution || base - next > resolution);
+    return comparable && (in_base != in_new || MovedBeyond(base, next, resolution));
   }
 };
 
