@@ -9,7 +9,6 @@
 #include "profiler/analysis/latency_plots.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
-#include "profiler/analysis/registry.h"
 #include "profiler/analysis/truth_score.h"
 #include "profiler/analysis/window_overrun.h"
 #include "profiler/index/trace_index.h"
@@ -29,15 +28,9 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
                              {{"--json", options.json_path}}, {"--plots", options.plots_dir});
   if (!outputs.ok())
     return ReportError(outputs);
-  // The analyses read a few args (their registry lists them); a large trace's other args would
-  // only cost memory and time.
-  trace::ImportOptions import_options;
-  import_options.keep_args = analysis::KeptArgKeys();
-  auto imported = trace::ImportChromeTrace(options.trace_path, import_options);
+  auto imported = ImportForAnalyses(options.trace_path);
   if (!imported.ok())
     return ReportError(imported.status());
-  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
-    std::fprintf(stderr, "%s\n", notice.c_str());
   std::optional<analysis::TruthFile> truth;
   if (!options.truth_path.empty()) {
     auto loaded = analysis::ReadTruthFile(options.truth_path);

@@ -4,15 +4,13 @@
 #include <filesystem>
 #include <system_error>
 
-#include "profiler/analysis/registry.h"
 #include "profiler/diff/diff_gate.h"
 #include "profiler/diff/diff_report.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/plot/svg_plot.h"
 #include "profiler/trace/atomic_file.h"
-#include "profiler/trace/import/chrome_trace_import.h"
-#include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/lib/reports/trace_reports.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
@@ -40,13 +38,9 @@ Status WritePlots(const std::string& dir, const diff::TraceDiff& result) {
 }  // namespace
 
 StatusOr<diff::TraceSummary> SummarizeTraceFile(const std::string& path) {
-  trace::ImportOptions import_options;
-  import_options.keep_args = analysis::KeptArgKeys();
-  auto imported = trace::ImportChromeTrace(path, import_options);
+  auto imported = ImportForAnalyses(path);
   if (!imported.ok())
     return imported.status();
-  if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
-    std::fprintf(stderr, "%s\n", notice.c_str());
   auto index = index::TraceIndex::Build(imported->trace);
   if (!index.ok())
     return index.status().WithPrefix(path + ": ");

@@ -1,10 +1,27 @@
 #include "tools/rblnsim/lib/reports/trace_reports.h"
 
+#include <cstdio>
+
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/latency_report.h"
+#include "profiler/analysis/registry.h"
 #include "profiler/index/trace_index.h"
+#include "profiler/trace/import/import_report.h"
 
 namespace rblnsim::cli {
+
+StatusOr<trace::ImportResult> ImportForAnalyses(const std::string& path) {
+  // The analyses read a few args (their registry lists them); a large trace's other args would
+  // only cost memory and time.
+  trace::ImportOptions import_options;
+  import_options.keep_args = analysis::KeptArgKeys();
+  auto imported = trace::ImportChromeTrace(path, import_options);
+  if (imported.ok()) {
+    if (const std::string notice = trace::FormatImportNotice(*imported); !notice.empty())
+      std::fprintf(stderr, "%s\n", notice.c_str());
+  }
+  return imported;
+}
 
 TraceReports AnalyzeTrace(const index::TraceIndex& index,
                           const analysis::LatencyOptions& latency_options,

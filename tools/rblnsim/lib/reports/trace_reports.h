@@ -12,6 +12,7 @@
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/analysis/window_overrun.h"
 #include "profiler/index/trace_index.h"
+#include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::cli {
@@ -21,6 +22,10 @@ struct TraceReports {
   analysis::LatencyReport latency;
   analysis::WindowOverrun overrun;
 };
+
+// Imports |path| keeping only the args the registered analyses read (analysis::KeptArgKeys), and
+// prints on stderr what the import dropped or changed: analyze's and diff's import.
+StatusOr<trace::ImportResult> ImportForAnalyses(const std::string& path);
 
 // |window_from_events|: the trace file recorded no capture window and the importer derived one
 // from the events, so the overrun check has nothing to hold the events against.
