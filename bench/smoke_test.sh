@@ -21,14 +21,14 @@ python3 bench/mutate_trace.py "$work/sim.json" "$work/broken.json"
 "$build/bin/rblnsim" analyze "$work/broken.json" --json "$work/analyze.json" >/dev/null
 python3 bench/reference_check.py "$work/broken.json" --json "$work/reference.json" >/dev/null || true
 python3 bench/compare_report.py --dir "$work" --figures-only
-RBLNSIM_BENCH_TRACE_MB=2 "$build/bench/rblnsim_trace_bench" --benchmark_filter='Import|Check|Analyze' \
+RBLNSIM_BENCH_TRACE_MB=2 "$build/bench/rblnsim_trace_bench" --benchmark_filter='Import|Walk|Check|Analyze' \
   --benchmark_out="$work/trace.json" --benchmark_out_format=json >/dev/null
 SC_COPYRIGHT_MESSAGE=DISABLE "$build/bench/rblnsim_sim_bench" \
   --benchmark_filter='^BM_Matmul512/(10000|100000)/|^BM_EndToEnd512/1000/|^BM_SystemCEventHop' \
   --benchmark_min_time=0.05 --benchmark_out="$work/sim.json" --benchmark_out_format=json >/dev/null 2>&1
 python3 bench/results_md.py --build-type test --suite "Simulator=$work/sim.json" \
   --suite "Trace=$work/trace.json" --compare "$work/compare.json" >"$work/RESULTS.md"
-for want in "## Targets" "Importer on a >= 500 MB trace" "BM_CheckContract" "BM_AnalyzeTrace" \
+for want in "## Targets" "Importer on a >= 500 MB trace" "bare simdjson On-Demand walk" "BM_CheckContract" "BM_AnalyzeTrace" \
             "## Whole-process comparison" "all equal" "Simulation end to end" \
             "against the bare SystemC event-hop rate" "BM_EndToEnd512/1000" "Wall time linear" \
             '`rblnsim diff` of a pair, wall' '| rblnsim diff (this trace'; do
