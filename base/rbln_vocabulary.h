@@ -70,6 +70,9 @@ constexpr const char* BoundName(Bound bound) {
 //    (RBLNRegisterOps.cpp TORCH_LIBRARY_IMPL(_, PrivateUse1)).
 //  - kExplicitOp: torch-rbln registers the op to the boxed fallback by name
 //    (m.impl(name, fallback_rbln)), kExplicitFallbackOps below.
+//  - kCompileError: the op has a kernel and passed the checks, but compiling it for these inputs
+//    failed (torch-rbln's compile_error category): the first call pays the compile attempt, and
+//    the failure is remembered, so later calls of the same signature go to the CPU directly.
 enum class FallbackReason : uint8_t {
   kDtype = 0,
   kNanInf = 1,
@@ -77,9 +80,10 @@ enum class FallbackReason : uint8_t {
   kUnaligned = 3,
   kUnsupportedOp = 4,
   kExplicitOp = 5,
-  kUnknown = 6,
+  kCompileError = 6,
+  kUnknown = 7,
 };
-inline constexpr int kFallbackReasonCount = 7;
+inline constexpr int kFallbackReasonCount = 8;
 
 // torch.rbln.explain()'s why: wording for the shim's three reasons; rblnsim's own for the rest.
 // The truth file and the analyses share it.
@@ -97,6 +101,8 @@ constexpr const char* FallbackReasonName(FallbackReason reason) {
       return "op not supported on the device";
     case FallbackReason::kExplicitOp:
       return "op registered to the CPU fallback";
+    case FallbackReason::kCompileError:
+      return "compile error";
     case FallbackReason::kUnknown:
       return "unknown";
   }

@@ -65,6 +65,7 @@ struct RecompileTruth {
   int instance = 0;
   int64_t external_id = 0;
   bool eviction = false;  // this op and argument profile was compiled before and evicted (LRU)
+  bool failed = false;    // the compile failed (compile: error) and the op ran on the CPU
 };
 
 struct LaunchTruth {

@@ -50,7 +50,8 @@ std::string StepFlow(const Step& step) {
         scalars += (scalars.empty() ? "" : ", ") + FormatNumber(value);
       }
       return "{op: " + step.op + (step.in_place ? "_" : "") + ", inputs: " + Names(step.inputs) +
-             ", out: " + step.output + ", scalars: [" + scalars + "]}";
+             ", out: " + step.output + ", scalars: [" + scalars + "]" +
+             (step.compile_fails ? ", compile: error}" : "}");
     }
     case Step::Kind::kGraph:
       return "{graph: " + step.graph + ", inputs: " + Names(step.inputs) + ", out: " + step.output +

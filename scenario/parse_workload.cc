@@ -74,9 +74,10 @@ Status WorkloadChecker::OneStep(const YamlNode& item,
                                "{synchronize: true} or {repeat: N, steps: [...]}), got a " +
                                item.KindName());
   }
-  RBLNSIM_ASSIGN_OR_RETURN(Section s, Section::Open(&item, path,
-                                                    {"op", "graph", "inputs", "out", "scalars",
-                                                     "cpu", "synchronize", "repeat", "steps"}));
+  RBLNSIM_ASSIGN_OR_RETURN(
+      Section s, Section::Open(&item, path,
+                               {"op", "graph", "inputs", "out", "scalars", "compile", "cpu",
+                                "synchronize", "repeat", "steps"}));
   step->loc = ToSourceLoc(item);
   const char* kind = nullptr;
   for (const char* candidate : {"op", "graph", "cpu", "synchronize", "repeat"}) {
@@ -96,11 +97,11 @@ Status WorkloadChecker::OneStep(const YamlNode& item,
   // Keys that belong to another kind of step.
   for (const auto& [key, value] : item.entries) {
     const std::string& name = key->scalar;
-    const bool fits =
-        name == kind_view ||
-        (kind_view == "op" && (name == "inputs" || name == "out" || name == "scalars")) ||
-        (kind_view == "graph" && (name == "inputs" || name == "out")) ||
-        (kind_view == "repeat" && name == "steps");
+    const bool fits = name == kind_view ||
+                      (kind_view == "op" && (name == "inputs" || name == "out" ||
+                                             name == "scalars" || name == "compile")) ||
+                      (kind_view == "graph" && (name == "inputs" || name == "out")) ||
+                      (kind_view == "repeat" && name == "steps");
     if (!fits) {
       return NodeError(*key, "key " + Quoted(name) + " does not belong in a " + kind + " step");
     }
@@ -191,6 +192,20 @@ Status WorkloadChecker::OpStep(const Section& s, Step* step) {
     return NodeError(*where, "op " + result.status().message());
   }
   step->types = OpSignature{types, *result};
+  if (const YamlNode* compile = s.Get("compile"); compile != nullptr) {
+    RBLNSIM_ASSIGN_OR_RETURN(std::string_view outcome,
+                             ScalarText(*compile, s.Path("compile"), "error"));
+    if (outcome != "error") {
+      return NodeError(*compile, s.Path("compile") + ": expected error (the compile of this op " +
+                                     "fails, and it runs on the CPU), got " + Quoted(outcome));
+    }
+    if (!(*op)->device_supported) {
+      return NodeError(*compile, "op " + step->op +
+                                     " has no device kernel, so it is never compiled; "
+                                     "compile: error needs an op that runs on the device");
+    }
+    step->compile_fails = true;
+  }
   const YamlNode* out = s.Get("out");
   if (step->in_place) {
     // torch refuses an in-place op whose result would not fit self: another dtype category or a

@@ -190,6 +190,9 @@ struct Step {
   // kOp written as "add_": torch's in-place form, which writes its result into inputs[0] (the
   // op's self, a write-alias argument); |op| holds the base name and |output| names inputs[0].
   bool in_place = false;
+  // kOp with "compile: error": the device compiler refuses this op for these inputs, so its
+  // first call pays the compile attempt and every call runs on the CPU (compile_error).
+  bool compile_fails = false;
   int64_t count = 1;       // kRepeat
   std::vector<Step> body;  // kRepeat
   std::string graph;       // kGraph: a key of workload.graphs

@@ -31,7 +31,9 @@ platform::FallbackShape EagerOps::ShapeFor(const std::string& aten,
   using platform::FallbackShape;
   // No device kernel: the catch-all (or the by-name registration) is the boxed C++ handler in
   // every release.
-  if (reason == sim::FallbackReason::kUnsupportedOp || reason == sim::FallbackReason::kExplicitOp)
+  // A failed compile is caught in the C++ kernel, which hands the op to the same boxed handler.
+  if (reason == sim::FallbackReason::kUnsupportedOp || reason == sim::FallbackReason::kExplicitOp ||
+      reason == sim::FallbackReason::kCompileError)
     return FallbackShape::kBoxed;
   if (host_->scenario_.host.fallback_path == scenario::HostConfig::FallbackPath::kPython)
     return FallbackShape::kNested;

@@ -76,7 +76,8 @@ Status EagerOps::Call(const scenario::Step& step) {
     kernel_traits.layer = std::string(tree.layer);
     const std::function<void(size_t)> enter = [&](size_t depth) {
       if (depth == tree.frames.size()) {
-        Dispatch(std::string(tree.kernel), kernel_traits, inputs, out_type, out_name, false);
+        Dispatch(std::string(tree.kernel), kernel_traits, inputs, out_type, out_name, false,
+                 step.compile_fails);
         return;
       }
       const std::string frame_name(tree.frames[depth]);
@@ -89,7 +90,7 @@ Status EagerOps::Call(const scenario::Step& step) {
   } else {
     // torch records the in-place form under its own schema name: aten::add_.
     const std::string aten = step.in_place ? traits.aten_name + "_" : traits.aten_name;
-    Dispatch(aten, traits, inputs, out_type, out_name, step.in_place);
+    Dispatch(aten, traits, inputs, out_type, out_name, step.in_place, step.compile_fails);
   }
   if (!status_.ok()) {
     status_ = status_.WithPrefix(
@@ -146,7 +147,8 @@ void EagerOps::Dispatch(const std::string& aten,
                         const std::vector<Operand>& inputs,
                         const TensorType& out_type,
                         const std::string& out_name,
-                        bool in_place) {
+                        bool in_place,
+                        bool compile_fails) {
   TensorState& out = host_->tensors_[out_name];
   TensorState result;
   result.type = out_type;
@@ -165,6 +167,8 @@ void EagerOps::Dispatch(const std::string& aten,
     }
     if (reason) {
       Fallback(aten, *reason, inputs, out_type, &result, in_place);
+    } else if (compile_fails) {
+      FailedCompile(aten, traits, inputs, out_type, &result, in_place);
     } else {
       Kernel(aten, traits, inputs, out_type, &result);
     }
@@ -301,6 +305,36 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
     host_->launch_runs_.push_back(&run);
   }
   return run;
+}
+
+void EagerOps::FailedCompile(const std::string& aten,
+                             const OpTraits& traits,
+                             const std::vector<Operand>& inputs,
+                             const TensorType& out_type,
+                             TensorState* out,
+                             bool in_place) {
+  const size_t frame = host_->timeline_.events.size();
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
+    const std::string key = compiler::ProgramKey(MakeLaunch(traits, inputs, out_type));
+    if (host_->failed_compiles_.insert(key).second) {
+      const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
+      host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
+      host_->Close(span);
+      if (host_->recording_) {
+        host_->truth_.recompiles.push_back(
+            {aten, key, -1, host_->next_external_id_ - 1, false, /*failed=*/true});
+      }
+    }
+    if ((host_->scenario_.env.disabled_fallbacks & scenario::kFallbackCompileError) != 0) {
+      status_ = Status::Error(fmt::format(
+          "RuntimeError: compiling `{}` for RBLN failed. To fall back to the CPU instead, remove "
+          "'compile_error' from `TORCH_RBLN_DISABLE_FALLBACK`.",
+          aten));
+      return;
+    }
+    Fallback(aten, sim::FallbackReason::kCompileError, inputs, out_type, out, in_place);
+  });
+  RecordShapes(frame, inputs);
 }
 
 void EagerOps::Kernel(const std::string& aten,

@@ -34,7 +34,8 @@ class EagerOps {
                 const std::vector<Operand>& inputs,
                 const TensorType& out_type,
                 const std::string& out_name,
-                bool in_place);
+                bool in_place,
+                bool compile_fails);
   std::optional<sim::FallbackReason> QuickCheck(const OpTraits& traits,
                                                 const std::vector<Operand>& inputs,
                                                 const TensorType& out_type) const;
@@ -57,6 +58,15 @@ class EagerOps {
               const std::vector<Operand>& inputs,
               const TensorType& out_type,
               TensorState* out);
+  // The kernel frame of an op the device compiler refuses (compile: error): the compile attempt on
+  // the signature's first call, then the compile_error fallback (refused when that category is
+  // disabled).
+  void FailedCompile(const std::string& aten,
+                     const OpTraits& traits,
+                     const std::vector<Operand>& inputs,
+                     const TensorType& out_type,
+                     TensorState* out,
+                     bool in_place);
   // A CPU fallback as torch-rbln runs it (cpu_fallback.cc): refused when
   // TORCH_RBLN_DISABLE_FALLBACK disables its category (status_ is set), else logged and run in
   // the shape the deciding layer produces. |in_place|: the op writes its result into inputs[0].

@@ -108,6 +108,9 @@ class HostRuntime : public sc_core::sc_module {
   std::map<std::string, CompiledProgram> cache_;
   std::list<std::string> lru_;  // eager cache keys, most recently used first
   std::set<std::string> evicted_keys_;
+  // Program keys whose compile failed: torch-rbln remembers them and sends later calls of the
+  // same signature to the CPU without compiling again.
+  std::set<std::string> failed_compiles_;
   // Evicted programs: device records name their commands through them for the whole process.
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
   std::vector<std::string> log_;

@@ -19,6 +19,7 @@ constexpr std::array<const char*, kFallbackCauseCount> kReasonTries = {
     "try: a last dim that is a multiple of 64 elements",
     "fyi: no device kernel for this op; it always runs on the CPU",
     "fyi: torch-rbln pins this op to the CPU fallback by name",
+    "try: other input shapes or dtypes; the compiler refused these (TORCH_RBLN_LOG_LEVEL=INFO)",
     "fyi: the trace does not show why; record_shapes=True adds Input Dims / Input type"};
 
 // "aten::add 2" rows: names padded to the widest, counts right-aligned, largest count first.
@@ -120,12 +121,14 @@ std::string FallbackBlock(const OverheadReport& r) {
 std::string RecompileBlock(const OverheadReport& r) {
   std::map<std::string, int64_t> ops;
   int64_t evicted = 0;
+  int64_t failed = 0;
   int64_t compile_ns = 0;
   std::string instances;
   for (const DetectedRecompile& rc : r.recompiles) {
     ++ops[rc.op];
     compile_ns += rc.dur_ns;
     evicted += rc.eviction ? 1 : 0;
+    failed += rc.failed ? 1 : 0;
     if (rc.instance >= 0 && rc.new_instance)
       instances += fmt::format("{}i{}", instances.empty() ? "" : ", ", rc.instance);
   }
@@ -138,6 +141,10 @@ std::string RecompileBlock(const OverheadReport& r) {
         "    evicted and compiled again: {} (the compiled-op cache is an LRU; "
         "TORCH_RBLN_COMPILED_OPS keeps more)\n",
         CountText(evicted));
+  }
+  if (failed > 0) {
+    out += fmt::format("    failed, then ran on the CPU: {} (compile_error fallbacks)\n",
+                       CountText(failed));
   }
   if (!instances.empty())
     out += "    new program instances: " + instances + "\n";
@@ -297,7 +304,8 @@ void WriteExplainJson(const OverheadReport& r, trace::JsonWriter* json) {
     json->BeginObject().Key("op").String(rc.op).Key("ts_ns").Int(rc.ts_ns).Key("dur_ns").Int(
         rc.dur_ns);
     json->Key("launch_id").Int(rc.launch_id).Key("instance").Int(rc.instance);
-    json->Key("new_instance").Bool(rc.new_instance).Key("eviction").Bool(rc.eviction).EndObject();
+    json->Key("new_instance").Bool(rc.new_instance).Key("eviction").Bool(rc.eviction);
+    json->Key("failed").Bool(rc.failed).EndObject();
   }
   json->EndArray();
   json->Key("round_trips").BeginArray();

@@ -82,6 +82,21 @@ class Detector {
     return f_.kind[pos] == HostKind::kOp && (Is(pos, copy_from_) || Is(pos, copy_back_));
   }
 
+  // The op at |pos| and its input profile (Input type and Input Dims), as far as the trace shows
+  // them; empty without record_shapes.
+  std::string ProfileKey(uint32_t pos) const {
+    const auto inputs = ReadOpInputs(Ev(pos));
+    if (!inputs)
+      return {};
+    std::string key = Ev(pos).name;
+    for (const OpInput& in : *inputs) {
+      key += "|" + in.type;
+      for (int64_t d : in.dims)
+        key += "," + std::to_string(d);
+    }
+    return key;
+  }
+
   // Pre-order: a node's descendants follow it, so one reverse pass ORs every subtree's flags.
   void ComputeFlags() {
     flags_.assign(n_, 0);
@@ -198,7 +213,21 @@ class Detector {
         scans += ctx_[c] == kCtxScan ? 1 : 0;
       ctx_[d] = kCtxFallback;
     }
-    report_->fallbacks.push_back(Found(platform::FallbackShape::kBoxed, frame, d, scans));
+    DetectedFallback fb = Found(platform::FallbackShape::kBoxed, frame, d, scans);
+    // A compile right before the handler failed: torch-rbln's compile_error fallback, whatever
+    // scans passed before it. The failure is remembered, so a later call with the same inputs
+    // reaches the kernel frame (the checks passed) and goes to the CPU uncompiled.
+    bool compiled = false;
+    for (size_t i = 0; i < t; ++i)
+      compiled |= Is(kids_[i], compile_);
+    const std::string profile = ProfileKey(frame);
+    if (compiled || (frame != d && (fb.cause == FallbackCause::kUnknown || scans > 0) &&
+                     !profile.empty() && failed_profiles_.count(profile) > 0)) {
+      fb.cause = FallbackCause::kCompileError;
+    }
+    if (compiled && !profile.empty())
+      failed_profiles_.insert(profile);
+    report_->fallbacks.push_back(std::move(fb));
     const uint32_t index = ClaimKids(t);
     owner_[d] = index;
     if (frame != d)
@@ -300,15 +329,8 @@ class Detector {
       // A second compile of the same op for the same argument profile: the compiled-op cache
       // evicted the first (TORCH_RBLN_COMPILED_OPS). Without record_shapes the profile is unknown
       // and no compile is called an eviction.
-      if (const auto inputs = p == kNone ? std::nullopt : ReadOpInputs(Ev(p))) {
-        std::string key = rc.op;
-        for (const OpInput& in : *inputs) {
-          key += "|" + in.type;
-          for (int64_t d : in.dims)
-            key += "," + std::to_string(d);
-        }
+      if (std::string key = p == kNone ? std::string() : ProfileKey(p); !key.empty())
         rc.eviction = !compiled.insert(std::move(key)).second;
-      }
       rc.ts_ns = Ev(pos).ts_ns;
       rc.dur_ns = Ev(pos).dur_ns;
       const uint32_t stop = p == kNone ? n_ : f_.end[p];
@@ -318,6 +340,8 @@ class Detector {
         rc.launch_id = index_.LaunchId(f_.event[c]).value_or(-1);
         break;
       }
+      // No launch after it, and the op went to the CPU: the compile failed.
+      rc.failed = rc.launch_id < 0 && p != kNone && (flags_[p] & kHasToCpu) != 0;
       if (rc.launch_id >= 0)
         wanted.emplace_back(rc.launch_id, report_->recompiles.size());
       report_->recompiles.push_back(std::move(rc));
@@ -364,6 +388,7 @@ class Detector {
   std::vector<uint32_t> owner_;  // the fallback a node's copies are charged to
   std::vector<uint8_t> dir_;     // kDir*: a copy's direction from its place in a fallback
   std::vector<uint32_t> kids_;   // scratch: children of the current dispatcher op
+  std::unordered_set<std::string> failed_profiles_;  // op + inputs whose compile failed
 };
 
 }  // namespace

@@ -60,6 +60,7 @@ struct DetectedRecompile {
   int64_t instance = -1;      // that launch's i{instance}, when its slice names carry one
   bool new_instance = false;  // no device slice of that instance ran before the compile
   bool eviction = false;      // the same op and input profile compiled earlier in the trace
+  bool failed = false;        // no launch followed and the op went to the CPU: compile_error
 };
 
 struct OverheadReport {

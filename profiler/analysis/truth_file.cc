@@ -116,6 +116,7 @@ Status WriteTruthFile(const std::string& path, const TruthFile& truth) {
       json.Key("program").String(c.program);
       json.Key("instance").Int(c.instance);
       json.Key("eviction").Bool(c.eviction);
+      json.Key("failed").Bool(c.failed);
       json.EndObject();
     }
     json.EndArray();
@@ -178,6 +179,7 @@ StatusOr<TruthFile> ReadTruthFile(const std::string& path) {
     RBLNSIM_RETURN_IF_ERROR(r.Str(e, "program", &c.program));
     RBLNSIM_RETURN_IF_ERROR(r.Int(e, "instance", &c.instance));
     RBLNSIM_RETURN_IF_ERROR(r.Bool(e, "eviction", &c.eviction));
+    RBLNSIM_RETURN_IF_ERROR(r.Bool(e, "failed", &c.failed));
   }
   RBLNSIM_RETURN_IF_ERROR(r.Array(doc, "round_trips", &array));
   for (dom::element e : array) {

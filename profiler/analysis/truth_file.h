@@ -16,7 +16,8 @@
 namespace rblnsim::analysis {
 
 // Bump when a field changes meaning or a required field is added; the reader accepts only this.
-inline constexpr int64_t kTruthFileFormat = 2;  // 2: fallback shape, recompile eviction
+inline constexpr int64_t kTruthFileFormat =
+    3;  // 2: fallback shape, recompile eviction; 3: failed compiles
 
 struct TruthFile {
   struct Launch {
@@ -50,6 +51,7 @@ struct TruthFile {
     std::string program;
     int64_t instance = -1;
     bool eviction = false;  // recompiled after the compiled-op cache evicted it
+    bool failed = false;    // the compile failed; the op then ran on the CPU
   };
   struct RoundTrip {
     std::string reason;  // "cpu()", "nan/inf scan", "fallback"

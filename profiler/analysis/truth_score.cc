@@ -105,16 +105,21 @@ TruthScore ScoreAgainstTruth(const TruthFile& truth,
   score.signals.push_back(Match("fallback", std::move(want), std::move(got)));
 
   // Instances are compared when the trace shows them for every recompile.
-  const bool instances = std::all_of(overhead.recompiles.begin(), overhead.recompiles.end(),
-                                     [](const DetectedRecompile& r) { return r.instance >= 0; });
+  // A failed compile has no instance on either side.
+  const bool instances =
+      std::all_of(overhead.recompiles.begin(), overhead.recompiles.end(),
+                  [](const DetectedRecompile& r) { return r.failed || r.instance >= 0; });
+  auto instance_text = [&](bool failed, int64_t instance) {
+    return failed ? std::string(" (failed)") : instances ? " i" + std::to_string(instance) : "";
+  };
   want.clear();
   got.clear();
   for (const auto& r : truth.recompiles) {
-    want.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : "") +
+    want.push_back(r.op + instance_text(r.failed, r.instance) +
                    (r.eviction ? " (evicted before)" : ""));
   }
   for (const DetectedRecompile& r : overhead.recompiles) {
-    got.push_back(r.op + (instances ? " i" + std::to_string(r.instance) : "") +
+    got.push_back(r.op + instance_text(r.failed, r.instance) +
                   (r.eviction ? " (evicted before)" : ""));
   }
   score.signals.push_back(Match("recompile", std::move(want), std::move(got)));

@@ -76,7 +76,8 @@ void AddHidden(const index::TraceIndex& index, TraceSummary* summary) {
     ++summary->hidden[{HiddenKind::kFallback, fb.op, analysis::FallbackCauseName(fb.cause)}];
   for (const analysis::DetectedRecompile& rc : overhead.recompiles) {
     ++summary->hidden[{HiddenKind::kRecompile, rc.op,
-                       rc.eviction       ? "eviction"
+                       rc.failed         ? "failed"
+                       : rc.eviction     ? "eviction"
                        : rc.new_instance ? "new instance"
                                          : "compile"}];
   }

@@ -77,6 +77,33 @@ def test_disable_fallback_from_the_process_environment():
     assert not os.path.exists(trace)
 
 
+def test_compile_error_falls_back_once_compiled_and_is_found_in_the_trace():
+    scenario = os.path.join(DATA, "compile_error_fallback.yaml")
+    proc, trace, truth = run(scenario)
+    assert proc.returncode == 0, proc.stderr
+    doc = load(trace)
+    ops = [e["name"] for e in doc["traceEvents"] if e.get("cat") == "cpu_op"]
+    # One compile for the shape, attempted once: the second call finds the failure cached.
+    compiles = [e for e in doc["traceEvents"] if e.get("name") == "rbln::compile"]
+    assert len(compiles) == 1, compiles
+    assert ops.count("aten::_to_cpu") == 2, ops
+    facts = load(truth)
+    assert [f["reason"] for f in facts["fallbacks"]] == ["compile error"] * 2, facts["fallbacks"]
+    assert [(r["op"], r["failed"]) for r in facts["recompiles"]] == [("aten::add", True)], \
+        facts["recompiles"]
+    # The trace alone says the same: both fallbacks are compile errors, the compile failed.
+    proc = rblnsim(["analyze", trace, "--truth", truth])
+    assert proc.returncode == 0, proc.stderr
+    assert "ground truth: match" in proc.stdout, proc.stdout
+    assert "why: compile error 2" in proc.stdout, proc.stdout
+    assert "failed, then ran on the CPU: 1 (compile_error fallbacks)" in proc.stdout, proc.stdout
+    # With compile_error disabled the failed compile is torch-rbln's error, at the op's line.
+    proc, _, _ = run(scenario, env={"TORCH_RBLN_DISABLE_FALLBACK": "compile_error"})
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert "compile_error_fallback.yaml:20:7: RuntimeError: compiling `aten::add` for RBLN " \
+        "failed." in proc.stderr, proc.stderr
+
+
 def test_fallback_log_line_follows_the_log_level():
     scenario = os.path.join(SCENARIOS, "fallback_unsupported.yaml")
     line = "op ran on CPU instead of RBLN"

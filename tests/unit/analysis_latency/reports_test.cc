@@ -279,7 +279,8 @@ TEST(TruthFile, WriterAndReaderRoundTrip) {
   truth.launches.push_back(
       {7, "aten::mm", 3, 2, 5, 100, 150, 180, 190, 50, 1.5, 2.5, 3.5, 4.5, true});
   truth.fallbacks.push_back({"aten::add", "dtype-not-fp16", "nested", 4, 64, 32});
-  truth.recompiles.push_back({"aten::mm", "mm_128", 2, true});
+  truth.recompiles.push_back({"aten::mm", "mm_128", 2, true, false});
+  truth.recompiles.push_back({"aten::add", "add_29x31", 5, false, true});
   truth.round_trips.push_back({"cpu()", false, 4096});
   truth.nan_inf_scans = 2;
   truth.records_dropped = 1;
@@ -295,9 +296,11 @@ TEST(TruthFile, WriterAndReaderRoundTrip) {
   const std::string first((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
   const std::string second((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
   EXPECT_EQ(first, second);
-  EXPECT_EQ(first.find("{\n  \"format\": 2,"), 0u) << first;
+  EXPECT_EQ(first.find("{\n  \"format\": 3,"), 0u) << first;
   EXPECT_EQ(read->fallbacks.at(0).shape, "nested");
   EXPECT_TRUE(read->recompiles.at(0).eviction);
+  EXPECT_FALSE(read->recompiles.at(0).failed);
+  EXPECT_TRUE(read->recompiles.at(1).failed);
   EXPECT_EQ(read->launches.at(0).transport_ns, 4.5);
   EXPECT_TRUE(read->launches.at(0).failed);
   EXPECT_FALSE(read->round_trips.at(0).to_host);
@@ -308,8 +311,9 @@ TEST(TruthFile, WriterAndReaderRoundTrip) {
 
 TEST(TruthFile, OtherFormatVersionsAreRefused) {
   const std::string path = ::testing::TempDir() + "versioned_truth.json";
-  for (const char* text : {R"({"scenario": "s", "launches": []})",
-                           R"({"format": 1, "scenario": "s", "launches": []})"}) {
+  for (const char* text :
+       {R"({"scenario": "s", "launches": []})", R"({"format": 1, "scenario": "s", "launches": []})",
+        R"({"format": 2, "scenario": "s", "launches": []})"}) {
     std::ofstream(path) << text;
     auto truth = ReadTruthFile(path);
     ASSERT_FALSE(truth.ok()) << text;

@@ -445,5 +445,19 @@ TEST(ScenarioLoader, StepShapeErrors) {
   EXPECT_THAT(LoadError(head + "    - {stpes: 1}\n"), HasSubstr("did you mean 'steps'?"));
 }
 
+TEST(ScenarioLoader, CompileErrorMarksADeviceOpStep) {
+  const std::string head =
+      "scenario: s\nworkload:\n  tensors:\n    x: {shape: [29, 64]}\n  profile:\n";
+  const Scenario s = LoadOk(head + "    - {op: add, inputs: [x, x], out: y, compile: error}\n" +
+                            "    - {op: add, inputs: [x, x], out: z}\n");
+  EXPECT_TRUE(s.workload.profile[0].compile_fails);
+  EXPECT_FALSE(s.workload.profile[1].compile_fails);
+  EXPECT_THAT(LoadError(head + "    - {op: add, inputs: [x, x], out: y, compile: slow}\n"),
+              HasSubstr("test.yaml:6:50: workload.profile[0].compile: expected error"));
+  // An op without a device kernel is never compiled, so its compile cannot fail.
+  EXPECT_THAT(LoadError(head + "    - {op: sort, inputs: [x], out: y, compile: error}\n"),
+              HasSubstr("has no device kernel, so it is never compiled"));
+}
+
 }  // namespace
 }  // namespace rblnsim::scenario

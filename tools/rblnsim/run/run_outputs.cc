@@ -98,7 +98,7 @@ Status WriteTruth(const std::string& path,
                               f.bytes_to_device});
   }
   for (const sim::RecompileTruth& r : truth.recompiles)
-    file.recompiles.push_back({r.op, r.program_key, r.instance, r.eviction});
+    file.recompiles.push_back({r.op, r.program_key, r.instance, r.eviction, r.failed});
   for (const sim::RoundTripTruth& r : truth.round_trips)
     file.round_trips.push_back({r.reason, r.to_host, r.bytes});
   file.nan_inf_scans = truth.nan_inf_scans;
