@@ -240,6 +240,48 @@ TEST(Recompile, CompileSpanAndItsNewInstance) {
   EXPECT_TRUE(r.recompiles[0].new_instance);
 }
 
+// A compile that fails: the compile opens inside the device kernel's frame, no launch follows, and
+// the boxed fallback runs. The second call of the same shape finds the failure cached and goes
+// straight to the fallback, so only the same input profile tells it was a compile error too.
+TEST(Fallback, FailedCompileThenFallbackAndItsCachedRepeat) {
+  SyntheticTrace t;
+  const auto half = [&] {
+    return t.Inputs("[[29, 64], [29, 64]]", "[\"c10::Half\", \"c10::Half\"]");
+  };
+  t.Op("aten::add", 0, 10000, half());
+  t.Op("aten::add", 100, 9800, half());
+  t.Annotation("rbln::compile", 200, 6000);
+  t.Op("aten::_to_cpu", 6300, 300);
+  t.Download(6310, 3712);
+  t.Download(6410, 3712);
+  t.Download(7000, 3712);  // .to(device) of the result
+  t.Op("aten::add", 20000, 2000, half());
+  t.Op("aten::add", 20100, 1800, half());
+  t.Op("aten::_to_cpu", 20200, 300);
+  t.Download(20210, 3712);
+  t.Download(20310, 3712);
+  t.Download(21000, 3712);
+  // An fp16 add of another shape, boxed without a compile: not a compile error.
+  t.Op("aten::add", 30000, 2000,
+       t.Inputs("[[32, 64], [32, 64]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Op("aten::add", 30100, 1800,
+       t.Inputs("[[32, 64], [32, 64]]", "[\"c10::Half\", \"c10::Half\"]"));
+  t.Op("aten::_to_cpu", 30200, 300);
+  t.Download(30210, 4096);
+  t.Download(31000, 4096);
+  t.Marker(1, 50000, 10);
+  const OverheadReport r = Detect(t.trace);
+  ASSERT_EQ(r.fallbacks.size(), 3u);
+  EXPECT_EQ(r.fallbacks[0].cause, FallbackCause::kCompileError);
+  EXPECT_EQ(r.fallbacks[1].cause, FallbackCause::kCompileError);
+  EXPECT_NE(r.fallbacks[2].cause, FallbackCause::kCompileError);
+  ASSERT_EQ(r.recompiles.size(), 1u);
+  EXPECT_EQ(r.recompiles[0].op, "aten::add");
+  EXPECT_EQ(r.recompiles[0].dur_ns, 6000);
+  EXPECT_EQ(r.recompiles[0].launch_id, -1);
+  EXPECT_TRUE(r.recompiles[0].failed);
+}
+
 TEST(InputArgs, CausesInTheRuntimesOrder) {
   auto cause = [](const char* op, const char* dims, const char* types) {
     SyntheticTrace t;
