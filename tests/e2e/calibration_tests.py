@@ -237,6 +237,72 @@ def test_calibrate_says_when_the_card_beats_the_models_peak():
         assert found and abs(float(found.group(1)) - 1.3) < 1.3 * 0.03, proc.stdout
 
 
+def card_lines_up(tmp, scenario, card, truth):
+    """compare of a card_workload_trace.py trace: every launch pairs, and the captured figures are
+    the trace's own (per op, per lane, every device slice counted). Returns the compare JSON."""
+    result = compare_json(tmp, scenario, card)
+    launches = len(truth["launches"])
+    assert (result["launches_matched"], result["launches_only_sim"],
+            result["launches_only_hw"]) == (launches, 0, 0), result
+    # Every device slice counts, Device Sync included, as the device time sums them.
+    assert result["device_events"]["hw"] == sum(l["slices"] for l in truth["launches"])
+    by_op = collections.defaultdict(list)
+    for launch in truth["launches"]:
+        by_op[launch["op"]].append(launch["device_us"] * 1000)
+    ops = {o["op"]: o for o in result["ops"]}
+    assert set(ops) == set(by_op), ops
+    for op, times in by_op.items():
+        assert ops[op]["hw_launches"] == ops[op]["matched"] == len(times), ops[op]
+        expected = statistics.mean(times)
+        assert abs(ops[op]["hw_device_ns"] - expected) <= 0.001 * expected, (op, ops[op])
+    # Per lane, the card's device time is the trace's own: every slice summed, by the lane's
+    # thread name.
+    with open(card, encoding="utf-8") as f:
+        doc = json.load(f)
+    names = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"]
+             if e.get("ph") == "M" and e["name"] == "thread_name" and e["pid"] == 0}
+    direct = collections.Counter()
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X" and e["pid"] == 0:
+            direct[names[e["tid"]]] += e["dur"] * 1000
+    lanes = {l["lane"]: l["hw_ns"] for l in result["lanes"] if l["hw_slices"]}
+    assert set(lanes) == set(direct), (lanes, direct)
+    for lane, ns in direct.items():
+        assert abs(lanes[lane] - ns) <= 0.001 * ns, (lane, lanes[lane], ns)
+    # Commands pair within an engine kind, and the card's lane names the class: no DMA is set
+    # against a compute command. The simulator has no Device Sync commands: those stay
+    # captured only.
+    kinds = {c["class"]: c["kind"] for c in result["classes"]}
+    assert kinds == {"Neural Engine Clusters": "matmul", "Neural DMA": "dma",
+                     "Task DMA": "dma"}, kinds
+    assert result["commands_only_hw"] >= launches, result
+    # The host model's call tree is torch's: every op is called as often on both sides.
+    calls = {h["name"]: (h["sim_calls"], h["hw_calls"]) for h in result["host_ops"]}
+    assert all(sim == hw for sim, hw in calls.values()), calls
+    return result, by_op, calls
+
+
+def test_a_second_card_workload_lines_up():
+    """bmm, add and a linear with a bias, each launching from its own frame, twice each in an
+    interleaved order: the same checks as the matmul/softmax card trace."""
+    scenario = os.path.join(SOURCE, "tests", "e2e", "data", "card_bmm_add_linear.yaml")
+    with tempfile.TemporaryDirectory(prefix="rblnsim-card-") as tmp:
+        card = os.path.join(tmp, "card.json")
+        truth = card_workload_trace.write(card, workload="bmm_add_linear")
+        _, by_op, calls = card_lines_up(tmp, scenario, card, truth)
+        assert sorted(by_op) == ["aten::add", "aten::bmm", "aten::linear"], by_op
+        assert calls["aten::linear"] == (4, 4), calls
+        # A lost add launch is named, and only the adds lose a pair.
+        dropped = os.path.join(tmp, "dropped.json")
+        card_workload_trace.write(dropped, drop_launch=3, workload="bmm_add_linear")
+        proc = rblnsim(["compare", scenario, dropped])
+        assert "Launches only simulated: aten::add x1" in proc.stdout, proc.stdout
+        result = compare_json(tmp, scenario, dropped)
+        ops = {o["op"]: o for o in result["ops"]}
+        assert [ops[op]["matched"] for op in ("aten::add", "aten::bmm", "aten::linear")] == \
+            [1, 2, 2], ops
+
+
 def test_a_card_format_trace_with_torch_names_lines_up():
     """A card-format trace written by card_workload_trace.py (torch's op names: aten::mm inside
     aten::matmul, aten::_softmax inside aten::softmax; the card's lanes, Device Sync slices that
@@ -245,44 +311,7 @@ def test_a_card_format_trace_with_torch_names_lines_up():
     with tempfile.TemporaryDirectory(prefix="rblnsim-card-") as tmp:
         card = os.path.join(tmp, "card.json")
         truth = card_workload_trace.write(card)
-        result = compare_json(tmp, scenario, card)
-        assert (result["launches_matched"], result["launches_only_sim"],
-                result["launches_only_hw"]) == (4, 0, 0), result
-        # Every device slice counts, Device Sync included, as the device time sums them.
-        assert result["device_events"]["hw"] == sum(l["slices"] for l in truth["launches"])
-        by_op = collections.defaultdict(list)
-        for launch in truth["launches"]:
-            by_op[launch["op"]].append(launch["device_us"] * 1000)
-        ops = {o["op"]: o for o in result["ops"]}
-        assert set(ops) == set(by_op), ops
-        for op, times in by_op.items():
-            assert ops[op]["hw_launches"] == ops[op]["matched"] == len(times), ops[op]
-            expected = statistics.mean(times)
-            assert abs(ops[op]["hw_device_ns"] - expected) <= 0.001 * expected, (op, ops[op])
-        # Per lane, the card's device time is the trace's own: every slice summed, by the lane's
-        # thread name.
-        with open(card, encoding="utf-8") as f:
-            doc = json.load(f)
-        names = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"]
-                 if e.get("ph") == "M" and e["name"] == "thread_name" and e["pid"] == 0}
-        direct = collections.Counter()
-        for e in doc["traceEvents"]:
-            if e.get("ph") == "X" and e["pid"] == 0:
-                direct[names[e["tid"]]] += e["dur"] * 1000
-        lanes = {l["lane"]: l["hw_ns"] for l in result["lanes"] if l["hw_slices"]}
-        assert set(lanes) == set(direct), (lanes, direct)
-        for lane, ns in direct.items():
-            assert abs(lanes[lane] - ns) <= 0.001 * ns, (lane, lanes[lane], ns)
-        # Commands pair within an engine kind, and the card's lane names the class: no DMA is set
-        # against a compute command. The simulator has no Device Sync commands: those stay
-        # captured only.
-        kinds = {c["class"]: c["kind"] for c in result["classes"]}
-        assert kinds == {"Neural Engine Clusters": "matmul", "Neural DMA": "dma",
-                         "Task DMA": "dma"}, kinds
-        assert result["commands_only_hw"] >= 4, result
-        # The host model's call tree is torch's: every op is called as often on both sides.
-        calls = {h["name"]: (h["sim_calls"], h["hw_calls"]) for h in result["host_ops"]}
-        assert all(sim == hw for sim, hw in calls.values()), calls
+        _, by_op, calls = card_lines_up(tmp, scenario, card, truth)
         assert calls["aten::_softmax"] == (4, 4) and calls["aten::softmax"] == (2, 2), calls
 
         # A launch the card lost is named, and only its own op loses a pair.

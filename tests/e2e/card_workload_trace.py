@@ -1,6 +1,6 @@
-"""Writes a trace in the layout torch.profiler and torch-rbln produce on an RBLN-CR card of the
-workload in data/card_mm_softmax.yaml, with the truth of what the script put in. Nothing here
-comes from the simulator:
+"""Writes a trace in the layout torch.profiler and torch-rbln produce on an RBLN-CR card of one of
+the workloads in WORKLOADS (data/card_mm_softmax.yaml, data/card_bmm_add_linear.yaml), with the
+truth of what the script put in. Nothing here comes from the simulator:
 
   - op names as torch records them under inference_mode: x @ x is aten::matmul around aten::mm,
     softmax is aten::softmax around aten::_softmax, the kernel's frame appears twice (dispatch,
@@ -31,6 +31,24 @@ COMMANDS = {
                  ("barrier", "sync", 0.4)],
     "aten::_softmax": [("load", "tdma", 0.7), ("softmax", "nec", 1.3), ("store", "tdma", 0.6),
                        ("barrier", "sync", 0.3)],
+    "aten::bmm": [("load_a", "ndma", 1.1), ("load_b", "ndma", 1.2), ("args", "tdma", 0.5),
+                  ("gemm_0", "nec", 1.9), ("store", "tdma", 0.6), ("barrier", "sync", 0.3)],
+    "aten::add": [("load", "tdma", 0.9), ("add", "nec", 0.7), ("store", "tdma", 0.5),
+                  ("barrier", "sync", 0.2)],
+    "aten::linear": [("load_w", "ndma", 1.8), ("load_x", "ndma", 0.9), ("args", "tdma", 0.5),
+                     ("gemm_0", "nec", 2.2), ("bias", "nec", 0.4), ("store", "tdma", 0.7),
+                     ("barrier", "sync", 0.3)],
+}
+# Per workload: the profiled calls in order, each (launching op, outer frame or None, Input Dims,
+# Input type), and the number of .cpu() downloads after them.
+MM = ("aten::mm", "aten::matmul", [[512, 512], [512, 512]], [HALF, HALF])
+SOFTMAX = ("aten::_softmax", "aten::softmax", [[8, 64], [], []], [HALF, "Scalar", "Scalar"])
+BMM = ("aten::bmm", None, [[4, 64, 128], [4, 128, 64]], [HALF, HALF])
+ADD = ("aten::add", None, [[64, 128], [64, 128], []], [HALF, HALF, "Scalar"])
+LINEAR = ("aten::linear", None, [[64, 128], [256, 128], [256]], [HALF, HALF, HALF])
+WORKLOADS = {
+    "mm_softmax": ([MM, SOFTMAX] * 2, 2),
+    "bmm_add_linear": ([BMM, ADD, LINEAR, ADD, BMM, LINEAR], 3),
 }
 
 
@@ -57,31 +75,33 @@ def _launch(card, op, instance, truth, keep, slices_kept=True):
     card.ts += 1.0
 
 
-def build(drop_launch=None, bare_launch=None, extra_mm=False):
+def build(drop_launch=None, bare_launch=None, extra_mm=False, workload="mm_softmax"):
     """Returns (trace dict, truth dict) of the profiled window (the warm-up is outside it)."""
     card = Card()
     truth = {"launches": []}
-    mm = ("aten::matmul", [[512, 512], [512, 512]], [HALF, HALF])
-    softmax = ("aten::softmax", [[8, 64], [], []], [HALF, "Scalar", "Scalar"])
-    profiled = 0
-    calls = [("aten::mm", mm), ("aten::_softmax", softmax)] * 2 + [("aten::mm", mm)] * extra_mm
-    for op, (outer, dims, types) in calls:
+    calls, downloads = WORKLOADS[workload]
+    calls = calls + [MM] * extra_mm
+    for profiled, (op, outer, dims, types) in enumerate(calls):
         # The kernel's frame twice, as torch-rbln records it: the dispatcher's, then the
-        # redispatch to the compiled kernel, which launches.
-        with card.op(outer, dims, types, dur=4):
+        # redispatch to the compiled kernel, which launches; a composite op's frame around both.
+        def kernel():
             with card.op(op, dims, types, dur=3):
                 with card.op(op, dims, types, dur=60):
                     _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch,
                             slices_kept=profiled != bare_launch)
-        profiled += 1
-    for _ in ("y", "p"):  # the two .cpu() downloads
+        if outer is None:
+            kernel()
+        else:
+            with card.op(outer, dims, types, dur=4):
+                kernel()
+    for _ in range(downloads):
         card.copy_chain()
     trace = card_document("RBLN-CR13 (rbln:0)", LANE_NAMES, card.events, DEVICE_PID)
     return trace, truth
 
 
-def write(path, drop_launch=None, bare_launch=None, extra_mm=False):
-    trace, truth = build(drop_launch, bare_launch, extra_mm)
+def write(path, drop_launch=None, bare_launch=None, extra_mm=False, workload="mm_softmax"):
+    trace, truth = build(drop_launch, bare_launch, extra_mm, workload)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(trace, f)
     return truth
