@@ -1,5 +1,6 @@
 #include "scenario/canonical.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "scenario/registry.h"
@@ -81,6 +82,17 @@ void Steps(Writer* w, const char* key, const std::vector<Step>& steps) {
   }
 }
 
+// A fetch batch left to its default follows a smaller ring (parse_device.cc). Written out, it
+// would become explicit, and a sweep of the depth below it would no longer load; so the value the
+// default gives is left out, and the text loads back to the same scenario at every depth.
+bool FollowsTheRing(const Param& param, const Scenario& s) {
+  if (param.path != "device.queue.fetch_batch") {
+    return false;
+  }
+  const int by_default = std::min(DeviceConfig{}.fetch_batch, s.device.queue_depth);
+  return s.device.fetch_batch == by_default;
+}
+
 // A registry section, nested as its key paths are; unset optional keys are left out. The
 // top-level keys (section "") are written at the top level.
 void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
@@ -114,6 +126,9 @@ void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
     open = mappings;
     const int depth = static_cast<int>(mappings.size()) + 1;
     const ParamValue value = param.get(s);
+    if (FollowsTheRing(param, s)) {
+      continue;
+    }
     if (const auto* costs = std::get_if<OpCostsNs>(&value)) {
       w->Line(depth, std::string(rest), costs->empty() ? "{}" : "");
       for (const auto& [name, ns] : *costs) {

@@ -72,6 +72,26 @@ sweep: {mode: zip, params: {device.queue.depth: [64, 128], description: ["a, b",
   EXPECT_EQ(again->sweep.axes[1].values, (std::vector<std::string>{"\"a, b\"", "plain"}));
 }
 
+// A default fetch batch follows a smaller ring; written out it would become explicit, and a sweep
+// of the depth below it would no longer load. An explicit batch stays in the text.
+TEST(ScenarioCanonical, ADefaultFetchBatchStaysADefaultThroughADepthSweep) {
+  const Scenario s = LoadOk(std::string(kMinimal) +
+                            "sweep: {mode: grid, params: {device.queue.depth: [4, 16, 64]}}\n");
+  const std::string text = CanonicalYaml(s);
+  EXPECT_EQ(text.find("fetch_batch"), std::string::npos) << text;
+  StatusOr<Scenario> again = LoadScenarioFromString(text, "canonical.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().message() << "\n" << text;
+  EXPECT_EQ(CanonicalYaml(*again), text);
+  EXPECT_EQ(again->device.fetch_batch, s.device.fetch_batch);
+  const Scenario explicit_batch =
+      LoadOk(std::string(kMinimal) + "device: {queue: {fetch_batch: 4}}\n");
+  const std::string kept = CanonicalYaml(explicit_batch);
+  EXPECT_NE(kept.find("fetch_batch: 4"), std::string::npos) << kept;
+  StatusOr<Scenario> kept_again = LoadScenarioFromString(kept, "canonical.yaml");
+  ASSERT_TRUE(kept_again.ok()) << kept_again.status().message();
+  EXPECT_EQ(kept_again->device.fetch_batch, 4);
+}
+
 TEST(ScenarioCanonical, RoundTripKeepsGraphs) {
   const Scenario s = LoadOk(R"(scenario: graphs
 workload:
