@@ -5,6 +5,8 @@
 #ifndef RBLNSIM_BENCH_SHARED_TRACE_FILE_H_
 #define RBLNSIM_BENCH_SHARED_TRACE_FILE_H_
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <string>
 
@@ -23,6 +25,18 @@ const SharedTraceFile& SharedTrace();
 // The shared file imported once (for the suites that start from an imported trace). Aborts the
 // process if the import fails: every figure after that would be meaningless.
 const trace::ImportResult& SharedImport();
+
+// The counters of a suite that reads |bytes| of the shared file per iteration: the rates that
+// RESULTS.md compares, and the input's size.
+inline void SetReadCounters(benchmark::State& state, uint64_t bytes, int64_t events) {
+  const double iterations = static_cast<double>(state.iterations());
+  state.counters["MB_per_s"] = benchmark::Counter(static_cast<double>(bytes) * iterations / 1e6,
+                                                  benchmark::Counter::kIsRate);
+  state.counters["events_per_s"] =
+      benchmark::Counter(static_cast<double>(events) * iterations, benchmark::Counter::kIsRate);
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["events"] = static_cast<double>(events);
+}
 
 }  // namespace rblnsim::bench
 

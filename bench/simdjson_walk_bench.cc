@@ -72,7 +72,7 @@ void BM_SimdjsonWalk(benchmark::State& state) {
     return;
   }
   od::parser parser;
-  uint64_t events = 0;
+  int64_t events = 0;
   for (auto _ : state) {
     // Loading is part of the walk, as reading the file is part of the import.
     simdjson::padded_string text;
@@ -99,13 +99,7 @@ void BM_SimdjsonWalk(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
   }
-  const double iterations = static_cast<double>(state.iterations());
-  state.counters["MB_per_s"] = benchmark::Counter(
-      static_cast<double>(file.bytes) * iterations / 1e6, benchmark::Counter::kIsRate);
-  state.counters["events_per_s"] =
-      benchmark::Counter(static_cast<double>(events) * iterations, benchmark::Counter::kIsRate);
-  state.counters["bytes"] = static_cast<double>(file.bytes);
-  state.counters["events"] = static_cast<double>(events);
+  SetReadCounters(state, file.bytes, events);
 }
 BENCHMARK(BM_SimdjsonWalk)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -33,13 +33,7 @@ void BM_ImportChromeTrace(benchmark::State& state) {
     events = (*result)->events_read;
     benchmark::DoNotOptimize((*result)->trace.events.data());
   }
-  const double iterations = static_cast<double>(state.iterations());
-  state.counters["MB_per_s"] = benchmark::Counter(
-      static_cast<double>(file.bytes) * iterations / 1e6, benchmark::Counter::kIsRate);
-  state.counters["events_per_s"] =
-      benchmark::Counter(static_cast<double>(events) * iterations, benchmark::Counter::kIsRate);
-  state.counters["bytes"] = static_cast<double>(file.bytes);
-  state.counters["events"] = static_cast<double>(events);
+  SetReadCounters(state, file.bytes, events);
 }
 // Each import of > 500 MB takes about a second; three repetitions are plenty.
 BENCHMARK(BM_ImportChromeTrace)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
