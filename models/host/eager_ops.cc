@@ -243,9 +243,7 @@ CompiledProgram* EagerOps::GetOrCompile(
     return &hit;
   }
   // A miss compiles for this shape/dtype: a recompile, and a new program instance.
-  const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
-  host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
-  host_->Close(span);
+  CompileSpan();
   StatusOr<compiler::Program> program = compile();
   if (!program.ok()) {
     status_ = program.status();
@@ -307,6 +305,12 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
   return run;
 }
 
+void EagerOps::CompileSpan() {
+  const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
+  host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
+  host_->Close(span);
+}
+
 void EagerOps::FailedCompile(const std::string& aten,
                              const OpTraits& traits,
                              const std::vector<Operand>& inputs,
@@ -317,9 +321,7 @@ void EagerOps::FailedCompile(const std::string& aten,
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
     const std::string key = compiler::ProgramKey(MakeLaunch(traits, inputs, out_type));
     if (host_->failed_compiles_.insert(key).second) {
-      const size_t span = host_->Open("rbln::compile", sim::HostEventKind::kUserAnnotation);
-      host_->Spend(host_->costs_.Jitter(host_->scenario_.host.compile_ns));
-      host_->Close(span);
+      CompileSpan();
       if (host_->recording_) {
         host_->truth_.recompiles.push_back(
             {aten, key, -1, host_->next_external_id_ - 1, false, /*failed=*/true});

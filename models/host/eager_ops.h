@@ -58,6 +58,8 @@ class EagerOps {
               const std::vector<Operand>& inputs,
               const TensorType& out_type,
               TensorState* out);
+  // The rbln::compile span a compile attempt records, successful or not: host.compile_ns.
+  void CompileSpan();
   // The kernel frame of an op the device compiler refuses (compile: error): the compile attempt on
   // the signature's first call, then the compile_error fallback (refused when that category is
   // disabled).
