@@ -107,7 +107,7 @@ void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
   w->Line(0, std::string(section));
   std::vector<std::string_view> open;  // the nested mappings the previous key was in
   for (const Param& param : Parameters()) {
-    if (SectionOf(param.path) != section) {
+    if (SectionOf(param.path) != section || FollowsTheRing(param, s)) {
       continue;
     }
     std::vector<std::string_view> mappings;
@@ -126,9 +126,6 @@ void WriteSection(Writer* w, const Scenario& s, std::string_view section) {
     open = mappings;
     const int depth = static_cast<int>(mappings.size()) + 1;
     const ParamValue value = param.get(s);
-    if (FollowsTheRing(param, s)) {
-      continue;
-    }
     if (const auto* costs = std::get_if<OpCostsNs>(&value)) {
       w->Line(depth, std::string(rest), costs->empty() ? "{}" : "");
       for (const auto& [name, ns] : *costs) {

@@ -220,7 +220,9 @@ class Detector {
     bool compiled = false;
     for (size_t i = 0; i < t; ++i)
       compiled |= Is(kids_[i], compile_);
-    const std::string profile = ProfileKey(frame);
+    // The profile is read only when a compile failed here or earlier: most traces have none.
+    const std::string profile =
+        compiled || !failed_profiles_.empty() ? ProfileKey(frame) : std::string();
     if (compiled || (frame != d && (fb.cause == FallbackCause::kUnknown || scans > 0) &&
                      !profile.empty() && failed_profiles_.count(profile) > 0)) {
       fb.cause = FallbackCause::kCompileError;

@@ -16,8 +16,8 @@
 namespace rblnsim::analysis {
 
 // Bump when a field changes meaning or a required field is added; the reader accepts only this.
-inline constexpr int64_t kTruthFileFormat =
-    3;  // 2: fallback shape, recompile eviction; 3: failed compiles
+// 2: fallback shape, recompile eviction; 3: failed compiles.
+inline constexpr int64_t kTruthFileFormat = 3;
 
 struct TruthFile {
   struct Launch {
