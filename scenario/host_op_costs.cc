@@ -60,4 +60,13 @@ std::optional<double> GivenOrBuiltInFixedNs(const HostConfig& host, std::string_
   return std::nullopt;
 }
 
+double GivenOrBuiltInPerElementNs(const HostConfig& host, std::string_view name) {
+  const auto given = host.op_costs_per_element_ns.find(std::string(name));
+  if (given != host.op_costs_per_element_ns.end()) {
+    return given->second;
+  }
+  const std::optional<BuiltInOpCost> built_in = BuiltInHostOpCost(name);
+  return built_in ? built_in->per_element_ns : 0.0;
+}
+
 }  // namespace rblnsim::scenario

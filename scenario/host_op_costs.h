@@ -23,6 +23,9 @@ std::optional<BuiltInOpCost> BuiltInHostOpCost(std::string_view name);
 // The fixed cost of `name` as a run charges it: host.op_costs, else the built-in table; nullopt
 // when neither has it (the run then charges host.default_op_cost).
 std::optional<double> GivenOrBuiltInFixedNs(const HostConfig& host, std::string_view name);
+// The per-element cost of `name` as a run charges it: host.op_costs_per_element, else the
+// built-in table, else 0.
+double GivenOrBuiltInPerElementNs(const HostConfig& host, std::string_view name);
 
 }  // namespace rblnsim::scenario
 

@@ -49,6 +49,9 @@ ParamValue ToValue(const std::map<std::string, HostOpCost>& costs) {
   }
   return out;
 }
+ParamValue ToValue(const std::map<std::string, double>& costs) {
+  return OpCostsNs(costs);
+}
 ParamValue ToValue(const std::map<std::string, int64_t>& counts) {
   return OpCounts(counts);
 }
@@ -90,6 +93,9 @@ void FromValue(const ParamValue& value, std::map<std::string, HostOpCost>* out) 
   for (const auto& [name, ns] : std::get<OpCostsNs>(value)) {
     (*out)[name].self_ns = ns;
   }
+}
+void FromValue(const ParamValue& value, std::map<std::string, double>* out) {
+  *out = std::get<OpCostsNs>(value);
 }
 void FromValue(const ParamValue& value, std::map<std::string, int64_t>* out) {
   *out = std::get<OpCounts>(value);
@@ -394,6 +400,13 @@ std::vector<Param> BuildTable() {
        .help = "self time by ATen op name, e.g. {aten::mm: 12us}; others: built-in, then "
                "default_op_cost",
        RBLNSIM_FIELD(host.op_costs)},
+      {.path = "host.op_costs_per_element",
+       .kind = K::kOpCostMap,
+       .unit = "ns",
+       .range = Range{0, 1e6, false, false, "ns"},
+       .help = "self time per element of the op's largest input, by ATen op name, e.g. "
+               "{aten::add: 0.2ns}; others: built-in (0 for most)",
+       RBLNSIM_FIELD(host.op_costs_per_element_ns)},
       {.path = "host.default_op_cost",
        .kind = K::kTime,
        .unit = "ns",

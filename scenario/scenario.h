@@ -94,10 +94,13 @@ struct HostOpCost {
 };
 
 struct HostConfig {
-  int64_t pid = 4321;                                   // host.pid
-  int64_t tid = 4321;                                   // host.tid
-  std::string process_name = "python3";                 // host.process_name
-  std::map<std::string, HostOpCost> op_costs;           // host.op_costs: {aten::mm: 12us, ...}
+  int64_t pid = 4321;                          // host.pid
+  int64_t tid = 4321;                          // host.tid
+  std::string process_name = "python3";        // host.process_name
+  std::map<std::string, HostOpCost> op_costs;  // host.op_costs: {aten::mm: 12us, ...}
+  // host.op_costs_per_element: self time per element the op touches (its largest input), by
+  // ATen name, over the built-in slope.
+  std::map<std::string, double> op_costs_per_element_ns;
   double default_op_ns = 5000.0;                        // host.default_op_cost
   double jitter = 0.0;                                  // host.jitter: relative stddev [0, 1)
   double runtime_submit_ns = 9000.0;                    // host.runtime_submit (rbln_run call)

@@ -23,6 +23,22 @@ std::vector<TensorType> TypesOf(const Operands& inputs) {
   return types;
 }
 
+// The elements an op frame's per-element cost scales with: its largest input, as the trace's
+// Input Dims show it (compare_digest.cc reads the same from a captured trace).
+int64_t LargestElements(const std::vector<TensorType>& types) {
+  int64_t largest = 0;
+  for (const TensorType& type : types)
+    largest = std::max(largest, type.NumElements());
+  return largest;
+}
+template <typename Operands>
+int64_t LargestElementsOf(const Operands& inputs) {
+  int64_t largest = 0;
+  for (const auto& in : inputs)
+    largest = std::max(largest, in.state->type.NumElements());
+  return largest;
+}
+
 }  // namespace
 
 void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
@@ -64,7 +80,7 @@ Status EagerOps::Call(const scenario::Step& step) {
   if (traits.is_view) {
     TensorState view = *inputs.front().state;
     view.type = out_type;
-    host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, 0));
+    host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, LargestElementsOf(inputs)));
     host_->tensors_[out_name] = view;
     return Status::Ok();
   }
@@ -82,7 +98,8 @@ Status EagerOps::Call(const scenario::Step& step) {
       }
       const std::string frame_name(tree.frames[depth]);
       const size_t frame = host_->timeline_.events.size();
-      host_->Op(frame_name, host_->costs_.SelfNs(frame_name, 0), [&] { enter(depth + 1); });
+      host_->Op(frame_name, host_->costs_.SelfNs(frame_name, LargestElements(types)),
+                [&] { enter(depth + 1); });
       // HostRuntime::Op opened the frame at |frame| when recording (events are only appended).
       RecordShapes(frame, types);
     };
@@ -154,7 +171,7 @@ void EagerOps::Dispatch(const std::string& aten,
   result.type = out_type;
   // The dispatcher frame; the pre-dispatch checks run in it before the kernel is redispatched.
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs(aten, 0), [&] {
+  host_->Op(aten, host_->costs_.SelfNs(aten, LargestElementsOf(inputs)), [&] {
     std::optional<sim::FallbackReason> reason = QuickCheck(traits, inputs, out_type);
     if (!reason && !host_->scenario_.env.torch_rbln_deploy) {
       for (const Operand& in : inputs) {
@@ -318,7 +335,7 @@ void EagerOps::FailedCompile(const std::string& aten,
                              TensorState* out,
                              bool in_place) {
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElementsOf(inputs)), [&] {
     const std::string key = compiler::ProgramKey(MakeLaunch(traits, inputs, out_type));
     if (host_->failed_compiles_.insert(key).second) {
       CompileSpan();
@@ -345,7 +362,7 @@ void EagerOps::Kernel(const std::string& aten,
                       const TensorType& out_type,
                       TensorState* out) {
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", 0), [&] {
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElementsOf(inputs)), [&] {
     const compiler::OpLaunch launch = MakeLaunch(traits, inputs, out_type);
     CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
       return compiler::CompileOp(launch, host_->scenario_.device);

@@ -37,6 +37,9 @@ double HostCosts::SelfNs(const std::string& name, int64_t elements) {
       cost.fixed_ns = it->second.self_ns;
     if (cost.fixed_ns < 0)
       cost.fixed_ns = config_.default_op_ns;
+    auto slope = config_.op_costs_per_element_ns.find(name);
+    if (slope != config_.op_costs_per_element_ns.end())
+      cost.per_element_ns = slope->second;
     slot->second = cost;
   }
   const OpCost& cost = slot->second;

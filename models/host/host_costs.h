@@ -1,7 +1,7 @@
 // Host CPU costs of the eager torch-rbln path. Each op costs fixed_ns + per_element_ns × the
 // elements it touches, split evenly before and after its children. The defaults are the built-in
 // table of scenario/host_op_costs.cc; scenarios override them by ATen name in host.op_costs (the
-// fixed part), and host.jitter perturbs every cost.
+// fixed part) and host.op_costs_per_element (the slope), and host.jitter perturbs every cost.
 #ifndef RBLNSIM_MODELS_HOST_HOST_COSTS_H_
 #define RBLNSIM_MODELS_HOST_HOST_COSTS_H_
 

@@ -237,6 +237,41 @@ def test_calibrate_says_when_the_card_beats_the_models_peak():
         assert found and abs(float(found.group(1)) - 1.3) < 1.3 * 0.03, proc.stdout
 
 
+def overlay_value(text, mapping, key):
+    """The value of |key| in the overlay's |mapping| (host.op_costs and the like), in ns."""
+    found = re.search(rf'  {mapping}:\n(?:    .*\n)*?    "{re.escape(key)}": ([0-9.]+)ns', text)
+    assert found, (mapping, key, text)
+    return float(found.group(1))
+
+
+def test_calibrate_recovers_per_call_host_costs():
+    """A card whose add costs 14 us + 0.06 ns per element (the model: 5 us flat) and whose compile
+    takes 40 ms (the model: 250 ms), with a first call that compiled inside the window: one
+    calibrate with defaults recovers the fixed part, the slope and the compile time."""
+    scenario = os.path.join(SOURCE, "tests", "e2e", "data", "host_cost_shapes.yaml")
+    hidden = ["--set", "host.op_costs.aten::add=14us",
+              "--set", "host.op_costs_per_element.aten::add=0.06ns", "--set", "host.compile=40ms"]
+    with tempfile.TemporaryDirectory(prefix="rblnsim-calib-") as tmp:
+        card = os.path.join(tmp, "card.json")
+        simulate(scenario, card, hidden)
+        fitted = os.path.join(tmp, "fitted.yaml")
+        proc = rblnsim(["calibrate", scenario, card, "--out", fitted])
+        with open(fitted, encoding="utf-8") as f:
+            overlay = f.read()
+        fixed = overlay_value(overlay, "op_costs", "aten::add")
+        slope = overlay_value(overlay, "op_costs_per_element", "aten::add")
+        compile_ns = float(re.search(r"compile: ([0-9.]+)ns", overlay).group(1))
+        assert abs(fixed - 14000) <= 14000 * 0.02, (fixed, proc.stdout)
+        assert abs(slope - 0.06) <= 0.06 * 0.02, (slope, proc.stdout)
+        assert abs(compile_ns - 40e6) <= 40e6 * 0.01, (compile_ns, proc.stdout)
+        assert "host.op_costs_per_element.aten::add" in proc.stdout, proc.stdout
+        # The fitted run's add frames match the card's call by call, the compiled one included.
+        result = compare_json(tmp, scenario, card, ["--overlay", fitted])
+        ops = {h["name"]: h for h in result["host_ops"]}
+        add = ops["aten::add"]
+        assert abs(add["sim_self_ns"] - add["hw_self_ns"]) <= 0.02 * add["hw_self_ns"], add
+
+
 def card_lines_up(tmp, scenario, card, truth):
     """compare of a card_workload_trace.py trace: every launch pairs, and the captured figures are
     the trace's own (per op, per lane, every device slice counted). Returns the compare JSON."""

@@ -59,11 +59,15 @@ TEST(CalibrateParams, OverlayLoadsBack) {
   p.dispatch_ns = 212.25;
   p.clock_drift_ppm = 5000;
   p.op_costs_ns["aten::mm"] = 6543.21;
+  p.op_costs_per_element_ns["aten::mm"] = 0.1234567;
+  p.compile_ns = 2.5e6;
   const std::string overlay = OverlayYaml(p, "line one\nline two");
   EXPECT_THAT(overlay, HasSubstr("# line one\n# line two\ndevice:\n"));
   EXPECT_THAT(overlay, HasSubstr("  matmul: {efficiency: 0.850000}\n"));
   EXPECT_THAT(overlay, HasSubstr("dispatch: 212.2ns"));
-  EXPECT_THAT(overlay, HasSubstr("host:\n  runtime_submit: 9000.0ns\n  op_costs:\n"));
+  EXPECT_THAT(overlay, HasSubstr("host:\n  runtime_submit: 9000.0ns\n  compile: 2500000.0ns\n"
+                                 "  op_costs:\n"));
+  EXPECT_THAT(overlay, HasSubstr("  op_costs_per_element:\n    \"aten::mm\": 0.123457ns\n"));
   const std::string path = ::testing::TempDir() + "/calibrate_overlay.yaml";
   FILE* file = std::fopen(path.c_str(), "w");
   ASSERT_NE(file, nullptr);
@@ -77,6 +81,8 @@ TEST(CalibrateParams, OverlayLoadsBack) {
   EXPECT_EQ(loaded.device.clock_drift_ppm, 1000);
   EXPECT_EQ(loaded.device.clock_offset_ns, -20);
   EXPECT_EQ(loaded.host.op_costs.at("aten::mm").self_ns, 6543.2);
+  EXPECT_EQ(loaded.host.op_costs_per_element_ns.at("aten::mm"), 0.123457);
+  EXPECT_EQ(loaded.host.compile_ns, 2.5e6);
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ CompareDocument SampleComparison() {
   launch.device_ns = 40;
   TraceDigest sim;
   sim.launches = {launch, launch};
-  sim.host_ops["aten::mm"] = {2, 300.0, {}};
+  sim.host_ops["aten::mm"] = {2, 300.0, {}, {}};
   sim.device_keys["mm_1"] = 2;
   sim.device_events = 2;
   TraceDigest hw = sim;

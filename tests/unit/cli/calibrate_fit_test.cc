@@ -178,11 +178,11 @@ TEST(CalibrateFit, AnEmptyPathPutsTheResidualOnPcie) {
 TEST(CalibrateFit, HostCostsMoveByTheDifferenceOfMeansAndStayNonNegative) {
   CandidateRun from;
   from.params.op_costs_ns = {{"aten::mm", 1000}, {"aten::abs", 100}, {"aten::to", 50}};
-  from.digest.host_keys["aten::mm"] = {4, 4800.0, {}};  // mean 1200
-  from.digest.host_keys["aten::abs"] = {2, 400.0, {}};  // mean 200
+  from.digest.host_keys["aten::mm"] = {4, 4800.0, {}, {}};  // mean 1200
+  from.digest.host_keys["aten::abs"] = {2, 400.0, {}, {}};  // mean 200
   TraceDigest hw;
-  hw.host_keys["aten::mm"] = {4, 6000.0, {}};  // mean 1500
-  hw.host_keys["aten::abs"] = {2, 0.0, {}};    // mean 0: 100 + 0 - 200 < 0
+  hw.host_keys["aten::mm"] = {4, 6000.0, {}, {}};  // mean 1500
+  hw.host_keys["aten::abs"] = {2, 0.0, {}, {}};    // mean 0: 100 + 0 - 200 < 0
   CalibrationParams fitted = from.params;
   FitHostCosts(from, hw, &fitted);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::mm"], 1300);
@@ -195,13 +195,76 @@ TEST(CalibrateFit, HostCostsMoveByTheDifferenceOfMeansAndStayNonNegative) {
 TEST(CalibrateFit, HostCostsFollowTheTypicalCallNotAnOutlier) {
   CandidateRun from;
   from.params.op_costs_ns["aten::add"] = 50'000;
-  from.digest.host_keys["aten::add"] = {4, 200'000.0, {50'000, 50'000, 50'000, 50'000}};
+  from.digest.host_keys["aten::add"] = {
+      4, 200'000.0, {50'000, 50'000, 50'000, 50'000}, {64, 64, 64, 64}};
   TraceDigest hw;
-  hw.host_keys["aten::add"] = {4, 2'710'000.0, {2'500'000, 70'000, 66'000, 74'000}};
+  hw.host_keys["aten::add"] = {
+      4, 2'710'000.0, {2'500'000, 70'000, 66'000, 74'000}, {64, 64, 64, 64}};
   CalibrationParams fitted = from.params;
   FitHostCosts(from, hw, &fitted);
   EXPECT_DOUBLE_EQ(fitted.op_costs_ns["aten::add"], 72'000);  // the median, not 677.5 us
   EXPECT_DOUBLE_EQ(hw.host_keys["aten::add"].MeanNs(), 677'500);
+}
+
+// A cost that grows with the tensor: calls of three shapes, the card charging 20 us + 0.5 ns per
+// element where the model charges 10 us flat. The fixed part and the slope are both recovered,
+// and a first call that compiled (one slow call of its shape) does not bend the line.
+TEST(CalibrateFit, HostCostsFitAFixedPartAndAPerElementSlope) {
+  const std::vector<int64_t> elements = {4096, 4096, 4096, 65536, 65536, 65536, 262144, 262144};
+  HostTime sim;
+  HostTime hw;
+  for (size_t i = 0; i < elements.size(); ++i) {
+    sim.calls_ns.push_back(10'000);
+    hw.calls_ns.push_back(20'000 + 0.5 * static_cast<double>(elements[i]));
+  }
+  hw.calls_ns[0] += 2'400'000;  // the first call compiled
+  sim.calls_elements = hw.calls_elements = elements;
+  sim.count = hw.count = static_cast<int64_t>(elements.size());
+  CandidateRun from;
+  from.params.op_costs_ns["aten::add"] = 10'000;
+  from.digest.host_keys["aten::add"] = sim;
+  TraceDigest captured;
+  captured.host_keys["aten::add"] = hw;
+  CalibrationParams fitted = from.params;
+  FitHostCosts(from, captured, &fitted);
+  EXPECT_NEAR(fitted.op_costs_ns["aten::add"], 20'000, 1e-6);
+  EXPECT_NEAR(fitted.op_costs_per_element_ns["aten::add"], 0.5, 1e-9);
+
+  // Calls in another order or number are grouped by shape: the same line.
+  hw.calls_ns.pop_back();
+  hw.calls_elements.pop_back();
+  captured.host_keys["aten::add"] = hw;
+  fitted = from.params;
+  FitHostCosts(from, captured, &fitted);
+  EXPECT_NEAR(fitted.op_costs_ns["aten::add"], 20'000, 1e-6);
+  EXPECT_NEAR(fitted.op_costs_per_element_ns["aten::add"], 0.5, 1e-9);
+}
+
+// A card cheaper per element than the model moves the slope down, never below zero.
+TEST(CalibrateFit, APerElementSlopeStaysNonNegative) {
+  HostTime sim{2, 0, {1000 + 1.0 * 100, 1000 + 1.0 * 10'000}, {100, 10'000}};
+  HostTime hw{2, 0, {1500, 1500}, {100, 10'000}};
+  const LineStep step = HostCostStep(sim, hw, /*slope_ns=*/1.0);
+  EXPECT_DOUBLE_EQ(step.per_element_ns, -1.0);  // 1.0 - 1.0: the slope goes to 0
+  EXPECT_DOUBLE_EQ(step.fixed_ns, 500);
+  const LineStep lower = HostCostStep(sim, hw, /*slope_ns=*/0.4);
+  EXPECT_DOUBLE_EQ(lower.per_element_ns, -0.4);
+}
+
+// The compile-cache miss is fitted from the rbln::compile spans, apart from the op's own cost.
+TEST(CalibrateFit, CompileTimeFollowsTheCompileSpans) {
+  CandidateRun from;
+  from.params.compile_ns = 250e6;
+  from.digest.host_ops[kCompileSpanName] = {2, 500e6, {}, {}};
+  TraceDigest hw;
+  hw.host_ops[kCompileSpanName] = {1, 2.5e6, {}, {}};
+  CalibrationParams fitted = from.params;
+  FitCompile(from, hw, &fitted);
+  EXPECT_DOUBLE_EQ(fitted.compile_ns, 2.5e6);
+  hw.host_ops.clear();  // nothing compiled in the capture: kept
+  fitted = from.params;
+  FitCompile(from, hw, &fitted);
+  EXPECT_DOUBLE_EQ(fitted.compile_ns, 250e6);
 }
 
 // The objective round by round, and whether the last round still moved it.

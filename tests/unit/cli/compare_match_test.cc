@@ -194,11 +194,11 @@ TEST(CompareMatch, CountsDifferOnlyWhereTheyDiffer) {
 
 TEST(CompareMatch, HostOpsAreTheUnionWithMeanSelfTimes) {
   TraceDigest sim;
-  sim.host_ops["aten::mm"] = {3, 300.0, {}};
-  sim.host_ops["aten::abs"] = {2, 40.0, {}};
+  sim.host_ops["aten::mm"] = {3, 300.0, {}, {}};
+  sim.host_ops["aten::abs"] = {2, 40.0, {}, {}};
   TraceDigest hw;
-  hw.host_ops["aten::mm"] = {3, 600.0, {}};
-  hw.host_ops["aten::to"] = {1, 5.0, {}};
+  hw.host_ops["aten::mm"] = {3, 600.0, {}, {}};
+  hw.host_ops["aten::to"] = {1, 5.0, {}, {}};
   const Comparison c = CompareDigests(sim, hw, CompareTolerance{});
   ASSERT_EQ(c.host_ops.size(), 3u);  // abs, mm, to: by name
   EXPECT_EQ(c.host_ops[0].name, "aten::abs");

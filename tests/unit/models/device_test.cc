@@ -145,6 +145,40 @@ scenario::Scenario Burst(int depth) {
   return s;
 }
 
+// The duration of each outermost aten::add frame (the dispatcher's, which charges the op's own
+// cost; the kernel frame inside it charges rbln::kernel), in call order.
+std::vector<double> AddFrameDurationsNs(const scenario::Scenario& s) {
+  const auto session = RunSession(s);
+  std::vector<double> out;
+  double open_until_ns = -1;
+  for (const sim::HostEvent& e : session.timeline.events) {
+    if (session.timeline.names[e.name_id] != "aten::add" || e.start_ns < open_until_ns)
+      continue;
+    out.push_back(e.end_ns - e.start_ns);
+    open_until_ns = e.end_ns;
+  }
+  return out;
+}
+
+// host.op_costs_per_element scales an op's own cost with its largest input: two adds of 4096 and
+// 16384 elements grow by exactly slope x elements, and nothing else moves.
+TEST(Device, APerElementHostCostScalesTheOpFrameWithItsInput) {
+  const auto scenario = [](double per_element_ns) {
+    scenario::Scenario s = Burst(32);
+    s.workload.tensors = {Tensor("x", {64, 64}), Tensor("w", {64, 256})};
+    s.workload.profile = {OpStep("add", {"x", "x"}, "y"), OpStep("add", {"w", "w"}, "z")};
+    if (per_element_ns > 0)
+      s.host.op_costs_per_element_ns["aten::add"] = per_element_ns;
+    return s;
+  };
+  const auto flat = InChild([&] { return AddFrameDurationsNs(scenario(0)); });
+  const auto sloped = InChild([&] { return AddFrameDurationsNs(scenario(2.0)); });
+  ASSERT_EQ(flat.size(), 2u);
+  ASSERT_EQ(sloped.size(), 2u);
+  EXPECT_NEAR(sloped[0] - flat[0], 2.0 * 64 * 64, 1e-6);
+  EXPECT_NEAR(sloped[1] - flat[1], 2.0 * 64 * 256, 1e-6);
+}
+
 double MeanLatencyNs(const sim::SessionData& session) {
   double sum = 0;
   for (const auto& l : session.truth.launches)

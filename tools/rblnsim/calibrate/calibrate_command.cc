@@ -85,6 +85,7 @@ CalibrationParams Step(const CandidateRun& from,
   efficiency.Update(from, &next);
   FitSubmissionPath(from, hw, force_sync, &next);
   FitHostCosts(from, hw, &next);
+  FitCompile(from, hw, &next);
   return next;
 }
 
@@ -147,9 +148,11 @@ int CalibrateCommand(const CalibrateOptions& options) {
   report.ProbeLine(efficiency);
 
   // Host costs move only the keys both runs charge; the rest stay out of the overlay.
-  std::erase_if(runs.front().params.op_costs_ns, [&](const auto& entry) {
+  const auto uncharged = [&](const auto& entry) {
     return runs.front().digest.host_keys.count(entry.first) == 0;
-  });
+  };
+  std::erase_if(runs.front().params.op_costs_ns, uncharged);
+  std::erase_if(runs.front().params.op_costs_per_element_ns, uncharged);
   for (int round = 0; round <= options.refinements; ++round) {
     const CalibrationParams next = Step(runs.back(), efficiency, captured, force_sync);
     auto simulated =

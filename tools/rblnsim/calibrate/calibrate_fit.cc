@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "scenario/limits.h"
@@ -26,11 +28,71 @@ double MedianMarkerNs(const TraceDigest& digest) {
   return static_cast<double>(durations[durations.size() / 2]);
 }
 
+// The calls of one cost key as (elements, captured - simulated self time) points. When both sides
+// made the same calls in the same order (the same elements call by call) each call is a point;
+// otherwise the calls are grouped by elements and each group present on both sides gives one
+// point, the difference of its medians. Without per-call times (a digest made by hand) the
+// difference of the means is one point.
+std::vector<std::pair<int64_t, double>> CallResiduals(const HostTime& sim, const HostTime& hw) {
+  std::vector<std::pair<int64_t, double>> points;
+  const auto has_calls = [](const HostTime& t) {
+    return !t.calls_ns.empty() && t.calls_elements.size() == t.calls_ns.size();
+  };
+  if (!has_calls(sim) || !has_calls(hw)) {
+    points.emplace_back(0, hw.MedianNs() - sim.MedianNs());
+    return points;
+  }
+  if (sim.calls_elements == hw.calls_elements) {
+    for (size_t i = 0; i < sim.calls_ns.size(); ++i)
+      points.emplace_back(sim.calls_elements[i], hw.calls_ns[i] - sim.calls_ns[i]);
+    return points;
+  }
+  std::map<int64_t, std::pair<std::vector<double>, std::vector<double>>> groups;
+  for (size_t i = 0; i < sim.calls_ns.size(); ++i)
+    groups[sim.calls_elements[i]].first.push_back(sim.calls_ns[i]);
+  for (size_t i = 0; i < hw.calls_ns.size(); ++i)
+    groups[hw.calls_elements[i]].second.push_back(hw.calls_ns[i]);
+  for (auto& [elements, calls] : groups) {
+    if (!calls.first.empty() && !calls.second.empty())
+      points.emplace_back(elements,
+                          MedianOf(std::move(calls.second)) - MedianOf(std::move(calls.first)));
+  }
+  if (points.empty())  // no shape in common: compare the typical calls
+    points.emplace_back(0, hw.MedianNs() - sim.MedianNs());
+  return points;
+}
+
 bool HasEfficiency(EngineKind kind) {
   return kind == EngineKind::kMatmul || kind == EngineKind::kGce || kind == EngineKind::kDma;
 }
 
 }  // namespace
+
+LineStep HostCostStep(const HostTime& sim, const HostTime& hw, double slope_ns) {
+  const std::vector<std::pair<int64_t, double>> points = CallResiduals(sim, hw);
+  // One residual per distinct element count (the median of its calls), so a shape called often
+  // does not outvote the others and a first call that compiled is one call among its shape's.
+  std::map<int64_t, std::vector<double>> by_elements;
+  for (const auto& [elements, residual] : points)
+    by_elements[elements].push_back(residual);
+  std::vector<std::pair<double, double>> line;
+  for (auto& [elements, residuals] : by_elements)
+    line.emplace_back(static_cast<double>(elements), MedianOf(std::move(residuals)));
+  // Theil-Sen: the median of the pairwise slopes, robust to a minority of bad points, then the
+  // median intercept. Never a negative per-element cost.
+  std::vector<double> slopes;
+  for (size_t i = 0; i < line.size(); ++i) {
+    for (size_t j = i + 1; j < line.size(); ++j)
+      slopes.push_back((line[j].second - line[i].second) / (line[j].first - line[i].first));
+  }
+  LineStep step;
+  step.per_element_ns = std::max(MedianOf(std::move(slopes)), -slope_ns);
+  std::vector<double> intercepts;
+  for (const auto& [elements, residual] : points)
+    intercepts.push_back(residual - step.per_element_ns * static_cast<double>(elements));
+  step.fixed_ns = MedianOf(std::move(intercepts));
+  return step;
+}
 
 std::map<EfficiencyModel::CommandId, const CommandPair*> EfficiencyModel::Index(
     const Comparison& c) {
@@ -131,10 +193,26 @@ void FitHostCosts(const CandidateRun& from, const TraceDigest& hw, CalibrationPa
         captured->second.count == 0) {
       continue;
     }
-    // Per call, by the median: a first call that compiled (or fell back after compiling) is one
-    // outlier, not a cost every call pays.
-    ns = std::max(0.0, current->second + captured->second.MedianNs() - sim->second.MedianNs());
+    const auto slope_at = from.params.op_costs_per_element_ns.find(key);
+    const double slope =
+        slope_at == from.params.op_costs_per_element_ns.end() ? 0.0 : slope_at->second;
+    const LineStep step = HostCostStep(sim->second, captured->second, slope);
+    ns = std::max(0.0, current->second + step.fixed_ns);
+    if (step.per_element_ns != 0.0 || slope != 0.0)
+      p->op_costs_per_element_ns[key] = slope + step.per_element_ns;
   }
+}
+
+void FitCompile(const CandidateRun& from, const TraceDigest& hw, CalibrationParams* p) {
+  const auto sim = from.digest.host_ops.find(kCompileSpanName);
+  const auto captured = hw.host_ops.find(kCompileSpanName);
+  if (sim == from.digest.host_ops.end() || captured == hw.host_ops.end() ||
+      sim->second.count == 0 || captured->second.count == 0) {
+    return;
+  }
+  // Every compile span is a whole cache miss: the mean is the cost, no outlier to reject.
+  p->compile_ns =
+      std::max(0.0, from.params.compile_ns + captured->second.MeanNs() - sim->second.MeanNs());
 }
 
 double ResidualDriftPpm(const CandidateRun& from, const TraceDigest& hw) {

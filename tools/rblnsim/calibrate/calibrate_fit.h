@@ -9,7 +9,9 @@
 //    doorbell, 2 x pcie latency, decode and dispatch in proportion to their current values (a
 //    trace sees only their sum). With RBLN_RUNTIME_FORCE_SYNC=1 the marker also waits for the
 //    device, so the whole residual is spread, runtime_submit included;
-//  - host costs: each cost key's fixed part moves by the difference of mean self times.
+//  - host costs: each cost key's fixed part and per-element slope move by a robust line through
+//    the per-call differences of self time against the call's elements (HostCostStep); the
+//    compile-cache miss (host.compile) by the difference of the mean rbln::compile spans.
 // The device clock's offset and drift cannot be fitted from a trace: the runtime converts device
 // cycles with a two-point least-squares fit (clock_fit.h) that removes both, so the simulator
 // shows the same trace whatever they are. ResidualDriftPpm measures what a residual would look
@@ -64,6 +66,19 @@ void FitSubmissionPath(const CandidateRun& from,
                        bool force_sync,
                        CalibrationParams* params);
 void FitHostCosts(const CandidateRun& from, const TraceDigest& hw, CalibrationParams* params);
+void FitCompile(const CandidateRun& from, const TraceDigest& hw, CalibrationParams* params);
+
+// The span a compile-cache miss records, in the host model and in torch-rbln's eager path.
+inline constexpr const char* kCompileSpanName = "rbln::compile";
+
+// How one cost key's fixed part and per-element slope should move so its simulated calls meet
+// the captured ones: a Theil-Sen line through (elements, captured - simulated self time), one
+// point per distinct element count. The slope step never takes |slope_ns| below 0.
+struct LineStep {
+  double fixed_ns = 0;
+  double per_element_ns = 0;
+};
+LineStep HostCostStep(const HostTime& sim, const HostTime& hw, double slope_ns);
 
 // Slope of (captured - simulated) submission latency over the capture window, in ppm.
 double ResidualDriftPpm(const CandidateRun& from, const TraceDigest& hw);

@@ -22,6 +22,20 @@ const scenario::Param& RegistryParam(std::string_view path) {
 std::string OpCostText(double ns) {
   return fmt::format("{:.1f}ns", std::max(0.0, ns));
 }
+// A slope is a fraction of a nanosecond per element: 0.1 ns would round most of them away.
+std::string PerElementText(double ns) {
+  return fmt::format("{:.6f}ns", std::max(0.0, ns));
+}
+
+// "op_costs:\n    \"aten::mm\": 12.0ns ...": one mapping of cost keys, as the overlay nests it.
+std::string OpMapItem(std::string_view path,
+                      const std::map<std::string, double>& costs,
+                      std::string (*text)(double)) {
+  std::string item = std::string(path.substr(path.rfind('.') + 1)) + ":";
+  for (const auto& [key, ns] : costs)
+    item += fmt::format("\n    \"{}\": {}", key, text(ns));
+  return item;
+}
 
 }  // namespace
 
@@ -33,6 +47,7 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
       {&CalibrationParams::gce_efficiency, "device.gce.efficiency", 6, true},
       {&CalibrationParams::dma_efficiency, "device.dma.efficiency", 6, true},
       {&CalibrationParams::runtime_submit_ns, "host.runtime_submit", 1, true},
+      {&CalibrationParams::compile_ns, "host.compile", 1, true},
       {&CalibrationParams::doorbell_ns, "device.queue.doorbell", 1, true},
       {&CalibrationParams::pcie_latency_ns, "device.pcie.latency", 1, true},
       {&CalibrationParams::decode_ns, "device.queue.decode", 1, true},
@@ -45,6 +60,9 @@ const std::vector<CalibrationKey>& CalibrationKeys() {
 
 std::string_view OpCostsPath() {
   return "host.op_costs";
+}
+std::string_view OpCostsPerElementPath() {
+  return "host.op_costs_per_element";
 }
 
 std::string CalibrationValueText(const CalibrationKey& key, double value) {
@@ -89,9 +107,13 @@ CalibrationParams ParamsFromScenario(const scenario::Scenario& s,
   CalibrationParams p;
   for (const CalibrationKey& key : CalibrationKeys())
     p.*key.member = std::get<double>(RegistryParam(key.path).get(s));
-  for (const std::string& key : cost_keys)
+  for (const std::string& key : cost_keys) {
     p.op_costs_ns[key] =
         scenario::GivenOrBuiltInFixedNs(s.host, key).value_or(s.host.default_op_ns);
+    const double slope = scenario::GivenOrBuiltInPerElementNs(s.host, key);
+    if (slope != 0.0)
+      p.op_costs_per_element_ns[key] = slope;
+  }
   return p;
 }
 
@@ -126,11 +148,11 @@ std::string OverlayYaml(const CalibrationParams& p, const std::string& comment) 
     const std::string_view leaf = key.path.substr(key.path.rfind('.') + 1);
     add(key.path, std::string(leaf) + ": " + CalibrationValueText(key, p.*key.member));
   }
-  if (!p.op_costs_ns.empty()) {
-    std::string item = std::string(OpCostsPath().substr(OpCostsPath().rfind('.') + 1)) + ":";
-    for (const auto& [key, ns] : p.op_costs_ns)
-      item += fmt::format("\n    \"{}\": {}", key, OpCostText(ns));
-    add(OpCostsPath(), std::move(item));
+  if (!p.op_costs_ns.empty())
+    add(OpCostsPath(), OpMapItem(OpCostsPath(), p.op_costs_ns, OpCostText));
+  if (!p.op_costs_per_element_ns.empty()) {
+    add(OpCostsPerElementPath(),
+        OpMapItem(OpCostsPerElementPath(), p.op_costs_per_element_ns, PerElementText));
   }
   for (const auto& [section, mappings] : sections) {
     text += section + ":\n";

@@ -30,8 +30,12 @@ struct CalibrationParams {
   // device.profiler.*: written back unchanged (see calibrate_fit.h for why).
   double clock_offset_ns = 0;
   double clock_drift_ppm = 0;
+  // host.compile: a compile-cache miss, fitted from rbln::compile spans.
+  double compile_ns = 0;
   // host.op_costs: the fixed part of each fitted cost key, ns.
   std::map<std::string, double> op_costs_ns;
+  // host.op_costs_per_element: the slope of the keys that have one (given, built in or fitted).
+  std::map<std::string, double> op_costs_per_element_ns;
 
   // The efficiency that scales commands of |kind|; nullptr for kinds without one (sync, other).
   double* Efficiency(EngineKind kind);
@@ -50,14 +54,16 @@ struct CalibrationKey {
 
 // Every scalar key, in the order the report lists them; the overlay groups them by mapping.
 const std::vector<CalibrationKey>& CalibrationKeys();
-// The registry path of the per-op host costs (host.op_costs).
+// The registry paths of the per-op host costs (host.op_costs, host.op_costs_per_element).
 std::string_view OpCostsPath();
+std::string_view OpCostsPerElementPath();
 // |value| as the overlay and the report write it: clamped into the key's registry range, with
 // the key's decimals and its unit ("12.5ns", "0.850000"). The loader accepts it as written.
 std::string CalibrationValueText(const CalibrationKey& key, double value);
 
 // The scenario's values; op_costs_ns gets every key of |cost_keys|, at the scenario's override,
-// else the built-in cost (scenario/host_op_costs.h), else host.default_op_cost.
+// else the built-in cost (scenario/host_op_costs.h), else host.default_op_cost;
+// op_costs_per_element_ns those of them with a nonzero slope.
 CalibrationParams ParamsFromScenario(const scenario::Scenario& scenario,
                                      const std::set<std::string>& cost_keys);
 

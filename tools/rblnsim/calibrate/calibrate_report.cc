@@ -100,6 +100,12 @@ std::string CalibrationReport::Summary(const CandidateRun& before,
     Row(&out, std::string(OpCostsPath()) + "." + key,
         old == b.op_costs_ns.end() ? "-" : Ns(old->second), Ns(ns));
   }
+  for (const auto& [key, ns] : a.op_costs_per_element_ns) {
+    const auto old = b.op_costs_per_element_ns.find(key);
+    Row(&out, std::string(OpCostsPerElementPath()) + "." + key,
+        fmt::format("{:.4f}ns", old == b.op_costs_per_element_ns.end() ? 0.0 : old->second),
+        fmt::format("{:.4f}ns", ns));
+  }
   out += fmt::format(
       "clock: {} {} and {} {} kept: the runtime converts device cycles with a two-point clock fit "
       "that removes both, so a trace cannot show them; residual trend of the latency error over "

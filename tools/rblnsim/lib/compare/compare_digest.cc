@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "profiler/analysis/fallback_detect.h"
+#include "profiler/analysis/input_args.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
@@ -102,6 +103,28 @@ std::string HostCostKey(const index::TraceIndex& index, uint32_t node, bool has_
   return std::string(name);
 }
 
+// As the host model counts them (models/host/eager_ops.cc): the largest tensor input, a 0-dim
+// tensor being one element; TensorList entries and non-tensor arguments are left out.
+int64_t LargestInputElements(const trace::Event& e) {
+  const std::optional<std::vector<analysis::OpInput>> inputs = analysis::ReadOpInputs(e);
+  if (!inputs)
+    return 0;
+  const bool types_known = std::any_of(
+      inputs->begin(), inputs->end(), [](const analysis::OpInput& in) { return !in.type.empty(); });
+  int64_t largest = 0;
+  for (const analysis::OpInput& in : *inputs) {
+    if (in.nested || !in.IsTensor(types_known))
+      continue;
+    int64_t count = 1;
+    for (int64_t dim : in.dims) {
+      if (__builtin_mul_overflow(count, std::max<int64_t>(dim, 0), &count))
+        count = INT64_MAX;
+    }
+    largest = std::max(largest, count);
+  }
+  return largest;
+}
+
 void DigestHost(const index::TraceIndex& index, TraceDigest* digest) {
   const trace::Trace& trace = index.trace();
   const index::HostForest& forest = index.forest();
@@ -130,21 +153,25 @@ void DigestHost(const index::TraceIndex& index, TraceDigest* digest) {
     ++by_key.count;
     by_key.self_ns += self_ns;
     by_key.calls_ns.push_back(self_ns);
+    by_key.calls_elements.push_back(LargestInputElements(trace.events[forest.event[n]]));
   }
 }
 
 }  // namespace
 
-double HostTime::MedianNs() const {
-  if (calls_ns.empty())
-    return MeanNs();
-  std::vector<double> sorted = calls_ns;
-  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-  std::nth_element(sorted.begin(), middle, sorted.end());
-  if (sorted.size() % 2 == 1)
+double MedianOf(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2 == 1)
     return *middle;
   const double upper = *middle;
-  return (*std::max_element(sorted.begin(), middle) + upper) / 2;
+  return (*std::max_element(values.begin(), middle) + upper) / 2;
+}
+
+double HostTime::MedianNs() const {
+  return calls_ns.empty() ? MeanNs() : MedianOf(calls_ns);
 }
 
 const char* EngineKindName(EngineKind kind) {

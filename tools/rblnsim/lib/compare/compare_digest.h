@@ -61,6 +61,9 @@ struct DigestLaunch {
   }
 };
 
+// The median of |values| (the mean of the middle two for an even count); 0 when empty.
+double MedianOf(std::vector<double> values);
+
 // Sums over the events of one name (or cost key).
 struct HostTime {
   int64_t count = 0;
@@ -68,6 +71,9 @@ struct HostTime {
   // Per-call self times, kept for the host-model cost keys only (TraceDigest::host_keys): a fit
   // per call, robust to a first call that compiled or fell back.
   std::vector<double> calls_ns;
+  // The elements of each call's largest input (its "Input Dims"; 0 without them), beside
+  // calls_ns: what a per-element cost scales with.
+  std::vector<int64_t> calls_elements;
   double MeanNs() const { return count > 0 ? self_ns / static_cast<double>(count) : 0.0; }
   double MedianNs() const;  // of calls_ns; MeanNs() when none were kept
 };
