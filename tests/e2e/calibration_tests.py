@@ -338,6 +338,33 @@ def test_a_second_card_workload_lines_up():
             [1, 2, 2], ops
 
 
+def test_the_eager_workload_of_a_first_capture_lines_up():
+    """The capture a new user makes first: fp16 mm and softmax on the device between an int add, a
+    NaN add, a first-time 29x31 add and a 29x64 add whose compile fails, every device op scanning
+    its inputs. Launches, commands, lanes and every host op line up; each side finds the same four
+    fallbacks and the failed compile, and the card's 2.5 ms compile is fitted apart from the add."""
+    scenario = os.path.join(SOURCE, "tests", "e2e", "data", "card_eager_fallbacks.yaml")
+    with tempfile.TemporaryDirectory(prefix="rblnsim-card-") as tmp:
+        card = os.path.join(tmp, "card.json")
+        truth = card_workload_trace.write(card, workload="eager_fallbacks")
+        result, by_op, calls = card_lines_up(tmp, scenario, card, truth)
+        assert sorted(by_op) == ["aten::_softmax", "aten::mm"], by_op
+        assert calls["aten::isinf"] == (7, 7) and calls["rbln::compile"] == (1, 1), calls
+        # compare lists fallbacks and recompiles found in one run only: none. The card's own
+        # findings, each of the four causes once:
+        assert result["fallbacks"] == [] and result["recompiles"] == [], result
+        analyzed = rblnsim(["analyze", card]).stdout
+        assert f"aten::add  {len(truth['fallbacks'])}" in analyzed, analyzed
+        assert ("why: dtype-not-fp16 1, nan/inf input 1, last dim not a multiple of 64 1, "
+                "compile error 1") in analyzed, analyzed
+        assert "failed, then ran on the CPU: 1" in analyzed, analyzed
+        fitted = os.path.join(tmp, "fitted.yaml")
+        proc = rblnsim(["calibrate", scenario, card, "--out", fitted])
+        with open(fitted, encoding="utf-8") as f:
+            compile_ns = float(re.search(r"compile: ([0-9.]+)ns", f.read()).group(1))
+        assert abs(compile_ns - 2.5e6) <= 2.5e6 * 0.01, (compile_ns, proc.stdout)
+
+
 def test_a_card_format_trace_with_torch_names_lines_up():
     """A card-format trace written by card_workload_trace.py (torch's op names: aten::mm inside
     aten::matmul, aten::_softmax inside aten::softmax; the card's lanes, Device Sync slices that

@@ -1,6 +1,6 @@
 """Writes a trace in the layout torch.profiler and torch-rbln produce on an RBLN-CR card of one of
-the workloads in WORKLOADS (data/card_mm_softmax.yaml, data/card_bmm_add_linear.yaml), with the
-truth of what the script put in. Nothing here comes from the simulator:
+the workloads in WORKLOADS (data/card_mm_softmax.yaml, data/card_bmm_add_linear.yaml,
+data/card_eager_fallbacks.yaml), with the truth of what the script put in. Nothing here comes from the simulator:
 
   - op names as torch records them under inference_mode: x @ x is aten::matmul around aten::mm,
     softmax is aten::softmax around aten::_softmax, the kernel's frame appears twice (dispatch,
@@ -46,9 +46,33 @@ SOFTMAX = ("aten::_softmax", "aten::softmax", [[8, 64], [], []], [HALF, "Scalar"
 BMM = ("aten::bmm", None, [[4, 64, 128], [4, 128, 64]], [HALF, HALF])
 ADD = ("aten::add", None, [[64, 128], [64, 128], []], [HALF, HALF, "Scalar"])
 LINEAR = ("aten::linear", None, [[64, 128], [256, 128], [256]], [HALF, HALF, HALF])
+
+
+class Fallback:
+    """An add torch-rbln runs on the CPU: |scans| NaN/Inf scans in the dispatcher's frame (none
+    when a check before them decides), then the boxed fallback moving |moved| tensors with
+    _to_cpu and uploading the result. |compile_us| > 0: the kernel frame first compiled for that
+    long and the compiler gave up (a compile_error fallback, inside the kernel frame)."""
+
+    def __init__(self, dims, dtype, scans, moved, compile_us=0):
+        self.op = "aten::add"
+        self.dims = dims + [[]]
+        self.types = [dtype, dtype, "Scalar"]
+        self.scans, self.moved, self.compile_us = scans, moved, compile_us
+
+
+INT_ADD = Fallback([[64, 128], [64, 128]], "int", scans=0, moved=2)  # dtype-not-fp16 first
+NAN_ADD = Fallback([[64, 128], [64, 128]], HALF, scans=2, moved=2)  # n holds NaN
+UNALIGNED_ADD = Fallback([[29, 31], [29, 31]], HALF, scans=0, moved=1)  # before any scan
+FIRST_ADD = Fallback([[29, 64], [29, 64]], HALF, scans=2, moved=1, compile_us=2500)
+# Per workload: the calls in order, the .cpu() downloads after them, and whether device ops scan
+# their inputs for NaN/Inf first (TORCH_RBLN_DEPLOY unset).
 WORKLOADS = {
-    "mm_softmax": ([MM, SOFTMAX] * 2, 2),
-    "bmm_add_linear": ([BMM, ADD, LINEAR, ADD, BMM, LINEAR], 3),
+    "mm_softmax": ([MM, SOFTMAX] * 2, 2, False),
+    "bmm_add_linear": ([BMM, ADD, LINEAR, ADD, BMM, LINEAR], 3, False),
+    # The eager workload of a first capture: fp16 mm, an int add, an fp16 add with a NaN input,
+    # a first-time 29x31 add, a first-time 29x64 add whose compile fails, fp16 softmax, .cpu().
+    "eager_fallbacks": ([MM, INT_ADD, NAN_ADD, UNALIGNED_ADD, FIRST_ADD, SOFTMAX], 2, True),
 }
 
 
@@ -75,20 +99,48 @@ def _launch(card, op, instance, truth, keep, slices_kept=True):
     card.ts += 1.0
 
 
+def _fallback(card, call):
+    with card.op(call.op, call.dims, call.types, dur=30):
+        for _ in range(call.scans):
+            card.scan()
+
+        def cpu_path():
+            card.to_cpu(call.moved)
+            card.ts += 40  # the CPU kernel: redispatchBoxed records no op
+            card.copy_chain()  # the result back to the device
+        if call.compile_us:
+            with card.op(call.op, call.dims, call.types, dur=50):
+                card.leaf("rbln::compile", dur=call.compile_us)
+                cpu_path()
+        else:
+            cpu_path()
+
+
 def build(drop_launch=None, bare_launch=None, extra_mm=False, workload="mm_softmax"):
     """Returns (trace dict, truth dict) of the profiled window (the warm-up is outside it)."""
     card = Card()
-    truth = {"launches": []}
-    calls, downloads = WORKLOADS[workload]
+    truth = {"launches": [], "fallbacks": []}
+    calls, downloads, scanned = WORKLOADS[workload]
     calls = calls + [MM] * extra_mm
-    for profiled, (op, outer, dims, types) in enumerate(calls):
-        # The kernel's frame twice, as torch-rbln records it: the dispatcher's, then the
-        # redispatch to the compiled kernel, which launches; a composite op's frame around both.
+    profiled = 0
+    for call in calls:
+        if isinstance(call, Fallback):
+            _fallback(card, call)
+            truth["fallbacks"].append(call.op)
+            continue
+        op, outer, dims, types = call
+        keep, slices_kept = profiled != drop_launch, profiled != bare_launch
+        profiled += 1
+
+        # The kernel's frame twice, as torch-rbln records it: the dispatcher's (where the NaN/Inf
+        # scans of its tensor inputs run), then the redispatch to the compiled kernel, which
+        # launches; a composite op's frame around both.
         def kernel():
             with card.op(op, dims, types, dur=3):
+                for _ in range(sum(1 for d in dims if d) if scanned else 0):
+                    card.scan()
                 with card.op(op, dims, types, dur=60):
-                    _launch(card, op, card.launch + 1, truth, keep=profiled != drop_launch,
-                            slices_kept=profiled != bare_launch)
+                    _launch(card, op, card.launch + 1, truth, keep=keep, slices_kept=slices_kept)
         if outer is None:
             kernel()
         else:
