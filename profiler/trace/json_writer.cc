@@ -148,9 +148,14 @@ void AppendJsonString(OutputSink& sink, std::string_view text) {
 }
 
 std::string JsonQuote(std::string_view text) {
-  StringSink sink;
-  AppendJsonString(sink, text);
-  return sink.text();
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  AppendQuoted(&quoted, text);
+  return quoted;
+}
+
+void AppendJsonQuoted(std::string* out, std::string_view text) {
+  AppendQuoted(out, text);
 }
 
 std::string FormatJsonDouble(double value) {

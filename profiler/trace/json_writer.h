@@ -45,6 +45,9 @@ size_t Utf8Length(std::string_view text);
 // Appends |text| as a quoted JSON string.
 void AppendJsonString(OutputSink& sink, std::string_view text);
 std::string JsonQuote(std::string_view text);
+// The same, appended to |out| in place (no temporary per string: the importer quotes every
+// string inside a compacted value).
+void AppendJsonQuoted(std::string* out, std::string_view text);
 
 // Shortest text that reads back as the same double, independent of the locale. Integral values
 // get ".0" so a reader keeps them as doubles. NaN and infinities give "null" (JSON has neither).

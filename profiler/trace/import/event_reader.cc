@@ -84,7 +84,7 @@ class EventReader::Impl {
       if (auto error = std::move(field_result).get(field))
         return Fail(doc, error, end);
       const uint64_t key_at = KeyOffset(field);
-      if (auto error = field.unescaped_key().get(key))
+      if (auto error = FieldKey(field, &key))
         return Fail(doc, error, end);
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
     }
@@ -362,7 +362,7 @@ class EventReader::Impl {
       if (auto error = std::move(field_result).get(field))
         return ErrorAtByte(at, InvalidJson(error));
       const uint64_t key_at = KeyOffset(field);
-      if (auto error = field.unescaped_key().get(key))
+      if (auto error = FieldKey(field, &key))
         return ErrorAtByte(at, InvalidJson(error));
       // Checked whatever args the caller keeps, so that a trace reads the same in every command.
       if (const std::optional<uint64_t> first = arg_names_.Add(key, key_at))

@@ -57,7 +57,7 @@ Status AppendScalar(od::value& value, od::json_type type, uint64_t at, std::stri
   if (type == od::json_type::string) {
     std::string_view s;
     if (!(error = value.get_string().get(s)) && out != nullptr)
-      out->append(JsonQuote(s));
+      AppendJsonQuoted(out, s);
   } else {
     const std::string_view token = TrimRight(value.raw_json_token());
     if (type == od::json_type::number) {
@@ -187,12 +187,13 @@ Status ValueCopier::AppendCompact(od::value& root,
           ++frame.field;
         if (frame.field != frame.fields_end) {
           std::string_view key;
-          if ((error = (*frame.field).get(field)) || (error = field.unescaped_key().get(key)))
+          if ((error = (*frame.field).get(field)) || (error = FieldKey(field, &key)))
             return ErrorAtByte(frame.at, InvalidJson(error));
           if (out != nullptr) {
             if (!frame.fresh)
               out->push_back(',');
-            out->append(JsonQuote(key)).push_back(':');
+            AppendJsonQuoted(out, key);
+            out->push_back(':');
           }
           current = &field.value();
         }

@@ -42,6 +42,21 @@ class InputOffsets {
   uint64_t base_offset_ = 0;
 };
 
+// A member's name. A name without a backslash is its own text: it is read in place, not
+// unescaped into the parser's string buffer (every member of every event has a name, and most
+// never need it). Stage 1 has already checked that the string is closed and its bytes are valid.
+inline simdjson::error_code FieldKey(od::field& field, std::string_view* key) {
+  const char* const begin = field.key().raw();
+  for (const char* p = begin;; ++p) {
+    if (*p == '"') {
+      *key = std::string_view(begin, static_cast<size_t>(p - begin));
+      return simdjson::SUCCESS;
+    }
+    if (*p == '\\')
+      return field.unescaped_key().get(*key);
+  }
+}
+
 // Validates simdjson values while copying them without whitespace (args objects, metadata, and
 // fields the model ignores but that must still be JSON). Nested objects and arrays are walked
 // with an explicit stack, not by recursion, so no input can exhaust the thread's stack; a value

@@ -233,14 +233,22 @@ void TraceAssembler::DropUnmatchedBegins() {
 }
 
 std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
-  if (!keep_args_)
-    return std::move(raw.args);
-  std::vector<Arg> kept;
+  // Moved into a vector of exactly their number: the reader's vector keeps its capacity for the
+  // next event (one allocation per event, not one per doubling), and the model holds no slack.
+  const auto kept = [&](const Arg& arg) {
+    return !keep_args_ ||
+           std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end();
+  };
+  std::vector<Arg> out;
+  out.reserve(keep_args_
+                  ? static_cast<size_t>(std::count_if(raw.args.begin(), raw.args.end(), kept))
+                  : raw.args.size());
   for (Arg& arg : raw.args) {
-    if (std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end())
-      kept.push_back(std::move(arg));
+    if (kept(arg))
+      out.push_back(std::move(arg));
   }
-  return kept;
+  raw.args.clear();
+  return out;
 }
 
 void TraceAssembler::AddComplete(RawEvent& raw) {
