@@ -49,6 +49,9 @@ struct ImportResult {
   uint64_t input_bytes = 0;  // JSON text size, after decompression
 
   int64_t events_read = 0;  // elements of traceEvents
+  // Of them, read ahead on the second thread (ImportOptions::threads); no report shows it, as
+  // results do not depend on it.
+  int64_t events_read_ahead = 0;
 
   // Kept.
   int64_t complete_events = 0;  // complete events in trace.events: "X", and "B"/"E" pairs
@@ -96,6 +99,10 @@ struct ImportOptions {
   // copy of the event straddling a refill is noise, small next to the model of a large trace.
   // Tests use tiny values so that events, strings and errors fall across refills.
   size_t window_chunk_bytes = size_t{8} << 20;
+  // Threads that read events: 1 reads them all on the caller's thread; 2 also reads stretches
+  // ahead on a second thread (event_prefetch.h), with the same results and errors; 0 is 2 on a
+  // machine with two cores or more, else 1.
+  int threads = 0;
 };
 
 // Reads |path|; gzip is detected by its magic bytes. Errors are one line:

@@ -43,12 +43,10 @@ TextPiece TextCursor::Piece(uint64_t begin, uint64_t end) const {
           window_.readable() - Rel(begin), begin};
 }
 
-std::optional<uint64_t> TextCursor::LineEnd(uint64_t begin) const {
-  const char* data = window_.data();
-  const size_t rel = Rel(begin);
-  const void* newline = std::memchr(data + rel, '\n', window_.size() - rel);
+std::optional<size_t> GuessLineEnd(const char* data, size_t size, size_t rel) {
+  const void* newline = std::memchr(data + rel, '\n', size - rel);
   if (newline == nullptr)
-    return std::nullopt;  // the window ends first: a scan refills it
+    return std::nullopt;  // the bytes end first: a scan refills them
   size_t end = static_cast<size_t>(static_cast<const char*>(newline) - data);
   while (end > rel && IsJsonWhitespace(data[end - 1]))
     --end;
@@ -59,7 +57,14 @@ std::optional<uint64_t> TextCursor::LineEnd(uint64_t begin) const {
   }
   if (end < rel + 2 || data[end - 1] != '}')
     return std::nullopt;
-  return window_.begin() + end;
+  return end;
+}
+
+std::optional<uint64_t> TextCursor::LineEnd(uint64_t begin) const {
+  const std::optional<size_t> end = GuessLineEnd(window_.data(), window_.size(), Rel(begin));
+  if (!end)
+    return std::nullopt;
+  return window_.begin() + *end;
 }
 
 }  // namespace rblnsim::trace::import

@@ -235,6 +235,8 @@ void TraceAssembler::DropUnmatchedBegins() {
 std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
   // Moved into a vector of exactly their number: the reader's vector keeps its capacity for the
   // next event (one allocation per event, not one per doubling), and the model holds no slack.
+  if (!keep_args_ && raw.args.size() == raw.args.capacity())
+    return std::move(raw.args);  // already exact (read ahead on the second thread)
   const auto kept = [&](const Arg& arg) {
     return !keep_args_ ||
            std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end();

@@ -1,0 +1,184 @@
+#include "profiler/trace/import/event_prefetch.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/text_cursor.h"
+
+namespace rblnsim::trace::import {
+
+namespace {
+
+// Lines looked at for an event start before a stretch is given up.
+constexpr int kMaxLinesToFindAStart = 64;
+
+}  // namespace
+
+EventPrefetcher::EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args)
+    : reader_(std::make_unique<EventReader>(ns_exponent)) {
+  if (!keep_args.empty())
+    reader_->KeepOnlyArgs(keep_args);
+  // One thread for the whole import: its allocator arena and caches stay warm from stretch to
+  // stretch.
+  worker_ = std::thread(&EventPrefetcher::Work, this);
+}
+
+EventPrefetcher::~EventPrefetcher() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void EventPrefetcher::Work() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [&] { return job_ || stop_; });
+    if (stop_)
+      return;
+    job_ = false;
+    lock.unlock();
+    std::vector<Read> reads;
+    try {
+      reads = ReadStretch(reader_.get(), text_.get(), text_size_, text_capacity_, pending_begin_);
+    } catch (const std::bad_alloc&) {
+      // Nothing read ahead: the caller's thread reads the stretch itself, and reports running
+      // out of memory the way it always does.
+      reads.clear();
+    }
+    lock.lock();
+    result_ = std::move(reads);
+    done_ = true;
+    wake_.notify_all();
+  }
+}
+
+void EventPrefetcher::set_ns_exponent(int ns_exponent) {
+  if (in_flight_)
+    Collect();  // the worker must not be reading while its reader changes
+  reader_->set_ns_exponent(ns_exponent);
+}
+
+std::optional<uint64_t> EventPrefetcher::LineStartAfter(std::string_view text,
+                                                        uint64_t text_offset,
+                                                        uint64_t from) {
+  if (from < text_offset)
+    return std::nullopt;
+  size_t rel = static_cast<size_t>(from - text_offset);
+  for (int line = 0; line < kMaxLinesToFindAStart && rel < text.size(); ++line) {
+    const void* newline = std::memchr(text.data() + rel, '\n', text.size() - rel);
+    if (newline == nullptr)
+      return std::nullopt;
+    rel =
+        SkipWhitespace(text, static_cast<size_t>(static_cast<const char*>(newline) - text.data()));
+    if (rel < text.size() && text[rel] == '{')
+      return text_offset + rel;
+  }
+  return std::nullopt;
+}
+
+std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* reader,
+                                                                const char* data,
+                                                                size_t size,
+                                                                size_t readable,
+                                                                uint64_t offset) {
+  std::vector<Read> reads;
+  const std::string_view text(data, size);
+  RawEvent scratch;
+  size_t rel = 0;
+  while (rel < size && data[rel] == '{') {
+    const std::optional<size_t> end = GuessLineEnd(data, size, rel);
+    if (!end)
+      break;
+    bool whole = false;
+    const TextPiece piece{data + rel, *end - rel, readable - rel, offset + rel};
+    if (!reader->ReadEvent(piece, &scratch, &whole).ok() || !whole)
+      break;
+    Read& read = reads.emplace_back();
+    read.begin = offset + rel;
+    read.end = offset + *end;
+    // The args go into a vector of exactly their number; the scratch event gets the parse's
+    // vector back, with its capacity, for the next line.
+    std::swap(read.event, scratch);
+    std::vector<Arg> exact;
+    exact.reserve(read.event.args.size());
+    for (Arg& arg : read.event.args)
+      exact.push_back(std::move(arg));
+    read.event.args.clear();
+    scratch.args.swap(read.event.args);
+    read.event.args.swap(exact);
+    // The next element: after ',' and whitespace; anything else ends the stretch.
+    size_t next = SkipWhitespace(text, *end);
+    if (next >= size || data[next] != ',')
+      break;
+    rel = SkipWhitespace(text, next + 1);
+  }
+  return reads;
+}
+
+bool EventPrefetcher::Start(std::string_view text, uint64_t text_offset) {
+  const size_t needed = text.size() + simdjson::SIMDJSON_PADDING;
+  if (needed > text_capacity_) {
+    text_.reset(new (std::nothrow) char[needed]);
+    text_capacity_ = text_ ? needed : 0;
+    if (!text_)
+      return false;
+  }
+  std::memcpy(text_.get(), text.data(), text.size());
+  std::memset(text_.get() + text.size(), 0, simdjson::SIMDJSON_PADDING);
+  text_size_ = text.size();
+  pending_begin_ = text_offset;
+  in_flight_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = true;
+  }
+  wake_.notify_all();
+  return true;
+}
+
+void EventPrefetcher::Collect() {
+  std::vector<Read> reads;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return done_; });
+    done_ = false;
+    reads = std::move(result_);
+  }
+  in_flight_ = false;
+  if (taken_ == 0 && !ready_.empty())
+    ++misses_;
+  if (reads.empty())
+    ++misses_;
+  // The old stretch's events are freed here, on this thread; the worker's arena is untouched
+  // while it reads the next one.
+  ready_ = std::move(reads);
+  next_ = 0;
+  taken_ = 0;
+}
+
+std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent* event) {
+  while (true) {
+    while (next_ < ready_.size() && ready_[next_].begin < pos)
+      ++next_;
+    if (next_ < ready_.size()) {
+      if (ready_[next_].begin != pos)
+        return std::nullopt;
+      Read& read = ready_[next_++];
+      ++taken_;
+      std::swap(*event, read.event);
+      return read.end;
+    }
+    if (!in_flight_ || pos < pending_begin_)
+      return std::nullopt;
+    Collect();
+  }
+}
+
+}  // namespace rblnsim::trace::import

@@ -1,0 +1,97 @@
+// Reads a stretch of traceEvents ahead of the importer on a second thread. Kineto writes one
+// event per line, and a raw newline never sits inside a JSON string, so the first line starting
+// with '{' past some offset very likely starts an event: from there the prefetcher reads events
+// the way the importer's line guess does (one whole event per line, then ',' and whitespace),
+// each from its own copy of the text, into RawEvents tagged with where they begin.
+//
+// It is only a guess, and the importer stays the judge: it takes a prefetched event only when its
+// own walk of the array reaches that very byte as the start of an element, and it then has the
+// event its own line guess would have read (same bytes, same reader settings). Anything else --
+// a line that was not an event, a pretty-printed file, a damaged event -- is read by the importer
+// as usual, so results and errors are those of the single-threaded read.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_PREFETCH_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_PREFETCH_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "profiler/trace/import/event_reader.h"
+
+namespace rblnsim::trace::import {
+
+class EventPrefetcher {
+ public:
+  // The reader settings of the importer's own reader, which the prefetched events must share.
+  EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args);
+  ~EventPrefetcher();  // waits for the stretch in flight and ends the thread
+  EventPrefetcher(const EventPrefetcher&) = delete;
+  EventPrefetcher& operator=(const EventPrefetcher&) = delete;
+
+  void set_ns_exponent(int ns_exponent);
+
+  // The first byte at or after |from| in |text| (which holds the input from |text_offset|) that
+  // starts a line's first '{', or nullopt.
+  static std::optional<uint64_t> LineStartAfter(std::string_view text,
+                                                uint64_t text_offset,
+                                                uint64_t from);
+
+  // Starts reading the events of |text| (a copy is taken), which holds the input from
+  // |text_offset|, from its first byte on. Only when !busy(), and past ahead_end(). False when
+  // there is no memory for the copy: nothing is then read ahead.
+  bool Start(std::string_view text, uint64_t text_offset);
+  // A stretch is in flight.
+  bool busy() const { return in_flight_; }
+  // Where the events read so far and not yet handed out end; 0 when there are none.
+  uint64_t ahead_end() const { return next_ < ready_.size() ? ready_.back().end : 0; }
+
+  // The prefetched event beginning at |pos|, moved into |event|, and where it ends; nullopt if
+  // none begins there. Waits for the stretch in flight once |pos| has reached it. Events before
+  // |pos| are dropped: the importer's walk has passed them.
+  std::optional<uint64_t> Take(uint64_t pos, RawEvent* event);
+  // How many stretches handed out no event at all: the file is not laid out one event per line.
+  int misses() const { return misses_; }
+
+ private:
+  struct Read {
+    uint64_t begin = 0;
+    uint64_t end = 0;
+    RawEvent event;
+  };
+  static std::vector<Read> ReadStretch(EventReader* reader,
+                                       const char* data,
+                                       size_t size,
+                                       size_t readable,
+                                       uint64_t offset);
+  void Collect();
+  void Work();
+
+  std::unique_ptr<EventReader> reader_;  // used by the worker only while a stretch is in flight
+  std::unique_ptr<char[]> text_;         // the copy the worker reads, padded for simdjson
+  size_t text_capacity_ = 0;
+  size_t text_size_ = 0;
+  uint64_t pending_begin_ = 0;
+  bool in_flight_ = false;  // the caller's view: a stretch was started and not collected
+  // Between the threads: a stretch to read (job_), its events (done_), or the end (stop_).
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool job_ = false;
+  bool done_ = false;
+  bool stop_ = false;
+  std::vector<Read> result_;
+  std::thread worker_;       // last: started once everything it reads is set up
+  std::vector<Read> ready_;  // the last stretch collected
+  size_t next_ = 0;          // the first of ready_ not handed out
+  size_t taken_ = 0;         // handed out from ready_
+  int misses_ = 0;
+};
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_PREFETCH_H_

@@ -1,0 +1,123 @@
+// The second importer thread (event_prefetch.h) reads stretches of one-event-per-line text
+// ahead; the importer takes an event from it only where its own walk starts an element. Whatever
+// the layout or the damage, two threads must give what one gives, byte for byte and error for
+// error, and on a Kineto-shaped file most events must indeed come from the second thread.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "profiler/trace/chrome_trace_writer.h"
+#include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/json_writer.h"
+#include "tests/unit/import/kineto_json_builder.h"
+
+namespace rblnsim::trace {
+namespace {
+
+// Small refills, so that a trace of a few hundred kB spans many windows and stretches.
+constexpr size_t kChunkSizes[] = {4096, 16384, 100000};
+
+std::string Fingerprint(const StatusOr<ImportResult>& r) {
+  if (!r.ok())
+    return "error: " + r.status().message();
+  StringSink sink;
+  EXPECT_TRUE(WriteChromeTrace(r->trace, sink).ok());
+  return sink.text() + FormatImportSummary(*r);
+}
+
+StatusOr<ImportResult> Import(const std::string& json,
+                              int threads,
+                              size_t chunk,
+                              std::optional<std::vector<std::string>> keep_args = std::nullopt) {
+  ImportOptions options;
+  options.threads = threads;
+  options.window_chunk_bytes = chunk;
+  options.keep_args = std::move(keep_args);
+  return ImportChromeTraceFromBuffer(json, "t.json", options);
+}
+
+// Host ops with shapes, a launch marker, device slices and flows: a few thousand lines.
+std::string LargeTrace() {
+  testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
+  for (int i = 0; i < 2000; ++i) {
+    const std::string n = std::to_string(i);
+    b.Complete("cpu_op", "aten::mm" + std::string(i % 7 == 0 ? "_with_a_long_name" : ""), 4321,
+               4321, 200'000 + i * 30, 20,
+               "\"External id\": " + n +
+                   ", \"Input Dims\": [[64, 64], [64, 64]], "
+                   "\"Input type\": [\"c10::Half\", \"c10::H\\u0061lf\"], \"launch_id\": " +
+                   n);
+    b.Complete("kernel", "i" + n + "_0_W0_mm_0", 0, 7, 200'010 + i * 30, 5,
+               "\"launch_id\": " + n + ", \"correlation\": " + n);
+  }
+  return b.Build();
+}
+
+std::string ReplaceFirst(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(ImportThreadsTest, TwoThreadsReadAheadAndGiveTheSameImport) {
+  const std::string json = LargeTrace();
+  for (size_t chunk : kChunkSizes) {
+    const auto one = Import(json, 1, chunk);
+    const auto two = Import(json, 2, chunk);
+    ASSERT_TRUE(one.ok()) << one.status().message();
+    ASSERT_TRUE(two.ok()) << two.status().message();
+    EXPECT_EQ(Fingerprint(two), Fingerprint(one)) << "chunk " << chunk;
+    EXPECT_EQ(one->events_read_ahead, 0);
+    // Half the text is handed ahead; the stretch's first event is the walk's, and refills cut
+    // stretches short, so a third of the events is a safe floor.
+    EXPECT_GT(two->events_read_ahead, two->events_read / 3) << "chunk " << chunk;
+    const std::vector<std::string> keep = {"launch_id"};
+    EXPECT_EQ(Fingerprint(Import(json, 2, chunk, keep)), Fingerprint(Import(json, 1, chunk, keep)));
+  }
+}
+
+// Damage inside what the second thread reads ahead: a type error, a line holding two events, an
+// event spread over two lines, a line that is not an element (an '{' inside a pretty-printed
+// value), a duplicate key, and text cut short. Each is read, or refused, as with one thread.
+TEST(ImportThreadsTest, DamageAheadIsReportedAsWithOneThread) {
+  const std::string json = LargeTrace();
+  const std::string late = "\"External id\": 1500,";
+  const std::vector<std::string> texts = {
+      ReplaceFirst(json, late, "\"External id\": [1500,"),
+      ReplaceFirst(json, late, "\"External id\": 1500, \"External id\": 7,"),
+      ReplaceFirst(json, "},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_",
+                   "}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_"),
+      ReplaceFirst(json,
+                   "\"Input Dims\": [[64, 64], [64, 64]], \"Input type\": [\"c10::Half\", "
+                   "\"c10::H\\u0061lf\"], \"launch_id\": 1300",
+                   "\"Input Dims\": [[64, 64], [64, 64]],\n \"Input type\": [\"c10::Half\", "
+                   "\"c10::H\\u0061lf\"], \"launch_id\": 1300"),
+      ReplaceFirst(json, "\"launch_id\": 1400,", "\"launch_id\": \n{\"ph\": \"X\"},"),
+      json.substr(0, json.size() * 3 / 4),
+  };
+  for (size_t i = 0; i < texts.size(); ++i) {
+    for (size_t chunk : kChunkSizes) {
+      EXPECT_EQ(Fingerprint(Import(texts[i], 2, chunk)), Fingerprint(Import(texts[i], 1, chunk)))
+          << "case " << i << ", chunk " << chunk;
+    }
+  }
+}
+
+// Pretty-printed: no line is a whole event, so nothing is taken from the second thread, which
+// soon stops being asked.
+TEST(ImportThreadsTest, APrettyPrintedFileIsReadByTheWalkAlone) {
+  std::string json = LargeTrace();
+  for (size_t at = json.find(", \""); at != std::string::npos; at = json.find(", \"", at + 4))
+    json.replace(at, 2, ",\n    ");
+  const auto one = Import(json, 1, 16384);
+  const auto two = Import(json, 2, 16384);
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(Fingerprint(two), Fingerprint(one));
+  EXPECT_EQ(two->events_read_ahead, 0);
+}
+
+}  // namespace
+}  // namespace rblnsim::trace
