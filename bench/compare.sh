@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Whole-process comparison on one simulated trace, measured with /usr/bin/time -v only:
 #   1. `rblnsim run` of bench/scenarios/million_launches.yaml (RBLNSIM_SIM_LAUNCHES) with --trace:
-#      wall time and peak RSS of a traced run at that scale;
+#      wall time and peak RSS of a traced run at that scale, and the same run without --trace;
 #   2. a trace of about RBLNSIM_COMPARE_MB MB from the same scenario (the run above when its
 #      size is within 10%, else a rerun with the launch count scaled to that size);
 #   3. `rblnsim check` + `rblnsim analyze`, and the one pass `rblnsim analyze --check`, on it,
 #      against json.load + bench/reference_check.py, the pure-Python implementation of the same
-#      rules and latency figures;
+#      rules and latency figures, and against `python3 -c json.load` of the file alone;
 #   4. `rblnsim diff` of that trace against a second run of the same launches with a slower
 #      doorbell (every launch's submission latency moves, nothing else does): a pair of the same
 #      size, timed against two `analyze` runs;
@@ -59,6 +59,10 @@ simulate() {  # simulate NAME LAUNCHES TRACE [RUN_ARGS...] (LAUNCHES a multiple 
 echo "compare.sh: simulating $sim_launches launches with tracing" >&2
 simulate sim "$sim_launches" "$tmp/sim.json"
 sim_bytes=$(stat -c %s "$tmp/sim.json")
+# The same simulation without --trace: what writing the trace adds to a run.
+echo "compare.sh: simulating $sim_launches launches without tracing" >&2
+timed untraced "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$((sim_launches / 1000))" \
+  --bridge c-abi
 target_bytes=$((target_mb * 1000000))
 trace=$tmp/sim.json
 launches=$sim_launches
@@ -79,6 +83,8 @@ timed onepass "$rblnsim" analyze "$trace" --check
 # The per-launch JSON is for the agreement check only; writing it is not part of the timing.
 "$rblnsim" analyze "$trace" --json "$tmp/analyze.json" >/dev/null
 
+echo "compare.sh: python3 -c json.load alone" >&2
+timed jsonload python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace"
 echo "compare.sh: python json.load + bench/reference_check.py" >&2
 timed python python3 bench/reference_check.py "$trace" --json "$tmp/reference.json"
 

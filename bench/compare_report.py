@@ -123,6 +123,9 @@ def main():
                                                                              "python"))
     diff_t = read_time(f"{d}/diff.time")
     onepass_t = read_time(f"{d}/onepass.time")
+    jsonload_t = read_time(f"{d}/jsonload.time")
+    untraced_t = read_time(f"{d}/untraced.time")
+    sim_t = read_time(f"{d}/sim.time")
     diff_problems = diff_findings(load("diff.json"))
     rblnsim_wall = check_t["wall_s"] + analyze_t["wall_s"]
     result = {
@@ -130,11 +133,16 @@ def main():
         "trace_bytes": a.trace_bytes,
         "trace_launches": a.trace_launches,
         "trace_passes_checks": mine["passed"],
-        "sim_run": dict(read_time(f"{d}/sim.time"), launches=a.sim_launches,
-                        trace_bytes=a.sim_trace_bytes),
+        "sim_run": dict(sim_t, launches=a.sim_launches, trace_bytes=a.sim_trace_bytes,
+                        untraced=untraced_t,
+                        vs_untraced=sim_t["wall_s"] / untraced_t["wall_s"]
+                        if untraced_t["wall_s"] > 0 else None),
+        "json_load": jsonload_t,
         "rblnsim": {"check": check_t, "analyze": analyze_t, "wall_s": rblnsim_wall,
                     "max_rss_bytes": max(check_t["max_rss_bytes"], analyze_t["max_rss_bytes"])},
         "onepass": dict(onepass_t, speedup=python_t["wall_s"] / onepass_t["wall_s"]
+                        if onepass_t["wall_s"] > 0 else None,
+                        vs_json_load=jsonload_t["wall_s"] / onepass_t["wall_s"]
                         if onepass_t["wall_s"] > 0 else None),
         "python": python_t,
         "speedup": python_t["wall_s"] / rblnsim_wall if rblnsim_wall > 0 else None,
