@@ -319,6 +319,11 @@ def main():
     if compare:
         out.append("## Whole-process comparison (bench/compare.sh)\n")
         render_compare(compare, out)
+    # The profiles behind the targets still open, taken by hand and dated in the file itself.
+    profiles = os.path.join(os.path.dirname(os.path.abspath(__file__)), "profiles.md")
+    if os.path.exists(profiles):
+        with open(profiles, encoding="utf-8") as f:
+            out.append(f.read())
     print("\n".join(out))
 
 
