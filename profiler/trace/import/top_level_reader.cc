@@ -62,22 +62,13 @@ class TopLevelReader {
         read.emplace_back(key);
       reader_.KeepOnlyArgs(read);
     }
-    const int threads =
+    threads_ =
         options.threads > 0 ? options.threads : (std::thread::hardware_concurrency() >= 2 ? 2 : 1);
-    if (threads >= 2) {
-      try {
-        prefetch_ = std::make_unique<EventPrefetcher>(kMicrosecondExponent, read);
-      } catch (const std::system_error&) {
-        // No thread to be had (a process at its limits): one thread reads everything.
-        return;
-      } catch (const std::bad_alloc&) {
-        return;
-      }
-      // Equal shares: this thread reads one stretch and assembles both while the second thread
-      // reads the other (measured best on a 2-core Xeon among shares of 1/8 to 1/3 of a chunk).
-      share_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
-      stretch_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
-    }
+    prefetch_keep_args_ = std::move(read);
+    // Equal shares: this thread reads one stretch and assembles both while the second thread
+    // reads the other (measured best on a 2-core VM among shares of 1/8 to 1/3 of a chunk).
+    share_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
+    stretch_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
   }
 
   Status Run() {
@@ -205,9 +196,10 @@ class TopLevelReader {
                            "\"displayTimeUnit\" must be \"ms\" or \"ns\", found " + Excerpt(*unit));
       }
       unit_known_ = true;
-      reader_.set_ns_exponent(*unit == "ns" ? 0 : kMicrosecondExponent);
+      ns_exponent_ = *unit == "ns" ? 0 : kMicrosecondExponent;
+      reader_.set_ns_exponent(ns_exponent_);
       if (prefetch_)
-        prefetch_->set_ns_exponent(*unit == "ns" ? 0 : kMicrosecondExponent);
+        prefetch_->set_ns_exponent(ns_exponent_);
     } else if (key == "baseTimeNanoseconds") {
       auto base = reader_.ReadInt(piece);
       if (!base.ok())
@@ -253,11 +245,13 @@ class TopLevelReader {
           return assembler_.Add(event_);
         },
         [&](uint64_t b) -> std::optional<uint64_t> {
-          if (prefetch_) {
-            if (const std::optional<uint64_t> end = prefetch_->Take(b, &event_)) {
-              ++result_.events_read_ahead;
-              Prefetch(*end);
-              return end;
+          if (threads_ >= 2) {
+            if (prefetch_) {
+              if (const std::optional<uint64_t> end = prefetch_->Take(b, &event_)) {
+                ++result_.events_read_ahead;
+                Prefetch(*end);
+                return end;
+              }
             }
             Prefetch(b);
           }
@@ -269,6 +263,21 @@ class TopLevelReader {
   // first line that starts with '{' a share ahead of |pos|. Only text already in the window is
   // given, so the window is read and refilled exactly as without a second thread.
   void Prefetch(uint64_t pos) {
+    if (!prefetch_) {
+      // A thread pays only once the window holds a share and a stretch ahead: small traces
+      // (and the fuzzers' inputs) never start one.
+      if (window_.end() < pos + share_bytes_ + stretch_bytes_)
+        return;
+      try {
+        prefetch_ = std::make_unique<EventPrefetcher>(ns_exponent_, prefetch_keep_args_);
+      } catch (const std::system_error&) {
+        threads_ = 1;  // no thread to be had (a process at its limits): this one reads all
+        return;
+      } catch (const std::bad_alloc&) {
+        threads_ = 1;
+        return;
+      }
+    }
     if (prefetch_->busy() || prefetch_->misses() >= kMaxPrefetchMisses)
       return;
     const uint64_t from = std::max(pos, prefetch_->ahead_end()) + share_bytes_;
@@ -382,11 +391,14 @@ class TopLevelReader {
   EventReader reader_;
   TraceAssembler assembler_;
   ImportResult& result_;
-  RawEvent event_;                             // reused so its buffers are allocated once
-  std::unique_ptr<EventPrefetcher> prefetch_;  // null: one thread
-  size_t share_bytes_ = 0;                     // left to this thread ahead of each stretch
-  size_t stretch_bytes_ = 0;                   // the most text one stretch gets
-  std::vector<uint64_t> deferred_events_;      // where each postponed traceEvents array opens
+  RawEvent event_;                               // reused so its buffers are allocated once
+  int threads_ = 1;                              // 2: a second thread may read ahead
+  std::vector<std::string> prefetch_keep_args_;  // reader_'s, for the second thread's reader
+  int ns_exponent_ = kMicrosecondExponent;       // reader_'s, likewise
+  std::unique_ptr<EventPrefetcher> prefetch_;    // started once there is a stretch to read
+  size_t share_bytes_ = 0;                       // left to this thread ahead of each stretch
+  size_t stretch_bytes_ = 0;                     // the most text one stretch gets
+  std::vector<uint64_t> deferred_events_;        // where each postponed traceEvents array opens
   std::unordered_map<std::string, uint64_t> top_level_keys_;  // name -> where it was written
   std::optional<uint64_t> events_open_;  // where the first traceEvents array opens
   int line_guess_misses_ = 0;

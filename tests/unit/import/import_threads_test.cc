@@ -79,6 +79,17 @@ TEST(ImportThreadsTest, TwoThreadsReadAheadAndGiveTheSameImport) {
   }
 }
 
+// A trace smaller than a share and a stretch of the window never starts the second thread.
+TEST(ImportThreadsTest, ASmallTraceIsReadOnOneThread) {
+  const std::string json = LargeTrace();
+  ImportOptions options;
+  options.threads = 2;
+  ASSERT_LT(json.size(), options.window_chunk_bytes / 2);
+  const auto r = ImportChromeTraceFromBuffer(json, "t.json", options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->events_read_ahead, 0);
+}
+
 // Damage inside what the second thread reads ahead: a type error, a line holding two events, an
 // event spread over two lines, a line that is not an element (an '{' inside a pretty-printed
 // value), a duplicate key, and text cut short. Each is read, or refused, as with one thread.
