@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tools/rblnsim/flag_validators.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
