@@ -36,11 +36,11 @@ test-asan: build-asan/build.ninja
 	cmake --build build-asan -j $(JOBS)
 	bash tools/run_ctest.sh build-asan asan
 
-# A bounded fuzz run (about 20 s per target) from the committed corpora; builds only the fuzzers.
+# A bounded fuzz run (about 12 s per target) from the committed corpora; builds only the fuzzers.
 test-fuzz: | setup
 	cmake --preset fuzz >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target rblnsim_fuzzers
-	bash tests/fuzz/run_fuzzers.sh build-fuzz 20
+	bash tests/fuzz/run_fuzzers.sh build-fuzz 12
 
 bench: build
 	bash bench/run_all.sh
