@@ -24,18 +24,20 @@ std::vector<TensorType> TypesOf(const Operands& inputs) {
 }
 
 // The elements an op frame's per-element cost scales with: its largest input, as the trace's
-// Input Dims show it (compare_digest.cc reads the same from a captured trace).
-int64_t LargestElements(const std::vector<TensorType>& types) {
-  int64_t largest = 0;
-  for (const TensorType& type : types)
-    largest = std::max(largest, type.NumElements());
-  return largest;
+// Input Dims show it (compare_digest.cc reads the same from a captured trace). Over input types
+// or over operands.
+int64_t ElementsOf(const TensorType& type) {
+  return type.NumElements();
 }
-template <typename Operands>
-int64_t LargestElementsOf(const Operands& inputs) {
+template <typename Operand>
+int64_t ElementsOf(const Operand& in) {
+  return in.state->type.NumElements();
+}
+template <typename Inputs>
+int64_t LargestElements(const Inputs& inputs) {
   int64_t largest = 0;
   for (const auto& in : inputs)
-    largest = std::max(largest, in.state->type.NumElements());
+    largest = std::max(largest, ElementsOf(in));
   return largest;
 }
 
@@ -80,7 +82,7 @@ Status EagerOps::Call(const scenario::Step& step) {
   if (traits.is_view) {
     TensorState view = *inputs.front().state;
     view.type = out_type;
-    host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, LargestElementsOf(inputs)));
+    host_->Op(traits.aten_name, host_->costs_.SelfNs(traits.aten_name, LargestElements(inputs)));
     host_->tensors_[out_name] = view;
     return Status::Ok();
   }
@@ -171,7 +173,7 @@ void EagerOps::Dispatch(const std::string& aten,
   result.type = out_type;
   // The dispatcher frame; the pre-dispatch checks run in it before the kernel is redispatched.
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs(aten, LargestElementsOf(inputs)), [&] {
+  host_->Op(aten, host_->costs_.SelfNs(aten, LargestElements(inputs)), [&] {
     std::optional<sim::FallbackReason> reason = QuickCheck(traits, inputs, out_type);
     if (!reason && !host_->scenario_.env.torch_rbln_deploy) {
       for (const Operand& in : inputs) {
@@ -335,7 +337,7 @@ void EagerOps::FailedCompile(const std::string& aten,
                              TensorState* out,
                              bool in_place) {
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElementsOf(inputs)), [&] {
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
     const std::string key = compiler::ProgramKey(MakeLaunch(traits, inputs, out_type));
     if (host_->failed_compiles_.insert(key).second) {
       CompileSpan();
@@ -362,7 +364,7 @@ void EagerOps::Kernel(const std::string& aten,
                       const TensorType& out_type,
                       TensorState* out) {
   const size_t frame = host_->timeline_.events.size();
-  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElementsOf(inputs)), [&] {
+  host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
     const compiler::OpLaunch launch = MakeLaunch(traits, inputs, out_type);
     CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
       return compiler::CompileOp(launch, host_->scenario_.device);

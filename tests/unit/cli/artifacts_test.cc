@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tests/unit/import/temp_dir_test.h"
+#include "tests/unit/replace_first.h"
 #include "tools/rblnsim/compare/compare_json.h"
 #include "tools/rblnsim/lib/artifacts/metrics_file.h"
 #include "tools/rblnsim/lib/sweep/sweep_point_file.h"
@@ -20,15 +21,6 @@ std::string ReadAll(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// |text| with the first |from| replaced by |to|; fails the test when |from| is absent.
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
 }
 
 void ExpectOneLineNaming(const Status& status, const std::string& path, const std::string& what) {
@@ -95,14 +87,14 @@ TEST_F(ArtifactTest, MetricsOfAnotherVersionOrWithoutOneAreRefused) {
   const std::string path = (dir_ / "metrics.json").string();
   ASSERT_TRUE(WriteMetricsFile(path, SampleMetrics()).ok());
   const std::string text = ReadAll(path);
-  const std::string newer =
-      Write("newer.json", Replace(text, "\"rblnsim-metrics/1\"", "\"rblnsim-metrics/2\""));
+  const std::string newer = Write(
+      "newer.json", testing::ReplaceFirst(text, "\"rblnsim-metrics/1\"", "\"rblnsim-metrics/2\""));
   ExpectOneLineNaming(ReadMetricsFile(newer).status(), newer, "'rblnsim-metrics/2'");
   const std::string unversioned =
-      Write("old.json", Replace(text, "\"format\": \"rblnsim-metrics/1\",", ""));
+      Write("old.json", testing::ReplaceFirst(text, "\"format\": \"rblnsim-metrics/1\",", ""));
   ExpectOneLineNaming(ReadMetricsFile(unversioned).status(), unversioned, "no format field");
   const std::string truncated =
-      Write("short.json", Replace(text, "\"device_busy_pct\"", "\"other\""));
+      Write("short.json", testing::ReplaceFirst(text, "\"device_busy_pct\"", "\"other\""));
   ExpectOneLineNaming(ReadMetricsFile(truncated).status(), truncated, "missing or mistyped");
 }
 
@@ -155,8 +147,9 @@ TEST_F(ArtifactTest, PointRecordsReadBackAsWritten) {
 TEST_F(ArtifactTest, PointRecordsOfAnotherVersionAreRefused) {
   const std::string path = (dir_ / "point.json").string();
   ASSERT_TRUE(WritePointRecord(path, SamplePoint()).ok());
-  const std::string newer = Write("newer.json", Replace(ReadAll(path), "\"rblnsim-sweep-point/1\"",
-                                                        "\"rblnsim-sweep-point/2\""));
+  const std::string newer =
+      Write("newer.json", testing::ReplaceFirst(ReadAll(path), "\"rblnsim-sweep-point/1\"",
+                                                "\"rblnsim-sweep-point/2\""));
   ExpectOneLineNaming(ReadPointRecord(newer).status(), newer, "'rblnsim-sweep-point/2'");
 }
 
@@ -251,11 +244,11 @@ TEST_F(ArtifactTest, CompareDocumentsOfAnotherVersionAreRefused) {
   const std::string path = (dir_ / "compare.json").string();
   ASSERT_TRUE(WriteCompareDocument(path, SampleComparison()).ok());
   const std::string text = ReadAll(path);
-  const std::string newer =
-      Write("newer.json", Replace(text, "\"rblnsim-compare/2\"", "\"rblnsim-compare/7\""));
+  const std::string newer = Write(
+      "newer.json", testing::ReplaceFirst(text, "\"rblnsim-compare/2\"", "\"rblnsim-compare/7\""));
   ExpectOneLineNaming(ReadCompareDocument(newer).status(), newer, "'rblnsim-compare/7'");
   const std::string unversioned =
-      Write("old.json", Replace(text, "\"format\": \"rblnsim-compare/2\",", ""));
+      Write("old.json", testing::ReplaceFirst(text, "\"format\": \"rblnsim-compare/2\",", ""));
   ExpectOneLineNaming(ReadCompareDocument(unversioned).status(), unversioned, "no format field");
 }
 

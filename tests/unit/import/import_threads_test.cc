@@ -7,24 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/import/chrome_trace_import.h"
-#include "profiler/trace/json_writer.h"
+#include "tests/unit/import/import_fingerprint.h"
 #include "tests/unit/import/kineto_json_builder.h"
+#include "tests/unit/replace_first.h"
 
 namespace rblnsim::trace {
 namespace {
 
 // Small refills, so that a trace of a few hundred kB spans many windows and stretches.
 constexpr size_t kChunkSizes[] = {4096, 16384, 100000};
-
-std::string Fingerprint(const StatusOr<ImportResult>& r) {
-  if (!r.ok())
-    return "error: " + r.status().message();
-  StringSink sink;
-  EXPECT_TRUE(WriteChromeTrace(r->trace, sink).ok());
-  return sink.text() + FormatImportSummary(*r);
-}
 
 StatusOr<ImportResult> Import(const std::string& json,
                               int threads,
@@ -54,14 +46,6 @@ std::string LargeTrace() {
   return b.Build();
 }
 
-std::string ReplaceFirst(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
-
 TEST(ImportThreadsTest, TwoThreadsReadAheadAndGiveTheSameImport) {
   const std::string json = LargeTrace();
   for (size_t chunk : kChunkSizes) {
@@ -69,13 +53,15 @@ TEST(ImportThreadsTest, TwoThreadsReadAheadAndGiveTheSameImport) {
     const auto two = Import(json, 2, chunk);
     ASSERT_TRUE(one.ok()) << one.status().message();
     ASSERT_TRUE(two.ok()) << two.status().message();
-    EXPECT_EQ(Fingerprint(two), Fingerprint(one)) << "chunk " << chunk;
+    EXPECT_EQ(testing::ImportFingerprint(two), testing::ImportFingerprint(one))
+        << "chunk " << chunk;
     EXPECT_EQ(one->events_read_ahead, 0);
     // Half the text is handed ahead; the stretch's first event is the walk's, and refills cut
     // stretches short, so a third of the events is a safe floor.
     EXPECT_GT(two->events_read_ahead, two->events_read / 3) << "chunk " << chunk;
     const std::vector<std::string> keep = {"launch_id"};
-    EXPECT_EQ(Fingerprint(Import(json, 2, chunk, keep)), Fingerprint(Import(json, 1, chunk, keep)));
+    EXPECT_EQ(testing::ImportFingerprint(Import(json, 2, chunk, keep)),
+              testing::ImportFingerprint(Import(json, 1, chunk, keep)));
   }
 }
 
@@ -97,21 +83,23 @@ TEST(ImportThreadsTest, DamageAheadIsReportedAsWithOneThread) {
   const std::string json = LargeTrace();
   const std::string late = "\"External id\": 1500,";
   const std::vector<std::string> texts = {
-      ReplaceFirst(json, late, "\"External id\": [1500,"),
-      ReplaceFirst(json, late, "\"External id\": 1500, \"External id\": 7,"),
-      ReplaceFirst(json, "},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_",
-                   "}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_"),
-      ReplaceFirst(json,
-                   "\"Input Dims\": [[64, 64], [64, 64]], \"Input type\": [\"c10::Half\", "
-                   "\"c10::H\\u0061lf\"], \"launch_id\": 1300",
-                   "\"Input Dims\": [[64, 64], [64, 64]],\n \"Input type\": [\"c10::Half\", "
-                   "\"c10::H\\u0061lf\"], \"launch_id\": 1300"),
-      ReplaceFirst(json, "\"launch_id\": 1400,", "\"launch_id\": \n{\"ph\": \"X\"},"),
+      testing::ReplaceFirst(json, late, "\"External id\": [1500,"),
+      testing::ReplaceFirst(json, late, "\"External id\": 1500, \"External id\": 7,"),
+      testing::ReplaceFirst(json, "},\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_",
+                            "}, {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"i1200_"),
+      testing::ReplaceFirst(
+          json,
+          "\"Input Dims\": [[64, 64], [64, 64]], \"Input type\": [\"c10::Half\", "
+          "\"c10::H\\u0061lf\"], \"launch_id\": 1300",
+          "\"Input Dims\": [[64, 64], [64, 64]],\n \"Input type\": [\"c10::Half\", "
+          "\"c10::H\\u0061lf\"], \"launch_id\": 1300"),
+      testing::ReplaceFirst(json, "\"launch_id\": 1400,", "\"launch_id\": \n{\"ph\": \"X\"},"),
       json.substr(0, json.size() * 3 / 4),
   };
   for (size_t i = 0; i < texts.size(); ++i) {
     for (size_t chunk : kChunkSizes) {
-      EXPECT_EQ(Fingerprint(Import(texts[i], 2, chunk)), Fingerprint(Import(texts[i], 1, chunk)))
+      EXPECT_EQ(testing::ImportFingerprint(Import(texts[i], 2, chunk)),
+                testing::ImportFingerprint(Import(texts[i], 1, chunk)))
           << "case " << i << ", chunk " << chunk;
     }
   }
@@ -126,7 +114,7 @@ TEST(ImportThreadsTest, APrettyPrintedFileIsReadByTheWalkAlone) {
   const auto one = Import(json, 1, 16384);
   const auto two = Import(json, 2, 16384);
   ASSERT_TRUE(one.ok()) << one.status().message();
-  EXPECT_EQ(Fingerprint(two), Fingerprint(one));
+  EXPECT_EQ(testing::ImportFingerprint(two), testing::ImportFingerprint(one));
   EXPECT_EQ(two->events_read_ahead, 0);
 }
 

@@ -12,24 +12,13 @@
 #include "profiler/trace/json_writer.h"
 #include "tests/unit/import/error_line.h"
 #include "tests/unit/import/gzip_text.h"
+#include "tests/unit/import/import_fingerprint.h"
 #include "tests/unit/import/kineto_json_builder.h"
 
 namespace rblnsim::trace {
 namespace {
 
 constexpr size_t kChunkSizes[] = {1, 2, 3, 5, 7, 13, 64, 1000};
-
-// Everything an import produced, as text: the trace as the writer prints it plus the counters.
-std::string Fingerprint(const StatusOr<ImportResult>& r) {
-  if (!r.ok())
-    return "error: " + r.status().message();
-  StringSink sink;
-  EXPECT_TRUE(WriteChromeTrace(r->trace, sink).ok());
-  std::string out = sink.text() + FormatImportSummary(*r);
-  for (const OrphanFlow& o : r->orphan_flows)
-    out += std::to_string(o.byte_offset) + " " + o.reason + "\n";
-  return out;
-}
 
 StatusOr<ImportResult> ImportInChunks(const std::string& json, size_t chunk_bytes) {
   ImportOptions options;
@@ -60,7 +49,7 @@ std::string TrickyTrace() {
 
 TEST(ImportWindowTest, EveryRefillSizeGivesTheSameImport) {
   const std::string json = TrickyTrace();
-  const std::string whole = Fingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
+  const std::string whole = testing::ImportFingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
   ASSERT_EQ(whole.rfind("error", 0), std::string::npos) << whole;
   ASSERT_NE(whole.find("q\\\"}]{[29\\\\"), std::string::npos);  // the name survived intact
   auto r = ImportChromeTraceFromBuffer(json, "t.json");
@@ -70,7 +59,7 @@ TEST(ImportWindowTest, EveryRefillSizeGivesTheSameImport) {
   ASSERT_EQ(escaped.args.size(), 2u);
   EXPECT_EQ(escaped.args[0].key, "k\"ey");
   for (size_t chunk : kChunkSizes) {
-    EXPECT_EQ(Fingerprint(ImportInChunks(json, chunk)), whole) << "chunk " << chunk;
+    EXPECT_EQ(testing::ImportFingerprint(ImportInChunks(json, chunk)), whole) << "chunk " << chunk;
   }
 }
 
@@ -131,8 +120,8 @@ TEST(ImportWindowTest, GuessingEventEndsAtLineEndsNeverChangesTheResult) {
   for (const std::string& text : texts) {
     std::string no_lines = replace_all(text, "\n", " ");
     for (size_t chunk : {size_t{7}, size_t{64}, size_t{8} << 20}) {
-      EXPECT_EQ(Fingerprint(ImportInChunks(text, chunk)),
-                Fingerprint(ImportInChunks(no_lines, chunk)))
+      EXPECT_EQ(testing::ImportFingerprint(ImportInChunks(text, chunk)),
+                testing::ImportFingerprint(ImportInChunks(no_lines, chunk)))
           << "chunk " << chunk << "\n"
           << text.substr(0, 300);
     }
@@ -144,11 +133,11 @@ TEST(ImportWindowTest, DeferredTraceEventsAreReadOnceTheUnitIsKnown) {
   const std::string json =
       "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
       "\"tid\": 1, \"ts\": 1000, \"dur\": 5}], \"traceName\": \"x\", \"displayTimeUnit\": \"ns\"}";
-  const std::string whole = Fingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
+  const std::string whole = testing::ImportFingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
   auto r = ImportInChunks(json, 3);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->trace.events.at(0).ts_ns, 1000);  // ns, not µs
-  EXPECT_EQ(Fingerprint(r), whole);
+  EXPECT_EQ(testing::ImportFingerprint(r), whole);
 }
 
 TEST(ImportWindowTest, GzipInTinyRefills) {
@@ -159,7 +148,7 @@ TEST(ImportWindowTest, GzipInTinyRefills) {
   std::fwrite(gz.data(), 1, gz.size(), f);
   std::fclose(f);
 
-  const std::string whole = Fingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
+  const std::string whole = testing::ImportFingerprint(ImportChromeTraceFromBuffer(json, "t.json"));
   for (size_t chunk : {size_t{1}, size_t{13}, size_t{4096}}) {
     ImportOptions options;
     options.window_chunk_bytes = chunk;
@@ -168,7 +157,7 @@ TEST(ImportWindowTest, GzipInTinyRefills) {
     EXPECT_TRUE(r->was_gzip);
     EXPECT_EQ(r->input_bytes, json.size());
     r->was_gzip = false;  // the only difference from the plain text
-    EXPECT_EQ(Fingerprint(r), whole) << "chunk " << chunk;
+    EXPECT_EQ(testing::ImportFingerprint(r), whole) << "chunk " << chunk;
   }
   std::remove(path.c_str());
 }
