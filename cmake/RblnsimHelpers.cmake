@@ -11,20 +11,25 @@
 set(RBLNSIM_PCH_OPTIONS -Winvalid-pch
     $<$<CXX_COMPILER_ID:GNU>:-Wno-array-bounds -Wno-stringop-overflow -Wno-stringop-overread
                                -Wno-restrict>)
+set(RBLNSIM_PCH_STD_HEADERS
+    <algorithm> <cstdint> <filesystem> <fstream> <functional> <map> <memory> <optional> <sstream>
+    <string> <string_view> <unordered_map> <utility> <variant> <vector>)
 file(WRITE ${CMAKE_BINARY_DIR}/rblnsim_std_pch.cc "")
 add_library(rblnsim_std_pch OBJECT ${CMAKE_BINARY_DIR}/rblnsim_std_pch.cc)
 target_compile_options(rblnsim_std_pch PRIVATE ${RBLNSIM_PCH_OPTIONS})
-target_precompile_headers(rblnsim_std_pch PRIVATE
-  <algorithm> <cstdint> <filesystem> <fstream> <functional> <map> <memory> <optional> <sstream>
-  <string> <string_view> <unordered_map> <utility> <variant> <vector>)
+target_precompile_headers(rblnsim_std_pch PRIVATE ${RBLNSIM_PCH_STD_HEADERS})
 
-# rblnsim_library(NAME SRCS ... DEPS ...)
+# rblnsim_library(NAME [NO_PCH] SRCS ... DEPS ...)
+# NO_PCH: the library parses its own headers (and keeps every warning), for code compiled with
+# flags the shared header was not built with.
 function(rblnsim_library name)
-  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_PCH" "" "SRCS;DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SRCS})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
-  target_compile_options(${name} PRIVATE ${RBLNSIM_PCH_OPTIONS})
-  target_precompile_headers(${name} REUSE_FROM rblnsim_std_pch)
+  if(NOT ARG_NO_PCH)
+    target_compile_options(${name} PRIVATE ${RBLNSIM_PCH_OPTIONS})
+    target_precompile_headers(${name} REUSE_FROM rblnsim_std_pch)
+  endif()
 endfunction()
 
 find_package(GTest REQUIRED)
@@ -58,9 +63,7 @@ target_link_libraries(rblnsim_test_main PRIVATE GTest::gtest GTest::gmock)
 set_target_properties(rblnsim_test_main PROPERTIES POSITION_INDEPENDENT_CODE OFF)
 target_compile_options(rblnsim_test_main PRIVATE ${RBLNSIM_TEST_COMPILE_OPTIONS} -fPIE)
 target_precompile_headers(rblnsim_test_main PRIVATE
-  <gmock/gmock.h> <gtest/gtest.h>
-  <algorithm> <cstdint> <filesystem> <fstream> <functional> <map> <memory> <optional> <sstream>
-  <string> <string_view> <unordered_map> <utility> <variant> <vector>)
+  <gmock/gmock.h> <gtest/gtest.h> ${RBLNSIM_PCH_STD_HEADERS})
 
 function(rblnsim_test name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
@@ -68,8 +71,9 @@ function(rblnsim_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock)
   target_compile_options(${name} PRIVATE ${RBLNSIM_TEST_COMPILE_OPTIONS})
   # The shared header is C++ only; a target with C sources (the ABI layout check) parses its own.
-  list(FILTER ARG_SRCS INCLUDE REGEX "\\.c$")
-  if(NOT ARG_SRCS)
+  set(c_sources ${ARG_SRCS})
+  list(FILTER c_sources INCLUDE REGEX "\\.c$")
+  if(NOT c_sources)
     target_precompile_headers(${name} REUSE_FROM rblnsim_test_main)
   endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
