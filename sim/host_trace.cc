@@ -68,6 +68,7 @@ void AppendHostTrace(const scenario::Scenario& scenario,
   for (const sim::InputSignature& inputs : timeline.shapes)
     shape_args.push_back(ShapeArgs(inputs));
   int64_t ev_idx = 0;
+  trace::ArgListBuilder args;  // reused: one allocation per op for all of its args
   for (const sim::HostEvent& event : timeline.events) {
     if (event.kind == sim::HostEventKind::kRuntimeMarker)
       continue;
@@ -81,22 +82,23 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     e.ts_ns = std::llround(event.start_ns) + system_minus_sim_ns;
     e.dur_ns = std::llround(event.end_ns) + system_minus_sim_ns - e.ts_ns;
     if (event.external_id != 0)
-      e.args.push_back({"External id", event.external_id});
-    e.args.push_back({"Record function id", int64_t{0}});
+      args.Add("External id", event.external_id);
+    args.Add("Record function id", int64_t{0});
     // What torch.profiler writes with record_shapes=True (the trace-only fallback detector reads
     // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
     if (event.shapes_id != 0 && event.shapes_id <= shape_args.size()) {
       const auto& [dims, types] = shape_args[event.shapes_id - 1];
-      e.args.push_back({"Input Dims", dims});
-      e.args.push_back({"Input type", types});
+      args.Add("Input Dims", trace::RawJsonView{dims.text});
+      args.Add("Input type", trace::RawJsonView{types.text});
     }
     if (event.bytes >= 0)
-      e.args.push_back({"bytes", event.bytes});
-    e.args.push_back({"Ev Idx", ev_idx++});
+      args.Add("bytes", event.bytes);
+    args.Add("Ev Idx", ev_idx++);
     if (event.sequence_number >= 0) {
-      e.args.push_back({"Fwd thread id", int64_t{0}});
-      e.args.push_back({"Sequence number", event.sequence_number});
+      args.Add("Fwd thread id", int64_t{0});
+      args.Add("Sequence number", event.sequence_number);
     }
+    e.args = args.Build();
     out->events.push_back(std::move(e));
   }
 }

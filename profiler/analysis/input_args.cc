@@ -145,12 +145,12 @@ bool ParseTypes(std::string_view text, std::vector<std::string>* out) {
 }
 
 std::optional<std::string_view> ArgText(const trace::Event& event, std::string_view key) {
-  const trace::Arg* arg = event.FindArg(key);
-  if (arg == nullptr)
+  const std::optional<trace::ArgView> arg = event.FindArg(key);
+  if (!arg)
     return std::nullopt;
-  if (const auto* raw = std::get_if<trace::RawJson>(&arg->value))
+  if (const auto* raw = std::get_if<trace::RawJsonView>(&arg->value))
     return raw->text;
-  if (const auto* str = std::get_if<std::string>(&arg->value))
+  if (const auto* str = std::get_if<std::string_view>(&arg->value))
     return *str;  // JSON as a string
   return std::nullopt;
 }

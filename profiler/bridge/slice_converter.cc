@@ -24,22 +24,28 @@ std::string OrNull(CopiedString text, uint64_t* null_counter) {
   return kNullText;
 }
 
-std::string JoinCategories(const std::vector<std::string>& categories) {
-  std::string joined;
+void JoinCategories(const std::vector<std::string>& categories, std::string* joined) {
+  joined->clear();
   for (const std::string& category : categories) {
-    if (!joined.empty())
-      joined += ", ";
-    joined += category;
+    if (!joined->empty())
+      *joined += ", ";
+    *joined += category;
   }
-  return joined;
 }
+
+// Reused from slice to slice, so that a slice's args cost one allocation: their ArgList.
+struct ArgScratch {
+  trace::ArgListBuilder builder;
+  std::string categories;
+};
 
 // Annotations first, in export order; then the bridge's own keys. A key may appear once per
 // slice (a JSON object with repeated keys is read differently by different tools), and the
 // bridge's keys win because they come from the slice's typed fields.
-std::vector<trace::Arg> BuildArgs(CopiedSlice& slice,
-                                  trace::Category category,
-                                  BridgeStats* stats) {
+trace::ArgList BuildArgs(const CopiedSlice& slice,
+                         trace::Category category,
+                         ArgScratch* scratch,
+                         BridgeStats* stats) {
   const bool launch_device = IsLaunchDeviceCategory(category);
   // The bridge's own keys, named up front so annotations can yield to them; their values are
   // appended last. No second vector per slice: this runs for every slice of a capture.
@@ -56,49 +62,51 @@ std::vector<trace::Arg> BuildArgs(CopiedSlice& slice,
   }
 
   // A slice has a handful of keys: a linear look beats a node-based set per slice.
-  std::vector<trace::Arg> args;
-  args.reserve(slice.annotations.size() + own_count);
-  auto used = [&](const std::string& key) {
+  trace::ArgListBuilder& args = scratch->builder;
+  auto used = [&](std::string_view key) {
     for (size_t i = 0; i < own_count; ++i)
       if (own_keys[i] == key)
         return true;
-    for (const trace::Arg& arg : args)
-      if (arg.key == key)
-        return true;
-    return false;
+    return args.Has(key);
   };
-  for (CopiedAnnotation& annotation : slice.annotations) {
-    std::string key = OrNull(std::move(annotation.name), &stats->null_strings);
+  for (const CopiedAnnotation& annotation : slice.annotations) {
+    std::string_view key = kNullText;
+    if (annotation.name.has_value())
+      key = *annotation.name;
+    else
+      ++stats->null_strings;
     if (used(key)) {
       ++stats->duplicate_arg_keys;
       continue;
     }
     if (!annotation.value.has_value()) {
       ++stats->null_strings;
-      args.push_back({std::move(key), annotation.value_is_quoted != 0
-                                          ? trace::ArgValue(std::string(kNullText))
-                                          : trace::ArgValue(trace::RawJson{"null"})});
+      args.Add(key, annotation.value_is_quoted != 0
+                        ? trace::ArgValueView(std::string_view(kNullText))
+                        : trace::ArgValueView(trace::RawJsonView{"null"}));
     } else if (annotation.value_is_quoted != 0) {
-      args.push_back({std::move(key), std::move(*annotation.value)});
+      args.Add(key, std::string_view(*annotation.value));
     } else if (IsValidJsonValue(*annotation.value)) {
-      args.push_back({std::move(key), trace::RawJson{std::move(*annotation.value)}});
+      args.Add(key, trace::RawJsonView{*annotation.value});
     } else {
       // Written verbatim it would corrupt the whole trace file; quoted it still shows.
       ++stats->invalid_raw_annotations;
-      args.push_back({std::move(key), std::move(*annotation.value)});
+      args.Add(key, std::string_view(*annotation.value));
     }
   }
-  if (!slice.categories.empty())
-    args.push_back({"categories", JoinCategories(slice.categories)});
+  if (!slice.categories.empty()) {
+    JoinCategories(slice.categories, &scratch->categories);
+    args.Add("categories", std::string_view(scratch->categories));
+  }
   if (launch_device) {
     // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
-    args.push_back({"device", int64_t{slice.device_pid}});
-    args.push_back({"stream", int64_t{slice.resource_tid}});
-    args.push_back({"correlation", slice.corr_id});
+    args.Add("device", int64_t{slice.device_pid});
+    args.Add("stream", int64_t{slice.resource_tid});
+    args.Add("correlation", slice.corr_id);
   } else if (slice.corr_id != 0) {
-    args.push_back({"correlation", slice.corr_id});  // HTA wants it on the runtime side too
+    args.Add("correlation", slice.corr_id);  // HTA wants it on the runtime side too
   }
-  return args;
+  return args.Build();
 }
 
 void ConvertRows(const CopiedExport& exp,
@@ -179,6 +187,7 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
   ConvertRows(exp, &result, &device_pids, &lane_keys);
 
   std::vector<LaunchTag> tags;
+  ArgScratch arg_scratch;
   result.events.reserve(exp.slices.size());
   tags.reserve(exp.slices.size());
   for (CopiedSlice& slice : exp.slices) {
@@ -208,11 +217,11 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
     event.dur_ns = span->dur_ns;
 
     LaunchTag tag;
-    tag.launch_id = LaunchIdOf(slice);  // before BuildArgs moves the annotations out
+    tag.launch_id = LaunchIdOf(slice);
     tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
     tag.is_device = IsLaunchDeviceCategory(event.category);
     tags.push_back(tag);
-    event.args = BuildArgs(slice, event.category, &stats);
+    event.args = BuildArgs(slice, event.category, &arg_scratch, &stats);
     result.events.push_back(std::move(event));
   }
   stats.slices_kept = result.events.size();

@@ -49,7 +49,7 @@ bool IsPrivateUse1Event(const Event& event) {
 }
 
 bool IsDeviceSlice(const Event& event) {
-  return IsDeviceSliceOf(event, event.FindArg(trace::kLaunchIdArg) != nullptr);
+  return IsDeviceSliceOf(event, event.FindArg(trace::kLaunchIdArg).has_value());
 }
 
 uint32_t NameTable::Find(std::string_view name) const {
@@ -109,7 +109,7 @@ void TraceIndex::FillColumns() {
     // The first arg of a key counts, as Event::FindArg reads it.
     bool seen_launch = false;
     bool seen_external = false;
-    for (const trace::Arg& arg : e.args) {
+    for (const trace::ArgView arg : e.args) {
       if (!seen_launch && arg.key == trace::kLaunchIdArg) {
         seen_launch = true;
         flags |= kHasLaunchIdArg;

@@ -27,8 +27,8 @@ bool IsTrailingKey(std::string_view key) {
 }
 
 // Raw JSON must never leave the document unparsable; an empty text has no value at all.
-std::string_view RawOrNull(const RawJson& raw) {
-  return raw.text.empty() ? std::string_view("null") : std::string_view(raw.text);
+std::string_view RawOrNull(const RawJsonView& raw) {
+  return raw.text.empty() ? std::string_view("null") : raw.text;
 }
 
 class TraceEventWriter {
@@ -90,7 +90,7 @@ class TraceEventWriter {
     json_.Key("args").BeginObject().Key("sort_index").Int(row.sort_index).EndObject().EndObject();
   }
 
-  void WriteArgValue(const ArgValue& value) {
+  void WriteArgValue(const ArgValueView& value) {
     std::visit(
         [this](const auto& v) {
           using T = std::decay_t<decltype(v)>;
@@ -100,7 +100,7 @@ class TraceEventWriter {
             json_.Double(v);
           } else if constexpr (std::is_same_v<T, bool>) {
             json_.Bool(v);
-          } else if constexpr (std::is_same_v<T, std::string>) {
+          } else if constexpr (std::is_same_v<T, std::string_view>) {
             json_.String(v);
           } else {
             json_.Raw(RawOrNull(v));
@@ -113,7 +113,7 @@ class TraceEventWriter {
     if (event.args.empty())
       return;  // Kineto omits an empty "args"
     json_.Key("args").BeginObject();
-    for (const Arg& arg : event.args) {
+    for (const ArgView arg : event.args) {
       json_.Key(arg.key);
       WriteArgValue(arg.value);
     }
@@ -204,7 +204,7 @@ void WriteMetadataPairs(const Trace& trace,
       continue;
     if (!written->insert(key).second)
       continue;  // keep the document free of duplicate keys
-    json->Key(key).Raw(RawOrNull(value));
+    json->Key(key).Raw(RawOrNull(RawJsonView{value.text}));
   }
 }
 
@@ -216,7 +216,7 @@ Status WriteDocument(const Trace& trace, std::string_view trace_name, OutputSink
   json.Key("schemaVersion").Int(1);
   json.Key("deviceProperties").BeginArray();
   for (const RawJson& properties : trace.device_properties)
-    json.Raw(RawOrNull(properties));
+    json.Raw(RawOrNull(RawJsonView{properties.text}));
   json.EndArray();
   WriteMetadataPairs(trace, /*trailing=*/false, &written, &json);
   json.Key("displayTimeUnit").String("ms");

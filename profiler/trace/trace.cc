@@ -1,6 +1,5 @@
 #include "profiler/trace/trace.h"
 
-#include <charconv>
 #include <mutex>
 #include <unordered_set>
 
@@ -40,32 +39,9 @@ std::string_view Event::cat() const {
   return category == Category::kOther ? cat_text : CategoryName(category);
 }
 
-const Arg* Event::FindArg(std::string_view key) const {
-  for (const Arg& arg : args) {
-    if (arg.key == key)
-      return &arg;
-  }
-  return nullptr;
-}
-
-std::optional<int64_t> IntArgValue(const ArgValue& value) {
-  if (const auto* i = std::get_if<int64_t>(&value))
-    return *i;
-  const std::string* text = std::get_if<std::string>(&value);
-  if (const auto* raw = std::get_if<RawJson>(&value))
-    text = &raw->text;
-  if (text == nullptr || text->empty())
-    return std::nullopt;
-  int64_t out = 0;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
-  if (ec != std::errc() || ptr != text->data() + text->size())
-    return std::nullopt;
-  return out;
-}
-
 std::optional<int64_t> Event::IntArg(std::string_view key) const {
-  const Arg* arg = FindArg(key);
-  return arg == nullptr ? std::nullopt : IntArgValue(arg->value);
+  const std::optional<ArgView> arg = FindArg(key);
+  return arg ? IntArgValue(arg->value) : std::nullopt;
 }
 
 const ProcessRow* Trace::FindProcess(int64_t pid) const {

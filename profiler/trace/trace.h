@@ -10,25 +10,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
+#include "profiler/trace/arg_list.h"
+
 namespace rblnsim::trace {
-
-// Raw JSON text (a number, object, array, true/false/null) written without quoting.
-struct RawJson {
-  std::string text;
-  bool operator==(const RawJson&) const = default;
-};
-
-// An "args" value: integers and doubles stay numbers, strings are quoted, RawJson is verbatim.
-using ArgValue = std::variant<int64_t, double, bool, std::string, RawJson>;
-
-struct Arg {
-  std::string key;
-  ArgValue value;
-  bool operator==(const Arg&) const = default;
-};
 
 // Kineto activity categories ("cat"). kOther keeps the original text in Event::cat_text.
 enum class Category : uint8_t {
@@ -56,10 +42,6 @@ inline bool IsDeviceCategory(Category c) {
   return c == Category::kKernel || c == Category::kGpuMemcpy || c == Category::kGpuMemset;
 }
 
-// Integer reading of an arg value: a number, or a string / raw JSON that is all decimal (card
-// traces quote some ids); nullopt otherwise.
-std::optional<int64_t> IntArgValue(const ArgValue& value);
-
 enum class Phase : uint8_t { kComplete = 0, kInstant = 1 };
 enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 
@@ -75,7 +57,7 @@ struct Event {
   int64_t tid = 0;
   int64_t ts_ns = 0;   // absolute system-clock ns
   int64_t dur_ns = 0;  // 0 for instants
-  std::vector<Arg> args;
+  ArgList args;
   uint64_t flow_id = 0;
   Phase phase = Phase::kComplete;
   Category category = Category::kOther;
@@ -83,7 +65,7 @@ struct Event {
 
   int64_t end_ns() const { return ts_ns + dur_ns; }
   std::string_view cat() const;
-  const Arg* FindArg(std::string_view key) const;
+  std::optional<ArgView> FindArg(std::string_view key) const { return args.Find(key); }
   // Integer value of an arg (a number, or a quoted decimal string); nullopt if absent/not integral.
   std::optional<int64_t> IntArg(std::string_view key) const;
 };

@@ -103,16 +103,7 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
     Read& read = reads.emplace_back();
     read.begin = offset + rel;
     read.end = offset + *end;
-    // The args go into a vector of exactly their number; the scratch event gets the parse's
-    // vector back, with its capacity, for the next line.
     std::swap(read.event, scratch);
-    std::vector<Arg> exact;
-    exact.reserve(read.event.args.size());
-    for (Arg& arg : read.event.args)
-      exact.push_back(std::move(arg));
-    read.event.args.clear();
-    scratch.args.swap(read.event.args);
-    read.event.args.swap(exact);
     // The next element: after ',' and whitespace; anything else ends the stretch.
     size_t next = SkipWhitespace(text, *end);
     if (next >= size || data[next] != ',')

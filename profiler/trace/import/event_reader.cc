@@ -346,7 +346,7 @@ class EventReader::Impl {
     return Status::Ok();
   }
 
-  Status ReadArgs(od::value& value, od::json_type type, uint64_t at, std::vector<Arg>* args) {
+  Status ReadArgs(od::value& value, od::json_type type, uint64_t at, ArgList* args) {
     if (type == od::json_type::null)
       return Status::Ok();
     if (type != od::json_type::object)
@@ -355,6 +355,7 @@ class EventReader::Impl {
     if (auto error = value.get_object().get(object))
       return ErrorAtByte(at, InvalidJson(error));
     args->clear();
+    arg_builder_.Clear();  // an error in the last event may have left part of its args
     arg_names_.Clear();
     for (auto field_result : object) {
       od::field field;
@@ -372,10 +373,10 @@ class EventReader::Impl {
         RBLNSIM_RETURN_IF_ERROR(copier_.AppendCompact(field.value(), kArgLevel, offsets_, nullptr));
         continue;
       }
-      Arg arg{std::string(key), int64_t{0}};
-      RBLNSIM_RETURN_IF_ERROR(copier_.ReadArgValue(field.value(), kArgLevel, offsets_, &arg.value));
-      args->push_back(std::move(arg));
+      RBLNSIM_RETURN_IF_ERROR(
+          copier_.ReadArgValue(field.value(), kArgLevel, offsets_, key, &arg_builder_));
     }
+    *args = arg_builder_.Build();
     return Status::Ok();
   }
 
@@ -388,6 +389,7 @@ class EventReader::Impl {
   uint64_t field_at_[kFieldBits] = {};  // where each was written
   MemberNames other_names_;             // the event's other member names
   MemberNames arg_names_;               // of its "args"
+  ArgListBuilder arg_builder_;          // reused: an event's args cost one allocation
 };
 
 EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}

@@ -51,7 +51,7 @@ struct RawEvent {
   int64_t ts_ns = 0;  // relative to baseTimeNanoseconds (added later: it may come after)
   int64_t dur_ns = 0;
   std::optional<uint64_t> id;  // flow id, when it is a non-negative integer
-  std::vector<Arg> args;
+  ArgList args;
 
   void Clear();
 };

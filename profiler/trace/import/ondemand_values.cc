@@ -83,7 +83,8 @@ Status AppendScalar(od::value& value, od::json_type type, uint64_t at, std::stri
 Status ValueCopier::ReadArgValue(od::value& value,
                                  size_t level,
                                  const InputOffsets& offsets,
-                                 ArgValue* out) {
+                                 std::string_view key,
+                                 ArgListBuilder* out) {
   const uint64_t at = offsets.Where(value);
   od::json_type type;
   if (auto error = value.type().get(type))
@@ -96,32 +97,32 @@ Status ValueCopier::ReadArgValue(od::value& value,
       if ((error = value.get_number().get(number)))
         break;
       if (number.is_int64()) {
-        *out = number.get_int64();
+        out->Add(key, number.get_int64());
       } else if (number.is_uint64()) {
-        *out = RawJson{std::string(token)};  // above INT64_MAX: keep the digits exactly
+        out->Add(key, RawJsonView{token});  // above INT64_MAX: keep the digits exactly
       } else {
-        *out = number.get_double();
+        out->Add(key, number.get_double());
       }
       break;
     }
     case od::json_type::string: {
       std::string_view s;
       if (!(error = value.get_string().get(s)))
-        *out = std::string(s);
+        out->Add(key, s);
       break;
     }
     case od::json_type::boolean: {
       bool b = false;
       if (!(error = value.get_bool().get(b)))
-        *out = b;
+        out->Add(key, b);
       break;
     }
     case od::json_type::null:
     case od::json_type::object:
     case od::json_type::array: {
-      std::string text;
-      RBLNSIM_RETURN_IF_ERROR(AppendCompact(value, level, offsets, &text));
-      *out = RawJson{std::move(text)};
+      compact_.clear();
+      RBLNSIM_RETURN_IF_ERROR(AppendCompact(value, level, offsets, &compact_));
+      out->Add(key, RawJsonView{compact_});
       break;
     }
   }

@@ -74,9 +74,16 @@ class ValueCopier {
 
   // An "args" value: integers as int64 (above INT64_MAX the digits stay RawJson), other numbers
   // as double, strings, bools; null, objects and arrays as compact RawJson.
-  Status ReadArgValue(od::value& value, size_t level, const InputOffsets& offsets, ArgValue* out);
+  // Added to |out| under |key|, which must stay valid until then (simdjson's string buffer).
+  Status ReadArgValue(od::value& value,
+                      size_t level,
+                      const InputOffsets& offsets,
+                      std::string_view key,
+                      ArgListBuilder* out);
 
  private:
+  std::string compact_;  // an object or array arg's text, reused
+
   // An object or array being copied: where it opened (for errors) and how far it has been read.
   struct Frame {
     bool is_object = false;

@@ -17,23 +17,15 @@ bool IsKinetoBookkeepingRow(const RowId& pid) {
          (pid.text == "Spans" || pid.text == "Traces" || pid.text.empty());
 }
 
-const ArgValue* FindArgValue(const std::vector<Arg>& args, std::string_view key) {
-  for (const Arg& arg : args) {
-    if (arg.key == key)
-      return &arg.value;
-  }
-  return nullptr;
+std::string StringArg(const ArgList& args, std::string_view key) {
+  const std::optional<ArgView> arg = args.Find(key);
+  const auto* s = arg ? std::get_if<std::string_view>(&arg->value) : nullptr;
+  return s != nullptr ? std::string(*s) : std::string();
 }
 
-std::string StringArg(const std::vector<Arg>& args, std::string_view key) {
-  const ArgValue* value = FindArgValue(args, key);
-  const auto* s = value != nullptr ? std::get_if<std::string>(value) : nullptr;
-  return s != nullptr ? *s : std::string();
-}
-
-int64_t IntArgOr0(const std::vector<Arg>& args, std::string_view key) {
-  const ArgValue* value = FindArgValue(args, key);
-  const auto* i = value != nullptr ? std::get_if<int64_t>(value) : nullptr;
+int64_t IntArgOr0(const ArgList& args, std::string_view key) {
+  const std::optional<ArgView> arg = args.Find(key);
+  const auto* i = arg ? std::get_if<int64_t>(&arg->value) : nullptr;
   return i != nullptr ? *i : 0;
 }
 
@@ -135,7 +127,7 @@ void TraceAssembler::CountUnknownPhase(const std::string& ph) {
 }
 
 // The fields every kept event takes from its raw form, moving the strings out of it.
-Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) const {
+Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) {
   Event event;
   event.phase = phase;
   event.category = CategoryFromName(raw.cat);
@@ -176,15 +168,9 @@ Status TraceAssembler::AddEnd(RawEvent& raw) {
   }
   row->second.pop_back();
   // The trace format merges the args of both; where both name a key, the "E" value wins.
-  for (Arg& arg : TakeArgs(raw)) {
-    auto same = std::find_if(event.args.begin(), event.args.end(),
-                             [&](const Arg& a) { return a.key == arg.key; });
-    if (same != event.args.end()) {
-      same->value = std::move(arg.value);
-    } else {
-      event.args.push_back(std::move(arg));
-    }
-  }
+  const ArgList end_args = TakeArgs(raw);
+  for (const ArgView arg : end_args)
+    event.args.Set(arg.key, arg.value);
   NoteRange(event.ts_ns, event.end_ns());
   ++result_.complete_events;
   ++result_.begin_end_pairs;
@@ -232,25 +218,21 @@ void TraceAssembler::DropUnmatchedBegins() {
   events.resize(kept);
 }
 
-std::vector<Arg> TraceAssembler::TakeArgs(RawEvent& raw) const {
-  // Moved into a vector of exactly their number: the reader's vector keeps its capacity for the
-  // next event (one allocation per event, not one per doubling), and the model holds no slack.
-  if (!keep_args_ && raw.args.size() == raw.args.capacity())
-    return std::move(raw.args);  // already exact (read ahead on the second thread)
-  const auto kept = [&](const Arg& arg) {
+ArgList TraceAssembler::TakeArgs(RawEvent& raw) {
+  // The reader already built them in one exact block; the filter, when the reader did not apply
+  // it, rebuilds the block from the kept ones.
+  const auto kept = [&](const ArgView& arg) {
     return !keep_args_ ||
            std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end();
   };
-  std::vector<Arg> out;
-  out.reserve(keep_args_
-                  ? static_cast<size_t>(std::count_if(raw.args.begin(), raw.args.end(), kept))
-                  : raw.args.size());
-  for (Arg& arg : raw.args) {
+  if (std::all_of(raw.args.begin(), raw.args.end(), kept))
+    return std::move(raw.args);
+  for (const ArgView arg : raw.args) {
     if (kept(arg))
-      out.push_back(std::move(arg));
+      kept_args_.Add(arg.key, arg.value);
   }
   raw.args.clear();
-  return out;
+  return kept_args_.Build();
 }
 
 void TraceAssembler::AddComplete(RawEvent& raw) {

@@ -55,8 +55,8 @@ class TraceAssembler {
   bool HasIntegerRow(const RawEvent& raw);
   void CountUnknownPhase(const std::string& ph);
 
-  std::vector<Arg> TakeArgs(RawEvent& raw) const;
-  Event TakeEvent(RawEvent& raw, Phase phase) const;
+  ArgList TakeArgs(RawEvent& raw);
+  Event TakeEvent(RawEvent& raw, Phase phase);
   void AddComplete(RawEvent& raw);
   void AddInstant(RawEvent& raw);
   void AddMetadata(RawEvent& raw);
@@ -81,6 +81,7 @@ class TraceAssembler {
   // anchored on it); those never closed are removed in Finish, their flows made orphans.
   std::unordered_map<RowKey, std::vector<OpenBegin>, RowKeyHash> open_begins_;
   std::optional<std::vector<std::string>> keep_args_;
+  ArgListBuilder kept_args_;  // reused by TakeArgs
 
   std::optional<int64_t> span_begin_ns_;  // union of Kineto's "Trace" spans
   std::optional<int64_t> span_end_ns_;

@@ -72,8 +72,8 @@ TEST(BridgeConvertTest, DeviceSlicesCarryDeviceStreamAndCorrelation) {
   EXPECT_EQ(device.IntArg("stream"), 2);
   EXPECT_EQ(device.IntArg("correlation"), 42);
   // Runtime slices are host rows: no device/stream (HTA reads stream > 0 as a device event).
-  EXPECT_EQ(result.events[1].FindArg("stream"), nullptr);
-  EXPECT_EQ(result.events[1].FindArg("correlation"), nullptr);  // corr_id 0
+  EXPECT_FALSE(result.events[1].FindArg("stream").has_value());
+  EXPECT_FALSE(result.events[1].FindArg("correlation").has_value());  // corr_id 0
 }
 
 TEST(BridgeConvertTest, QuotedAndRawAnnotationsAndInvalidRawFallsBackToQuoted) {
@@ -114,7 +114,7 @@ TEST(BridgeConvertTest, NonNullCategoriesJoinIntoOneQuotedArg) {
   ASSERT_EQ(result.events.size(), 2u);
   EXPECT_EQ(result.events[0].FindArg("categories")->value,
             ArgValue(std::string("neural_engine, matmul, fp16")));
-  EXPECT_EQ(result.events[1].FindArg("categories"), nullptr);
+  EXPECT_FALSE(result.events[1].FindArg("categories").has_value());
 }
 
 TEST(BridgeConvertTest, AnnotationKeysAreUniqueAndTheBridgesOwnKeysWin) {
@@ -131,7 +131,7 @@ TEST(BridgeConvertTest, AnnotationKeysAreUniqueAndTheBridgesOwnKeysWin) {
   EXPECT_EQ(event.FindArg("op")->value, ArgValue(std::string("a")));
   EXPECT_EQ(result.stats.duplicate_arg_keys, 2u);
   int streams = 0;
-  for (const trace::Arg& arg : event.args)
+  for (const trace::ArgView arg : event.args)
     streams += arg.key == "stream";
   EXPECT_EQ(streams, 1);
 }

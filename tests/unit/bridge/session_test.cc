@@ -125,7 +125,7 @@ TEST(BridgeSessionTest, CopiesEverythingBeforeTheProducerFreesIt) {
   ASSERT_EQ(result->events.size(), 1u);
   const trace::Event& event = result->events[0];
   EXPECT_EQ(event.name, "i1_0_W0_mm_0");
-  ASSERT_NE(event.FindArg("program"), nullptr);
+  ASSERT_TRUE(event.FindArg("program").has_value());
   EXPECT_EQ(event.FindArg("program")->value, trace::ArgValue(std::string("mm")));
   EXPECT_EQ(event.FindArg("categories")->value, trace::ArgValue(std::string("matmul, fp16")));
   EXPECT_EQ(event.IntArg("launch_id"), 7);

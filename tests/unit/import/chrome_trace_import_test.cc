@@ -211,7 +211,7 @@ TEST(ChromeTraceImportTest, ArgValueTypes) {
       "\"n\":null,\"grid\":[1, 2, 3],\"occ\":{\"a\": {\"b\": [true, null]}},"
       "\"big\":18446744073709551615}}]}");
   ASSERT_EQ(r.trace.events.size(), 1u);
-  const std::vector<Arg>& a = r.trace.events[0].args;
+  const trace::ArgList& a = r.trace.events[0].args;
   ASSERT_EQ(a.size(), 9u);
   EXPECT_EQ(a[0].value, ArgValue(int64_t{-7}));
   EXPECT_EQ(a[1].value, ArgValue(2.5));

@@ -156,7 +156,8 @@ TEST_F(ImportNestingTest, AtTheLimitImportsAndSurvivesARewrite) {
     }
     ASSERT_NE(deep, nullptr);
     ASSERT_EQ(deep->args.size(), 1u);
-    const auto* raw = std::get_if<RawJson>(&deep->args[0].value);
+    const trace::ArgView arg = deep->args[0];
+    const auto* raw = std::get_if<trace::RawJsonView>(&arg.value);
     ASSERT_NE(raw, nullptr);
     EXPECT_EQ(raw->text, std::string(kLimit - 2, '[') + std::string(kLimit - 2, ']'));
     // The writer puts the event at the same depth of its own document: it reads back.

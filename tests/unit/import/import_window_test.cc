@@ -172,7 +172,7 @@ TEST(ImportWindowTest, KeepArgsDropsArgsButStillValidatesThem) {
   ASSERT_EQ(r->trace.events.size(), all->trace.events.size());
   for (size_t i = 0; i < r->trace.events.size(); ++i) {
     const Event& e = r->trace.events[i];
-    for (const Arg& arg : e.args)
+    for (const trace::ArgView arg : e.args)
       EXPECT_EQ(arg.key, "launch_id");
     EXPECT_EQ(e.IntArg("launch_id"), all->trace.events[i].IntArg("launch_id"));
     EXPECT_EQ(e.name, all->trace.events[i].name);

@@ -26,8 +26,8 @@ bool Contains(std::string_view text, std::string_view part) {
 // its lane's name without the instance number ("Neural DMA 3"), else its Kineto category.
 std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
   std::string text;
-  if (const trace::Arg* arg = e.FindArg("categories")) {
-    if (const auto* s = std::get_if<std::string>(&arg->value))
+  if (const std::optional<trace::ArgView> arg = e.FindArg("categories")) {
+    if (const auto* s = std::get_if<std::string_view>(&arg->value))
       text = s->substr(0, s->find(','));
   }
   if (text.empty()) {
@@ -38,13 +38,13 @@ std::string EngineClass(const trace::Trace& trace, const trace::Event& e) {
 }
 
 std::string InputDimsText(const trace::Event& e) {
-  const trace::Arg* arg = e.FindArg(analysis::kInputDimsArg);
-  if (arg == nullptr)
+  const std::optional<trace::ArgView> arg = e.FindArg(analysis::kInputDimsArg);
+  if (!arg)
     return "";
   std::string_view text;
-  if (const auto* raw = std::get_if<trace::RawJson>(&arg->value))
+  if (const auto* raw = std::get_if<trace::RawJsonView>(&arg->value))
     text = raw->text;
-  else if (const auto* str = std::get_if<std::string>(&arg->value))
+  else if (const auto* str = std::get_if<std::string_view>(&arg->value))
     text = *str;
   std::string compact;
   for (char c : text) {

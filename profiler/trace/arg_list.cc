@@ -1,0 +1,357 @@
+#include "profiler/trace/arg_list.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace rblnsim::trace {
+
+namespace {
+
+// Each arg: a one-byte type (the variant index), the key's length and bytes, then the value:
+// eight bytes for a number, one for a bool, a length and the bytes for text. Lengths are
+// uint32: an importer window never holds an event anywhere near 4 GB.
+constexpr size_t kCountBytes = sizeof(uint32_t);
+
+uint32_t Length32(size_t n) {
+  if (n > UINT32_MAX)
+    throw std::length_error("trace arg longer than 4 GB");
+  return static_cast<uint32_t>(n);
+}
+
+size_t EncodedSize(std::string_view key, const ArgValueView& value) {
+  size_t payload = 8;
+  if (value.index() == 2)
+    payload = 1;
+  else if (const auto* s = std::get_if<std::string_view>(&value))
+    payload = sizeof(uint32_t) + s->size();
+  else if (const auto* r = std::get_if<RawJsonView>(&value))
+    payload = sizeof(uint32_t) + r->text.size();
+  return 1 + sizeof(uint32_t) + key.size() + payload;
+}
+
+char* PutText(char* out, std::string_view text) {
+  const uint32_t n = Length32(text.size());
+  std::memcpy(out, &n, sizeof n);
+  if (n != 0)
+    std::memcpy(out + sizeof n, text.data(), n);
+  return out + sizeof n + n;
+}
+
+char* Encode(char* out, std::string_view key, const ArgValueView& value) {
+  *out++ = static_cast<char>(value.index());
+  out = PutText(out, key);
+  if (const auto* i = std::get_if<int64_t>(&value)) {
+    std::memcpy(out, i, 8);
+    return out + 8;
+  }
+  if (const auto* d = std::get_if<double>(&value)) {
+    std::memcpy(out, d, 8);
+    return out + 8;
+  }
+  if (const auto* b = std::get_if<bool>(&value)) {
+    *out = *b ? 1 : 0;
+    return out + 1;
+  }
+  if (const auto* s = std::get_if<std::string_view>(&value))
+    return PutText(out, *s);
+  return PutText(out, std::get<RawJsonView>(value).text);
+}
+
+std::string_view GetText(const char** at) {
+  uint32_t n = 0;
+  std::memcpy(&n, *at, sizeof n);
+  std::string_view text(*at + sizeof n, n);
+  *at += sizeof n + n;
+  return text;
+}
+
+// Decodes the arg at |*at| and moves past it.
+ArgView Decode(const char** at) {
+  const auto type = static_cast<uint8_t>(**at);
+  ++*at;
+  ArgView arg;
+  arg.key = GetText(at);
+  switch (type) {
+    case 0: {
+      int64_t i = 0;
+      std::memcpy(&i, *at, 8);
+      *at += 8;
+      arg.value = i;
+      break;
+    }
+    case 1: {
+      double d = 0;
+      std::memcpy(&d, *at, 8);
+      *at += 8;
+      arg.value = d;
+      break;
+    }
+    case 2:
+      arg.value = **at != 0;
+      ++*at;
+      break;
+    case 3:
+      arg.value = GetText(at);
+      break;
+    default:
+      arg.value = RawJsonView{GetText(at)};
+      break;
+  }
+  return arg;
+}
+
+}  // namespace
+
+ArgValueView ViewOf(const ArgValue& value) {
+  switch (value.index()) {
+    case 0:
+      return std::get<int64_t>(value);
+    case 1:
+      return std::get<double>(value);
+    case 2:
+      return std::get<bool>(value);
+    case 3:
+      return std::string_view(std::get<std::string>(value));
+    default:
+      return RawJsonView{std::get<RawJson>(value).text};
+  }
+}
+
+ArgValue OwnedValue(const ArgValueView& value) {
+  switch (value.index()) {
+    case 0:
+      return std::get<int64_t>(value);
+    case 1:
+      return std::get<double>(value);
+    case 2:
+      return std::get<bool>(value);
+    case 3:
+      return std::string(std::get<std::string_view>(value));
+    default:
+      return RawJson{std::string(std::get<RawJsonView>(value).text)};
+  }
+}
+
+bool operator==(const ArgValueView& view, const ArgValue& value) {
+  return view == ViewOf(value);
+}
+
+std::optional<int64_t> IntArgValue(const ArgValueView& value) {
+  if (const auto* i = std::get_if<int64_t>(&value))
+    return *i;
+  std::string_view text;
+  if (const auto* s = std::get_if<std::string_view>(&value))
+    text = *s;
+  else if (const auto* raw = std::get_if<RawJsonView>(&value))
+    text = raw->text;
+  else
+    return std::nullopt;
+  if (text.empty())
+    return std::nullopt;
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (ec != std::errc() || ptr != text.data() + text.size())
+    return std::nullopt;
+  return out;
+}
+
+std::optional<int64_t> IntArgValue(const ArgValue& value) {
+  return IntArgValue(ViewOf(value));
+}
+
+ArgView ArgList::Iterator::operator*() const {
+  const char* at = at_;
+  return Decode(&at);
+}
+
+ArgList::Iterator& ArgList::Iterator::operator++() {
+  Decode(&at_);
+  return *this;
+}
+
+ArgList::ArgList(std::initializer_list<Arg> args) {
+  ArgListBuilder builder;
+  for (const Arg& arg : args)
+    builder.Add(arg.key, ViewOf(arg.value));
+  *this = builder.Build();
+}
+
+ArgList::ArgList(const std::vector<Arg>& args) {
+  ArgListBuilder builder;
+  for (const Arg& arg : args)
+    builder.Add(arg.key, ViewOf(arg.value));
+  *this = builder.Build();
+}
+
+ArgList::ArgList(const ArgList& other) {
+  if (other.used_ == 0)
+    return;
+  data_ = static_cast<char*>(::operator new(other.used_));
+  std::memcpy(data_, other.data_, other.used_);
+  used_ = capacity_ = other.used_;
+}
+
+ArgList::ArgList(ArgList&& other) noexcept
+    : data_(other.data_), used_(other.used_), capacity_(other.capacity_) {
+  other.data_ = nullptr;
+  other.used_ = other.capacity_ = 0;
+}
+
+ArgList& ArgList::operator=(const ArgList& other) {
+  if (this != &other)
+    *this = ArgList(other);
+  return *this;
+}
+
+ArgList& ArgList::operator=(ArgList&& other) noexcept {
+  if (this != &other) {
+    ::operator delete(data_);
+    data_ = other.data_;
+    used_ = other.used_;
+    capacity_ = other.capacity_;
+    other.data_ = nullptr;
+    other.used_ = other.capacity_ = 0;
+  }
+  return *this;
+}
+
+ArgList& ArgList::operator=(std::initializer_list<Arg> args) {
+  return *this = ArgList(args);
+}
+
+ArgList::~ArgList() {
+  ::operator delete(data_);
+}
+
+uint32_t ArgList::count() const {
+  uint32_t n = 0;
+  std::memcpy(&n, data_, sizeof n);
+  return n;
+}
+
+ArgList::Iterator ArgList::begin() const {
+  return Iterator(data_ == nullptr ? nullptr : data_ + kCountBytes);
+}
+
+ArgList::Iterator ArgList::end() const {
+  return Iterator(data_ == nullptr ? nullptr : data_ + used_);
+}
+
+ArgView ArgList::operator[](size_t i) const {
+  Iterator it = begin();
+  for (; i > 0; --i)
+    ++it;
+  return *it;
+}
+
+std::optional<ArgView> ArgList::Find(std::string_view key) const {
+  for (ArgView arg : *this) {
+    if (arg.key == key)
+      return arg;
+  }
+  return std::nullopt;
+}
+
+void ArgList::Reserve(size_t bytes) {
+  if (bytes <= capacity_ && data_ != nullptr)
+    return;
+  // Doubling for lists grown one push at a time; builders hand over exact blocks instead.
+  const size_t grown = std::max<size_t>({bytes, size_t{capacity_} * 2, 64});
+  char* block = static_cast<char*>(::operator new(Length32(grown)));
+  if (data_ != nullptr)
+    std::memcpy(block, data_, used_);
+  else
+    std::memset(block, 0, kCountBytes);
+  ::operator delete(data_);
+  data_ = block;
+  capacity_ = static_cast<uint32_t>(grown);
+  if (used_ == 0)
+    used_ = kCountBytes;
+}
+
+void ArgList::Add(std::string_view key, const ArgValueView& value) {
+  const size_t base = used_ == 0 ? kCountBytes : used_;
+  const size_t need = base + EncodedSize(key, value);
+  // Testing data_ as well keeps the "used_ != 0 implies a block" invariant visible to the analyzer.
+  if (data_ == nullptr || need > capacity_)
+    Reserve(need);
+  Encode(data_ + used_, key, value);
+  used_ = Length32(need);
+  const uint32_t n = count() + 1;
+  std::memcpy(data_, &n, sizeof n);
+}
+
+void ArgList::Set(std::string_view key, const ArgValueView& value) {
+  if (!Find(key)) {
+    Add(key, value);
+    return;
+  }
+  ArgListBuilder rebuilt;
+  bool replaced = false;
+  for (ArgView arg : *this) {
+    if (!replaced && arg.key == key) {
+      rebuilt.Add(key, value);
+      replaced = true;
+    } else {
+      rebuilt.Add(arg.key, arg.value);
+    }
+  }
+  *this = rebuilt.Build();
+}
+
+void ArgList::clear() {
+  ::operator delete(data_);
+  data_ = nullptr;
+  used_ = capacity_ = 0;
+}
+
+bool operator==(const ArgList& a, const ArgList& b) {
+  auto ia = a.begin();
+  auto ib = b.begin();
+  for (; ia != a.end() && ib != b.end(); ++ia, ++ib) {
+    const ArgView x = *ia;
+    const ArgView y = *ib;
+    if (x.key != y.key || !(x.value == y.value))
+      return false;
+  }
+  return ia == a.end() && ib == b.end();
+}
+
+ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& value) {
+  if (buffer_.empty())
+    buffer_.resize(kCountBytes);
+  const size_t at = buffer_.size();
+  buffer_.resize(at + EncodedSize(key, value));
+  Encode(buffer_.data() + at, key, value);
+  ++count_;
+  return *this;
+}
+
+bool ArgListBuilder::Has(std::string_view key) const {
+  if (count_ == 0)
+    return false;
+  const char* at = buffer_.data() + kCountBytes;
+  for (uint32_t i = 0; i < count_; ++i) {
+    if (Decode(&at).key == key)
+      return true;
+  }
+  return false;
+}
+
+ArgList ArgListBuilder::Build() {
+  ArgList list;
+  if (count_ != 0) {
+    std::memcpy(buffer_.data(), &count_, sizeof count_);
+    const uint32_t n = Length32(buffer_.size());
+    list.data_ = static_cast<char*>(::operator new(n));
+    std::memcpy(list.data_, buffer_.data(), n);
+    list.used_ = list.capacity_ = n;
+  }
+  Clear();  // the buffer keeps its capacity for the next event
+  return list;
+}
+
+}  // namespace rblnsim::trace

@@ -1,0 +1,145 @@
+// An event's "args", packed into one allocation. A large trace holds millions of events with a
+// handful of args each; as a vector of owning key/value strings that was six or more heap blocks
+// per event, most of them smaller than the allocator's own header, and the largest share of a
+// traced run's memory. Here every key and value of an event lies in one block sized exactly
+// (when built by ArgListBuilder), and readers see string views into it.
+#ifndef RBLNSIM_PROFILER_TRACE_ARG_LIST_H_
+#define RBLNSIM_PROFILER_TRACE_ARG_LIST_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rblnsim::trace {
+
+// Raw JSON text (a number, object, array, true/false/null) written without quoting.
+struct RawJson {
+  std::string text;
+  bool operator==(const RawJson&) const = default;
+};
+
+// An "args" value: integers and doubles stay numbers, strings are quoted, RawJson is verbatim.
+using ArgValue = std::variant<int64_t, double, bool, std::string, RawJson>;
+
+// An owning key/value pair: what builders hand in and what a caller gets to keep.
+struct Arg {
+  std::string key;
+  ArgValue value;
+  bool operator==(const Arg&) const = default;
+};
+
+struct RawJsonView {
+  std::string_view text;
+  bool operator==(const RawJsonView&) const = default;
+};
+
+// A value as stored: the alternatives of ArgValue, with text viewed in place.
+using ArgValueView = std::variant<int64_t, double, bool, std::string_view, RawJsonView>;
+
+ArgValueView ViewOf(const ArgValue& value);
+ArgValue OwnedValue(const ArgValueView& value);
+bool operator==(const ArgValueView& view, const ArgValue& value);
+
+// Integer reading of an arg value: a number, or a string / raw JSON that is all decimal (card
+// traces quote some ids); nullopt otherwise.
+std::optional<int64_t> IntArgValue(const ArgValueView& value);
+std::optional<int64_t> IntArgValue(const ArgValue& value);
+
+// One arg read from an ArgList: valid while the list is alive and unchanged.
+struct ArgView {
+  std::string_view key;
+  ArgValueView value;
+  Arg Owned() const { return {std::string(key), OwnedValue(value)}; }
+};
+
+class ArgList {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = ArgView;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = ArgView;
+    Iterator() = default;
+    explicit Iterator(const char* at) : at_(at) {}
+    ArgView operator*() const;
+    Iterator& operator++();
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const Iterator&) const = default;
+
+   private:
+    const char* at_ = nullptr;
+  };
+
+  ArgList() = default;
+  ArgList(std::initializer_list<Arg> args);
+  // From owning args, for callers that assemble them first (tests, rare paths).
+  ArgList(const std::vector<Arg>& args);  // NOLINT(google-explicit-constructor)
+  ArgList(const ArgList& other);
+  ArgList(ArgList&& other) noexcept;
+  ArgList& operator=(const ArgList& other);
+  ArgList& operator=(ArgList&& other) noexcept;
+  ArgList& operator=(std::initializer_list<Arg> args);
+  ~ArgList();
+
+  bool empty() const { return data_ == nullptr || count() == 0; }
+  size_t size() const { return data_ == nullptr ? 0 : count(); }
+  Iterator begin() const;
+  Iterator end() const;
+  // Linear: args are few per event, and only tests index them.
+  ArgView operator[](size_t i) const;
+  // The first arg with |key|, as Kineto's readers take it.
+  std::optional<ArgView> Find(std::string_view key) const;
+
+  void Add(std::string_view key, const ArgValueView& value);
+  void push_back(const Arg& arg) { Add(arg.key, ViewOf(arg.value)); }
+  // Replaces the first arg with |key|, or appends one.
+  void Set(std::string_view key, const ArgValueView& value);
+  void clear();
+  // Bytes held in the heap block (capacity), for memory accounting.
+  size_t heap_bytes() const { return capacity_; }
+
+  friend bool operator==(const ArgList& a, const ArgList& b);
+
+ private:
+  friend class ArgListBuilder;
+  uint32_t count() const;
+  void Reserve(size_t bytes);
+
+  char* data_ = nullptr;  // a uint32 count, then the encoded args
+  uint32_t used_ = 0;
+  uint32_t capacity_ = 0;
+};
+
+// Collects one event's args in a reused buffer, then hands them out as an ArgList of exactly
+// their size: one allocation per event however many args it has.
+class ArgListBuilder {
+ public:
+  ArgListBuilder& Add(std::string_view key, const ArgValueView& value);
+  size_t size() const { return count_; }
+  bool Has(std::string_view key) const;
+  void Clear() {
+    buffer_.clear();
+    count_ = 0;
+  }
+  ArgList Build();
+
+ private:
+  std::string buffer_;
+  uint32_t count_ = 0;
+};
+
+}  // namespace rblnsim::trace
+
+#endif  // RBLNSIM_PROFILER_TRACE_ARG_LIST_H_

@@ -1,0 +1,142 @@
+#include "profiler/trace/arg_list.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace rblnsim::trace {
+namespace {
+
+std::vector<Arg> Owned(const ArgList& list) {
+  std::vector<Arg> out;
+  for (const ArgView arg : list)
+    out.push_back(arg.Owned());
+  return out;
+}
+
+const std::vector<Arg>& EveryKind() {
+  static const std::vector<Arg> args = {
+      {"i", int64_t{-7}},
+      {"max", std::numeric_limits<int64_t>::max()},
+      {"d", 2.5},
+      {"t", true},
+      {"f", false},
+      {"s", std::string("x\"y")},
+      {"empty", std::string()},
+      {"raw", RawJson{"[1,2,3]"}},
+      {std::string(300, 'k'), std::string(70'000, 'v')},  // past one-byte and two-byte lengths
+      {"", RawJson{""}},
+  };
+  return args;
+}
+
+TEST(ArgListTest, EmptyListHoldsNothing) {
+  ArgList list;
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(list.size(), 0u);
+  EXPECT_EQ(list.begin(), list.end());
+  EXPECT_FALSE(list.Find("x").has_value());
+  EXPECT_EQ(list.heap_bytes(), 0u);
+  EXPECT_EQ(list, ArgList{});
+}
+
+TEST(ArgListTest, EveryValueKindReadsBackExactly) {
+  const ArgList list(EveryKind());
+  EXPECT_EQ(list.size(), EveryKind().size());
+  EXPECT_EQ(Owned(list), EveryKind());
+  for (size_t i = 0; i < EveryKind().size(); ++i) {
+    EXPECT_EQ(list[i].key, EveryKind()[i].key);
+    EXPECT_TRUE(list[i].value == EveryKind()[i].value) << i;
+  }
+}
+
+TEST(ArgListTest, PushBackMatchesBuilderAndBuilderIsExact) {
+  ArgList pushed;
+  ArgListBuilder builder;
+  for (const Arg& arg : EveryKind()) {
+    pushed.push_back(arg);
+    builder.Add(arg.key, ViewOf(arg.value));
+  }
+  const ArgList built = builder.Build();
+  EXPECT_EQ(pushed, built);
+  EXPECT_GE(pushed.heap_bytes(), built.heap_bytes());
+  // The builder's list is one block of exactly the encoded size; a copy is exact too.
+  const ArgList copy = pushed;
+  EXPECT_EQ(copy.heap_bytes(), built.heap_bytes());
+  EXPECT_EQ(Owned(copy), EveryKind());
+}
+
+TEST(ArgListTest, BuilderStartsAfreshAfterBuildAndClear) {
+  ArgListBuilder builder;
+  builder.Add("a", int64_t{1}).Add("b", std::string_view("two"));
+  EXPECT_TRUE(builder.Has("b"));
+  EXPECT_FALSE(builder.Has("c"));
+  const ArgList first = builder.Build();
+  EXPECT_EQ(builder.size(), 0u);
+  EXPECT_FALSE(builder.Has("a"));
+  builder.Add("stale", int64_t{0});
+  builder.Clear();
+  builder.Add("c", 3.0);
+  const ArgList second = builder.Build();
+  EXPECT_EQ(Owned(first), (std::vector<Arg>{{"a", int64_t{1}}, {"b", std::string("two")}}));
+  EXPECT_EQ(Owned(second), (std::vector<Arg>{{"c", 3.0}}));
+  EXPECT_TRUE(ArgListBuilder().Build().empty());
+}
+
+TEST(ArgListTest, FindTakesTheFirstOfARepeatedKey) {
+  const ArgList list = {{"k", int64_t{1}}, {"k", int64_t{2}}, {"j", std::string("x")}};
+  ASSERT_TRUE(list.Find("k").has_value());
+  EXPECT_EQ(std::get<int64_t>(list.Find("k")->value), 1);
+  EXPECT_EQ(std::get<std::string_view>(list.Find("j")->value), "x");
+  EXPECT_FALSE(list.Find("K").has_value());
+}
+
+TEST(ArgListTest, SetReplacesTheFirstOrAppends) {
+  ArgList list = {{"a", int64_t{1}}, {"b", std::string("old")}, {"c", true}};
+  list.Set("b", RawJsonView{"{}"});
+  list.Set("d", 4.5);
+  EXPECT_EQ(Owned(list),
+            (std::vector<Arg>{{"a", int64_t{1}}, {"b", RawJson{"{}"}}, {"c", true}, {"d", 4.5}}));
+}
+
+TEST(ArgListTest, CopyMoveAndClearKeepOwnership) {
+  ArgList a(EveryKind());
+  ArgList b = a;
+  ArgList c = std::move(a);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty by contract
+  EXPECT_EQ(b, c);
+  a = c;
+  c.clear();
+  EXPECT_TRUE(c.empty());
+  EXPECT_EQ(Owned(a), EveryKind());
+  c = {{"z", int64_t{0}}};
+  EXPECT_EQ(c.size(), 1u);
+}
+
+TEST(ArgListTest, EqualityComparesValuesInOrder) {
+  const ArgList a = {{"x", int64_t{1}}, {"y", int64_t{2}}};
+  EXPECT_EQ(a, (ArgList{{"x", int64_t{1}}, {"y", int64_t{2}}}));
+  EXPECT_NE(a, (ArgList{{"y", int64_t{2}}, {"x", int64_t{1}}}));
+  EXPECT_NE(a, (ArgList{{"x", int64_t{1}}}));
+  EXPECT_NE(a, (ArgList{{"x", 1.0}, {"y", int64_t{2}}}));  // a double is not an integer
+  EXPECT_NE((ArgList{{"s", std::string("1")}}), (ArgList{{"s", RawJson{"1"}}}));
+  const ArgList nan = {{"n", std::nan("")}};
+  EXPECT_NE(nan, nan);  // as the variant compares NaN
+}
+
+TEST(ArgListTest, IntArgValueReadsNumbersAndDecimalText) {
+  EXPECT_EQ(IntArgValue(ArgValueView(int64_t{5})), 5);
+  EXPECT_EQ(IntArgValue(ArgValueView(std::string_view("-12"))), -12);
+  EXPECT_EQ(IntArgValue(ArgValueView(RawJsonView{"42"})), 42);
+  EXPECT_EQ(IntArgValue(ArgValueView(std::string_view("4x"))), std::nullopt);
+  EXPECT_EQ(IntArgValue(ArgValueView(std::string_view(""))), std::nullopt);
+  EXPECT_EQ(IntArgValue(ArgValueView(2.0)), std::nullopt);
+  EXPECT_EQ(IntArgValue(ArgValueView(true)), std::nullopt);
+  EXPECT_EQ(IntArgValue(ArgValue(std::string("7"))), 7);
+}
+
+}  // namespace
+}  // namespace rblnsim::trace
