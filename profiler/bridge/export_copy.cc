@@ -9,12 +9,6 @@ namespace {
 static_assert(sizeof(RblnKinetoActivityKind) == sizeof(int32_t),
               "the C enum must stay 4 bytes for the raw read in CopyKind()");
 
-CopiedString CopyString(const char* text) {
-  if (text == nullptr)
-    return std::nullopt;
-  return std::string(text);
-}
-
 // Reads the kind's bytes instead of its enum value, so an out-of-range kind from the producer is
 // data to classify, not undefined behaviour (which UBSan's enum check would flag).
 int32_t CopyKind(const RblnKinetoSlice& slice) {
@@ -34,27 +28,39 @@ uint32_t ReadableCount(const T* array, uint32_t count, uint64_t* null_arrays) {
   return count;
 }
 
-CopiedSlice CopySlice(const RblnKinetoSlice& in, uint64_t* null_arrays) {
-  CopiedSlice out;
-  out.device_pid = in.device_pid;
-  out.resource_tid = in.resource_tid;
-  out.name = CopyString(in.name);
-  const uint32_t categories = ReadableCount(in.categories, in.categories_count, null_arrays);
+CopiedString CopyString(const char* text, TextPool* pool) {
+  if (text == nullptr)
+    return std::nullopt;
+  return pool->KeepCString(text);
+}
+
+void CopySlice(const RblnKinetoSlice& in, CopiedExport* out) {
+  CopiedSlice slice;
+  slice.device_pid = in.device_pid;
+  slice.resource_tid = in.resource_tid;
+  slice.name = CopyString(in.name, &out->text);
+  slice.first_category = static_cast<uint32_t>(out->categories.size());
+  const uint32_t categories = ReadableCount(in.categories, in.categories_count, &out->null_arrays);
   for (uint32_t i = 0; i < categories; ++i) {
-    if (in.categories[i] != nullptr)
-      out.categories.emplace_back(in.categories[i]);
+    if (in.categories[i] != nullptr) {
+      out->categories.push_back(out->text.KeepCString(in.categories[i]));
+      ++slice.category_count;
+    }
   }
-  out.start_steady_ns = in.start_steady_ns;
-  out.end_steady_ns = in.end_steady_ns;
-  const uint32_t annotations = ReadableCount(in.annotations, in.annotations_count, null_arrays);
-  out.annotations.reserve(annotations);
+  slice.start_steady_ns = in.start_steady_ns;
+  slice.end_steady_ns = in.end_steady_ns;
+  slice.first_annotation = static_cast<uint32_t>(out->annotations.size());
+  const uint32_t annotations =
+      ReadableCount(in.annotations, in.annotations_count, &out->null_arrays);
   for (uint32_t i = 0; i < annotations; ++i) {
     const RblnKinetoAnnotation& a = in.annotations[i];
-    out.annotations.push_back({CopyString(a.name), CopyString(a.value), a.value_is_quoted});
+    out->annotations.push_back(
+        {CopyString(a.name, &out->text), CopyString(a.value, &out->text), a.value_is_quoted});
+    ++slice.annotation_count;
   }
-  out.corr_id = in.corr_id;
-  out.kind = CopyKind(in);
-  return out;
+  slice.corr_id = in.corr_id;
+  slice.kind = CopyKind(in);
+  out->slices.push_back(slice);
 }
 
 }  // namespace
@@ -63,20 +69,38 @@ CopiedExport CopyExport(const RblnKinetoExport& exp) {
   CopiedExport out;
   const uint32_t devices = ReadableCount(exp.devices, exp.devices_count, &out.null_arrays);
   out.devices.reserve(devices);
-  for (uint32_t i = 0; i < devices; ++i) {
-    out.devices.push_back({exp.devices[i].pid, CopyString(exp.devices[i].name)});
-  }
+  for (uint32_t i = 0; i < devices; ++i)
+    out.devices.push_back({exp.devices[i].pid, CopyString(exp.devices[i].name, &out.text)});
   const uint32_t lanes = ReadableCount(exp.lanes, exp.lanes_count, &out.null_arrays);
   out.lanes.reserve(lanes);
   for (uint32_t i = 0; i < lanes; ++i) {
     const RblnKinetoLane& lane = exp.lanes[i];
-    out.lanes.push_back({lane.device_pid, lane.resource_tid, CopyString(lane.name)});
+    out.lanes.push_back({lane.device_pid, lane.resource_tid, CopyString(lane.name, &out.text)});
   }
   const uint32_t slices = ReadableCount(exp.slices, exp.slices_count, &out.null_arrays);
   out.slices.reserve(slices);
+  // Most slices carry one annotation (their launch id): a guess that saves regrowing the array.
+  out.annotations.reserve(slices);
   for (uint32_t i = 0; i < slices; ++i)
-    out.slices.push_back(CopySlice(exp.slices[i], &out.null_arrays));
+    CopySlice(exp.slices[i], &out);
   return out;
+}
+
+void CopiedExport::AddCategory(CopiedSlice* slice, std::string_view category) {
+  if (slice->category_count == 0)
+    slice->first_category = static_cast<uint32_t>(categories.size());
+  categories.push_back(text.Keep(category));
+  ++slice->category_count;
+}
+
+void CopiedExport::AddAnnotation(CopiedSlice* slice,
+                                 std::optional<std::string_view> name,
+                                 std::optional<std::string_view> value,
+                                 int32_t value_is_quoted) {
+  if (slice->annotation_count == 0)
+    slice->first_annotation = static_cast<uint32_t>(annotations.size());
+  annotations.push_back({Keep(name), Keep(value), value_is_quoted});
+  ++slice->annotation_count;
 }
 
 }  // namespace rblnsim::bridge

@@ -6,15 +6,18 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "profiler/abi/rbln_kineto_api.h"
+#include "profiler/bridge/text_pool.h"
 
 namespace rblnsim::bridge {
 
-// A null C string stays distinguishable from "" so the converter can count it.
-using CopiedString = std::optional<std::string>;
+// A null C string stays distinguishable from "" so the converter can count it. The text lives in
+// the CopiedExport's pool.
+using CopiedString = std::optional<std::string_view>;
 
 struct CopiedDevice {
   int32_t pid = 0;
@@ -33,14 +36,18 @@ struct CopiedAnnotation {
   int32_t value_is_quoted = 1;
 };
 
+// A slice's categories and annotations are runs of the export's flat arrays, so a slice costs no
+// allocation of its own.
 struct CopiedSlice {
   int32_t device_pid = 0;
   int32_t resource_tid = 0;
   CopiedString name;
-  std::vector<std::string> categories;  // null entries already skipped, as the adapter does
+  uint32_t first_category = 0;  // null entries already skipped, as the adapter does
+  uint32_t category_count = 0;
   int64_t start_steady_ns = 0;
   int64_t end_steady_ns = 0;
-  std::vector<CopiedAnnotation> annotations;
+  uint32_t first_annotation = 0;
+  uint32_t annotation_count = 0;
   int64_t corr_id = 0;
   // Kept as the raw integer: a producer may send a value outside RblnKinetoActivityKind, and
   // holding that in the enum type would be undefined behaviour in C++.
@@ -51,7 +58,28 @@ struct CopiedExport {
   std::vector<CopiedDevice> devices;
   std::vector<CopiedLane> lanes;
   std::vector<CopiedSlice> slices;
+  std::vector<std::string_view> categories;   // every slice's run, in slice order
+  std::vector<CopiedAnnotation> annotations;  // likewise
+  TextPool text;                              // owns every string viewed above
   uint64_t null_arrays = 0;  // arrays that were null with a non-zero count, read as empty
+
+  std::span<const std::string_view> CategoriesOf(const CopiedSlice& slice) const {
+    return std::span(categories).subspan(slice.first_category, slice.category_count);
+  }
+  std::span<const CopiedAnnotation> AnnotationsOf(const CopiedSlice& slice) const {
+    return std::span(annotations).subspan(slice.first_annotation, slice.annotation_count);
+  }
+
+  // Building by hand (tests, replays): copies |text| into the pool.
+  CopiedString Keep(std::optional<std::string_view> text) {
+    return text ? CopiedString(this->text.Keep(*text)) : std::nullopt;
+  }
+  // Appends to |slice|'s run; a slice's entries must be added one after another.
+  void AddCategory(CopiedSlice* slice, std::string_view category);
+  void AddAnnotation(CopiedSlice* slice,
+                     std::optional<std::string_view> name,
+                     std::optional<std::string_view> value,
+                     int32_t value_is_quoted);
 };
 
 // Copies everything reachable from |exp|. Only the producer's documented pointers are followed;

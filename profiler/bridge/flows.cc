@@ -2,14 +2,14 @@
 
 #include <cassert>
 #include <charconv>
-#include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace rblnsim::bridge {
 
 namespace {
 
-std::optional<int64_t> ParseInteger(const std::string& text) {
+std::optional<int64_t> ParseInteger(std::string_view text) {
   int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -24,8 +24,8 @@ std::optional<int64_t> Positive(std::optional<int64_t> id) {
 
 }  // namespace
 
-std::optional<int64_t> LaunchIdOf(const CopiedSlice& slice) {
-  for (const CopiedAnnotation& annotation : slice.annotations) {
+std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice) {
+  for (const CopiedAnnotation& annotation : exp.AnnotationsOf(slice)) {
     if (annotation.name != platform::kLaunchIdArg)
       continue;
     // Only the first "launch_id" counts, the same one the args keep; if it is not a positive

@@ -29,7 +29,7 @@ struct LaunchTag {
 
 // The launch a slice belongs to: its integer "launch_id" annotation (a JSON number or a quoted
 // decimal), else its corr_id; nullopt when neither is a positive integer.
-std::optional<int64_t> LaunchIdOf(const CopiedSlice& slice);
+std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice);
 
 // Sets flow_id/flow_role on |events| (tags[i] describes events[i]) and counts launches, flows,
 // duplicate markers, markers without device work and orphan device slices in |stats|. The flow

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,14 +20,14 @@ constexpr char kNullText[] = "(null)";
 
 std::string OrNull(CopiedString text, uint64_t* null_counter) {
   if (text.has_value())
-    return std::move(*text);
+    return std::string(*text);
   ++*null_counter;
   return kNullText;
 }
 
-void JoinCategories(const std::vector<std::string>& categories, std::string* joined) {
+void JoinCategories(std::span<const std::string_view> categories, std::string* joined) {
   joined->clear();
-  for (const std::string& category : categories) {
+  for (std::string_view category : categories) {
     if (!joined->empty())
       *joined += ", ";
     *joined += category;
@@ -42,7 +43,8 @@ struct ArgScratch {
 // Annotations first, in export order; then the bridge's own keys. A key may appear once per
 // slice (a JSON object with repeated keys is read differently by different tools), and the
 // bridge's keys win because they come from the slice's typed fields.
-trace::ArgList BuildArgs(const CopiedSlice& slice,
+trace::ArgList BuildArgs(const CopiedExport& exp,
+                         const CopiedSlice& slice,
                          trace::Category category,
                          ArgScratch* scratch,
                          BridgeStats* stats) {
@@ -51,7 +53,7 @@ trace::ArgList BuildArgs(const CopiedSlice& slice,
   // appended last. No second vector per slice: this runs for every slice of a capture.
   std::array<std::string_view, 4> own_keys{};
   size_t own_count = 0;
-  if (!slice.categories.empty())
+  if (slice.category_count != 0)
     own_keys[own_count++] = "categories";
   if (launch_device) {
     own_keys[own_count++] = "device";
@@ -69,7 +71,7 @@ trace::ArgList BuildArgs(const CopiedSlice& slice,
         return true;
     return args.Has(key);
   };
-  for (const CopiedAnnotation& annotation : slice.annotations) {
+  for (const CopiedAnnotation& annotation : exp.AnnotationsOf(slice)) {
     std::string_view key = kNullText;
     if (annotation.name.has_value())
       key = *annotation.name;
@@ -94,8 +96,8 @@ trace::ArgList BuildArgs(const CopiedSlice& slice,
       args.Add(key, std::string_view(*annotation.value));
     }
   }
-  if (!slice.categories.empty()) {
-    JoinCategories(slice.categories, &scratch->categories);
+  if (slice.category_count != 0) {
+    JoinCategories(exp.CategoriesOf(slice), &scratch->categories);
     args.Add("categories", std::string_view(scratch->categories));
   }
   if (launch_device) {
@@ -176,7 +178,7 @@ std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
   return PlacedSpan{start_ns, SaturatingSub(end_ns, start_ns)};
 }
 
-BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
+BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window) {
   BridgeResult result;
   BridgeStats& stats = result.stats;
   stats.null_arrays = exp.null_arrays;
@@ -190,7 +192,7 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
   ArgScratch arg_scratch;
   result.events.reserve(exp.slices.size());
   tags.reserve(exp.slices.size());
-  for (CopiedSlice& slice : exp.slices) {
+  for (const CopiedSlice& slice : exp.slices) {
     // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
     // marker is the exception: it sits on the launching host thread, whose process is the
     // consumer itself and is never declared as a device (the host trace names that row).
@@ -210,18 +212,18 @@ BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window) {
     trace::Event event;
     event.phase = trace::Phase::kComplete;
     event.category = CategoryForKind(slice.kind);
-    event.name = OrNull(std::move(slice.name), &stats.null_names);
+    event.name = OrNull(slice.name, &stats.null_names);
     event.pid = slice.device_pid;
     event.tid = slice.resource_tid;
     event.ts_ns = span->ts_ns;
     event.dur_ns = span->dur_ns;
 
     LaunchTag tag;
-    tag.launch_id = LaunchIdOf(slice);
+    tag.launch_id = LaunchIdOf(exp, slice);
     tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
     tag.is_device = IsLaunchDeviceCategory(event.category);
     tags.push_back(tag);
-    event.args = BuildArgs(slice, event.category, &arg_scratch, &stats);
+    event.args = BuildArgs(exp, slice, event.category, &arg_scratch, &stats);
     result.events.push_back(std::move(event));
   }
   stats.slices_kept = result.events.size();

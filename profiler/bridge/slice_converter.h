@@ -47,7 +47,7 @@ bool IsLaunchDeviceCategory(trace::Category category);
 // Converts |exp| into rows, events (export order, flows assigned) and counters; its strings move
 // into the events, so a caller done with the copy passes it as a temporary. Counters that
 // belong to the sink protocol and the producer are left for the caller to fill.
-BridgeResult ConvertExport(CopiedExport exp, const ConvertWindow& window);
+BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window);
 
 }  // namespace rblnsim::bridge
 

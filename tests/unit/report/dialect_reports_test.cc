@@ -142,11 +142,11 @@ bridge::BridgeResult CAbiDevice() {
     bridge::CopiedSlice marker;
     marker.device_pid = kHostPid;
     marker.resource_tid = kHostPid;
-    marker.name = std::string(trace::kCAbiMarkerName);
+    marker.name = exp.Keep(trace::kCAbiMarkerName);
     marker.kind = RBLN_KINETO_KIND_RUNTIME;
     marker.start_steady_ns = kSteadyNs + LaunchAt(call);
     marker.end_steady_ns = marker.start_steady_ns + kSubmitNs;
-    marker.annotations = {{"launch_id", launch_id, 0}};
+    exp.AddAnnotation(&marker, "launch_id", launch_id, 0);
     marker.corr_id = call + 2;
     exp.slices.push_back(std::move(marker));
     for (const Work& w : DeviceWork(call)) {
@@ -166,10 +166,10 @@ bridge::BridgeResult CAbiDevice() {
           slice.resource_tid = 41;
           break;
       }
-      slice.name = w.name;
+      slice.name = exp.Keep(w.name);
       slice.start_steady_ns = kSteadyNs + w.start;
       slice.end_steady_ns = kSteadyNs + w.end;
-      slice.annotations = {{"launch_id", launch_id, 0}};
+      exp.AddAnnotation(&slice, "launch_id", launch_id, 0);
       slice.corr_id = call + 2;
       exp.slices.push_back(std::move(slice));
     }
