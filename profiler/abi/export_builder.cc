@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "base/rbln_vocabulary.h"
 #include "profiler/abi/clock_fit.h"
@@ -83,11 +85,20 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
     slice.kind = static_cast<RblnKinetoActivityKind>(s.kind);
     slices_.push_back(slice);
   }
-  // One timeline in start order; markers precede their device work at equal timestamps.
-  std::stable_sort(slices_.begin(), slices_.end(),
-                   [](const RblnKinetoSlice& x, const RblnKinetoSlice& y) {
-                     return x.start_steady_ns < y.start_steady_ns;
-                   });
+  // One timeline in start order; markers precede their device work at equal timestamps. Sorting
+  // (start, position) keys and gathering once is stable and moves 16-byte keys instead of whole
+  // slices through a merge sort.
+  std::vector<std::pair<int64_t, uint32_t>> by_start(slices_.size());
+  for (size_t i = 0; i < slices_.size(); ++i)
+    by_start[i] = {slices_[i].start_steady_ns, static_cast<uint32_t>(i)};
+  if (!std::is_sorted(by_start.begin(), by_start.end())) {
+    std::sort(by_start.begin(), by_start.end());
+    std::vector<RblnKinetoSlice> sorted;
+    sorted.reserve(slices_.size());
+    for (const auto& [start_ns, i] : by_start)
+      sorted.push_back(slices_[i]);
+    slices_.swap(sorted);
+  }
 
   view_.devices = devices_.data();
   view_.devices_count = static_cast<uint32_t>(devices_.size());
