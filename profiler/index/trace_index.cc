@@ -2,7 +2,9 @@
 // host_forest.cc.
 #include "profiler/index/trace_index.h"
 
+#include <algorithm>
 #include <charconv>
+#include <functional>
 #include <new>
 #include <string>
 #include <unordered_set>
@@ -52,16 +54,44 @@ bool IsDeviceSlice(const Event& event) {
   return IsDeviceSliceOf(event, event.FindArg(trace::kLaunchIdArg).has_value());
 }
 
+size_t NameTable::SlotOf(std::string_view name, size_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const uint32_t id = slots_[slot];
+    if (id == kNone || (hash_[id] == hash && text[id] == name))
+      return slot;
+  }
+}
+
 uint32_t NameTable::Find(std::string_view name) const {
-  auto it = ids.find(name);
-  return it == ids.end() ? kNone : it->second;
+  if (slots_.empty())
+    return kNone;
+  return slots_[SlotOf(name, std::hash<std::string_view>()(name))];
 }
 
 uint32_t NameTable::Intern(std::string_view name) {
-  auto [it, inserted] = ids.try_emplace(name, static_cast<uint32_t>(text.size()));
-  if (inserted)
+  // At most half full, so a probe ends at an empty slot after a few steps.
+  if ((text.size() + 1) * 2 > slots_.size())
+    Grow();
+  const size_t hash = std::hash<std::string_view>()(name);
+  const size_t slot = SlotOf(name, hash);
+  if (slots_[slot] == kNone) {
+    slots_[slot] = static_cast<uint32_t>(text.size());
     text.push_back(name);
-  return it->second;
+    hash_.push_back(hash);
+  }
+  return slots_[slot];
+}
+
+void NameTable::Grow() {
+  slots_.assign(std::max<size_t>(64, slots_.size() * 2), kNone);
+  const size_t mask = slots_.size() - 1;
+  for (uint32_t id = 0; id < text.size(); ++id) {
+    size_t slot = hash_[id] & mask;
+    while (slots_[slot] != kNone)
+      slot = (slot + 1) & mask;
+    slots_[slot] = id;
+  }
 }
 
 StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace) {

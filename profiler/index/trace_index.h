@@ -32,15 +32,24 @@ namespace rblnsim::index {
 inline constexpr uint32_t kNone = UINT32_MAX;
 
 // Event names, each spelt once; ids are dense from 0 in first-appearance order. The views point
-// into the trace's events, so the index must not outlive the trace.
+// into the trace's events, so the index must not outlive the trace. Open addressing over ids:
+// device slice names are unique per launch, so a trace has hundreds of thousands of names, and
+// a node per name (std::unordered_map) cost more than the rest of the index's columns.
 struct NameTable {
   std::vector<std::string_view> text;  // id -> name
-  std::unordered_map<std::string_view, uint32_t> ids;
 
   size_t size() const { return text.size(); }
   // kNone when no event has that name.
   uint32_t Find(std::string_view name) const;
   uint32_t Intern(std::string_view name);
+
+ private:
+  // The slot |name| (hash |hash|) occupies, or the empty slot it would take.
+  size_t SlotOf(std::string_view name, size_t hash) const;
+  void Grow();
+
+  std::vector<size_t> hash_;     // id -> hash of text[id], for probing and regrowing
+  std::vector<uint32_t> slots_;  // power-of-two size; an id or kNone
 };
 
 // Per-event bits of EventColumns::flags.

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "profiler/analysis/dialect_rules.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
@@ -21,6 +24,26 @@ using testing::CurrentTrace;
 using testing::FindEvent;
 using testing::ValidCurrentTrace;
 using trace::Trace;
+
+// Names are interned once each, in first-appearance order, also when the table regrows many
+// times over (a trace has a distinct device slice name per launch).
+TEST(NameTableTest, InternsEachNameOnceAndFindsEveryOne) {
+  index::NameTable table;
+  std::vector<std::string> names;
+  for (int i = 0; i < 100'000; ++i)
+    names.push_back("i" + std::to_string(i) + "_0_W0_mm_" + std::to_string(i % 7));
+  EXPECT_EQ(table.Find("absent"), index::kNone);
+  for (size_t i = 0; i < names.size(); ++i)
+    ASSERT_EQ(table.Intern(names[i]), i);
+  EXPECT_EQ(table.Intern(""), names.size());
+  EXPECT_EQ(table.Intern(names[12'345]), 12'345u);  // a repeat gets the first id
+  EXPECT_EQ(table.size(), names.size() + 1);
+  for (size_t i = 0; i < names.size(); i += 997)
+    EXPECT_EQ(table.Find(names[i]), i);
+  EXPECT_EQ(table.Find(""), names.size());
+  EXPECT_EQ(table.Find("i1_0_W0_mm_2"), index::kNone);  // a near miss
+  EXPECT_EQ(table.text[42], names[42]);
+}
 
 TEST(DialectTest, DetectsEachDialect) {
   EXPECT_EQ(DetectDialect(ValidCurrentTrace(1)), Dialect::kCurrent);
