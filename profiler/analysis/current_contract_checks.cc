@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -13,6 +14,7 @@
 
 #include "profiler/analysis/contract_rules.h"
 #include "profiler/analysis/window_overrun.h"
+#include "profiler/index/grouped.h"
 
 namespace rblnsim::analysis {
 
@@ -32,9 +34,10 @@ std::string Quoted(std::string_view text) {
   return "\"" + std::string(text) + "\"";
 }
 
+// Views into CurrentChecker::launch_events_, each in trace order.
 struct Launch {
-  std::vector<size_t> markers;
-  std::vector<size_t> activities;
+  std::span<const size_t> markers;
+  std::span<const size_t> activities;
 };
 
 // One end of an in-block flow: anchored on an event of the trace, or on none (the importer's
@@ -71,10 +74,8 @@ class CurrentChecker {
       const bool marker = e.name == kCurrentMarkerName;
       if (marker)
         markers_.push_back(i);
-      if (id) {
-        Launch& launch = launches_[*id];
-        (marker ? launch.markers : launch.activities).push_back(i);
-      }
+      if (id)
+        launch_members_.emplace_back(*id, !marker, i);
       if (e.flow_role != FlowRole::kNone && InFlowBlock(e.flow_id))
         AddFlow(e, /*anchored=*/true, id, marker && id.has_value());
     }
@@ -82,6 +83,9 @@ class CurrentChecker {
       if (f.flow_role != FlowRole::kNone && InFlowBlock(f.flow_id))
         AddFlow(f, /*anchored=*/false, std::nullopt, false);
     }
+    GroupLaunches();
+    starts_.Seal();
+    finishes_.Seal();
     MatchUnanchoredStarts();
   }
 
@@ -140,7 +144,37 @@ class CurrentChecker {
     end.anchored = anchored;
     end.launch_id = launch_id;
     end.on_marker = on_marker;
-    (e.flow_role == FlowRole::kStart ? starts_ : finishes_)[e.flow_id].push_back(end);
+    (e.flow_role == FlowRole::kStart ? starts_ : finishes_).Add(e.flow_id, end);
+  }
+
+  // Launches by launch_id, markers before activities, each in trace order: one sort of
+  // (id, is activity, event) triples, which events were added in the order of.
+  void GroupLaunches() {
+    std::sort(launch_members_.begin(), launch_members_.end());
+    launch_events_.reserve(launch_members_.size());
+    for (const auto& member : launch_members_)
+      launch_events_.push_back(std::get<2>(member));
+    for (size_t begin = 0; begin < launch_members_.size();) {
+      const int64_t id = std::get<0>(launch_members_[begin]);
+      size_t split = begin;
+      while (split < launch_members_.size() && std::get<0>(launch_members_[split]) == id &&
+             !std::get<1>(launch_members_[split]))
+        ++split;
+      size_t end = split;
+      while (end < launch_members_.size() && std::get<0>(launch_members_[end]) == id)
+        ++end;
+      const std::span<const size_t> events(launch_events_);
+      launches_.emplace_back(
+          id, Launch{events.subspan(begin, split - begin), events.subspan(split, end - split)});
+      begin = end;
+    }
+    launch_members_ = {};
+  }
+
+  const Launch* FindLaunch(int64_t id) const {
+    auto it = std::lower_bound(launches_.begin(), launches_.end(), id,
+                               [](const auto& entry, int64_t key) { return entry.first < key; });
+    return it != launches_.end() && it->first == id ? &it->second : nullptr;
   }
 
   // The test matches a start to a marker within 1 ns on its pid/tid; the importer anchors flows
@@ -416,8 +450,8 @@ class CurrentChecker {
       if (!launch_id)
         continue;
       ++checked;
-      auto launch = launches_.find(*launch_id);
-      const size_t want = launch == launches_.end() ? 0 : launch->second.activities.size();
+      const Launch* launch = FindLaunch(*launch_id);
+      const size_t want = launch == nullptr ? 0 : launch->activities.size();
       auto finishes = finishes_.find(id);
       const size_t got = finishes == finishes_.end() ? 0 : finishes->second.size();
       if (got != want) {
@@ -448,11 +482,13 @@ class CurrentChecker {
   const CheckOptions& options_;
   CheckReport& report_;
   std::set<int64_t> npu_pids_;
-  std::map<std::pair<int64_t, int64_t>, std::string> lanes_;  // NPU (pid, tid) -> thread_name
-  std::vector<size_t> markers_;                               // "rbln launch" slices
-  std::map<int64_t, Launch> launches_;                        // by launch_id
-  std::map<uint64_t, std::vector<FlowEnd>> starts_;           // in-block flows by id
-  std::map<uint64_t, std::vector<FlowEnd>> finishes_;
+  std::map<std::pair<int64_t, int64_t>, std::string> lanes_;       // NPU (pid, tid) -> thread_name
+  std::vector<size_t> markers_;                                    // "rbln launch" slices
+  std::vector<std::tuple<int64_t, bool, size_t>> launch_members_;  // until GroupLaunches
+  std::vector<size_t> launch_events_;                              // what the launches' spans view
+  std::vector<std::pair<int64_t, Launch>> launches_;               // by launch_id, ascending
+  index::Grouped<uint64_t, FlowEnd> starts_;                       // in-block flows by id
+  index::Grouped<uint64_t, FlowEnd> finishes_;
   std::set<size_t> matched_markers_;  // markers whose start the importer left unanchored
 };
 

@@ -1,0 +1,90 @@
+// Values grouped by key, built in one vector and sorted once. It reads like a
+// std::map<Key, std::vector<Value>> (groups in key order, each in insertion order) without a map
+// node and a vector per key: a trace's flows give one key per launch, hundreds of thousands.
+// LaunchGroups (launch_groups.h) is the same idea for launch id -> event indices, with at().
+#ifndef RBLNSIM_PROFILER_INDEX_GROUPED_H_
+#define RBLNSIM_PROFILER_INDEX_GROUPED_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace rblnsim::index {
+
+template <typename Key, typename Value>
+class Grouped {
+ public:
+  using Group = std::pair<Key, std::span<Value>>;
+  using const_iterator = typename std::vector<Group>::const_iterator;
+
+  Grouped() = default;
+  // The groups view values_; a copy would view the original's.
+  Grouped(const Grouped&) = delete;
+  Grouped& operator=(const Grouped&) = delete;
+
+  // Only before Seal().
+  void Add(Key key, Value value) {
+    keys_.push_back(std::move(key));
+    values_.push_back(std::move(value));
+  }
+
+  // Groups what was added; lookups and iteration see nothing before it. The values are put in
+  // key order in place, so sealing needs only an index per value on top of what was added.
+  void Seal() {
+    std::vector<uint32_t> order(keys_.size());
+    std::iota(order.begin(), order.end(), uint32_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+    // Slot i takes the value at order[i]: follow each cycle of the permutation once.
+    std::vector<bool> placed(order.size(), false);
+    for (size_t start = 0; start < order.size(); ++start) {
+      if (placed[start])
+        continue;
+      Key key = std::move(keys_[start]);
+      Value value = std::move(values_[start]);
+      size_t slot = start;
+      while (order[slot] != start) {
+        keys_[slot] = std::move(keys_[order[slot]]);
+        values_[slot] = std::move(values_[order[slot]]);
+        placed[slot] = true;
+        slot = order[slot];
+      }
+      keys_[slot] = std::move(key);
+      values_[slot] = std::move(value);
+      placed[slot] = true;
+    }
+    for (size_t begin = 0; begin < keys_.size();) {
+      size_t end = begin + 1;
+      while (end < keys_.size() && !(keys_[begin] < keys_[end]))
+        ++end;
+      groups_.emplace_back(keys_[begin], std::span<Value>(values_.data() + begin, end - begin));
+      begin = end;
+    }
+    keys_ = {};
+  }
+
+  const_iterator begin() const { return groups_.begin(); }
+  const_iterator end() const { return groups_.end(); }
+  size_t size() const { return groups_.size(); }
+  bool empty() const { return groups_.empty(); }
+
+  const_iterator find(const Key& key) const {
+    auto it = std::lower_bound(groups_.begin(), groups_.end(), key,
+                               [](const Group& g, const Key& k) { return g.first < k; });
+    return it != groups_.end() && !(key < it->first) ? it : groups_.end();
+  }
+  size_t count(const Key& key) const { return find(key) != end() ? 1 : 0; }
+
+ private:
+  std::vector<Key> keys_;  // until Seal
+  std::vector<Value> values_;
+  std::vector<Group> groups_;
+};
+
+}  // namespace rblnsim::index
+
+#endif  // RBLNSIM_PROFILER_INDEX_GROUPED_H_
