@@ -1,13 +1,14 @@
 #include "profiler/analysis/contract_checks.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "profiler/analysis/contract_rules.h"
 #include "profiler/analysis/window_overrun.h"
+#include "profiler/index/grouped.h"
 
 namespace rblnsim::analysis {
 
@@ -187,16 +188,15 @@ class ContractChecker {
   }
 
   void FlowFinish(RuleSink sink) {
-    std::map<uint64_t, std::vector<size_t>> starts;
-    std::map<uint64_t, size_t> finish_count;
+    const index::Grouped<uint64_t, size_t> starts = FlowStarts();
+    std::vector<uint64_t> finish_ids;
     for (size_t i : flow_events_) {
-      if (events_[i].flow_role == FlowRole::kStart)
-        starts[events_[i].flow_id].push_back(i);
       if (events_[i].flow_role == FlowRole::kFinish)
-        ++finish_count[events_[i].flow_id];
+        finish_ids.push_back(events_[i].flow_id);
     }
+    std::sort(finish_ids.begin(), finish_ids.end());
     for (const auto& [id, list] : starts) {
-      if (finish_count.count(id) == 0) {
+      if (!std::binary_search(finish_ids.begin(), finish_ids.end(), id)) {
         sink.Violation(events_[list.front()], "flow " + std::to_string(id) + " has no finish");
       }
     }
@@ -238,12 +238,19 @@ class ContractChecker {
       sink.NotApplicable("0 flows");
   }
 
-  void FlowUnique(RuleSink sink) {
-    std::map<uint64_t, std::vector<size_t>> starts;
+  // Flow starts by id, each id's in trace order.
+  index::Grouped<uint64_t, size_t> FlowStarts() const {
+    index::Grouped<uint64_t, size_t> starts;
     for (size_t i : flow_events_) {
       if (events_[i].flow_role == FlowRole::kStart)
-        starts[events_[i].flow_id].push_back(i);
+        starts.Add(events_[i].flow_id, i);
     }
+    starts.Seal();
+    return starts;
+  }
+
+  void FlowUnique(RuleSink sink) {
+    const index::Grouped<uint64_t, size_t> starts = FlowStarts();
     for (const auto& [id, list] : starts) {
       if (list.size() < 2)
         continue;

@@ -22,7 +22,9 @@ class Grouped {
   using const_iterator = typename std::vector<Group>::const_iterator;
 
   Grouped() = default;
-  // The groups view values_; a copy would view the original's.
+  // The groups view values_: a move keeps its buffer, a copy would view the original's.
+  Grouped(Grouped&&) noexcept = default;
+  Grouped& operator=(Grouped&&) noexcept = default;
   Grouped(const Grouped&) = delete;
   Grouped& operator=(const Grouped&) = delete;
 
