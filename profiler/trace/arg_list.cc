@@ -258,8 +258,9 @@ std::optional<ArgView> ArgList::Find(std::string_view key) const {
 void ArgList::Reserve(size_t bytes) {
   if (bytes <= capacity_ && data_ != nullptr)
     return;
-  // Doubling for lists grown one push at a time; builders hand over exact blocks instead.
-  const size_t grown = std::max<size_t>({bytes, size_t{capacity_} * 2, 64});
+  // The first block is exact (most pushed lists hold one arg); later ones double, for lists
+  // grown one push at a time. Builders hand over exact blocks instead.
+  const size_t grown = capacity_ == 0 ? bytes : std::max<size_t>(bytes, size_t{capacity_} * 2);
   char* block = static_cast<char*>(::operator new(Length32(grown)));
   if (data_ != nullptr)
     std::memcpy(block, data_, used_);
