@@ -1,6 +1,7 @@
 #include "profiler/bridge/activity_converter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <string>
@@ -85,8 +86,10 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
   const std::unordered_map<uint64_t, size_t> launch_index =
       IndexLaunches(launches, flow_slots, &usable, &stats);
   const size_t flowed = static_cast<size_t>(std::min<uint64_t>(launches.size(), flow_slots));
-  // Per launch inside the flow block: the events that carry its flow finish.
-  std::vector<std::vector<size_t>> finishes(flowed);
+  // Per launch inside the flow block: how many events carry its flow finish. A count, not a
+  // list per launch: the rare launch whose marker falls outside the window is undone by one
+  // pass over the events instead.
+  std::vector<uint32_t> finishes(flowed, 0);
 
   std::set<int64_t> devices;
   std::set<std::pair<int64_t, int64_t>> lanes;
@@ -123,7 +126,7 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
       } else {
         event.flow_id = trace::kFlowIdBlockBegin + found->second;
         event.flow_role = trace::FlowRole::kFinish;
-        finishes[found->second].push_back(result.events.size());
+        ++finishes[found->second];
       }
     }
     devices.insert(event.pid);
@@ -135,10 +138,12 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
   // One marker per launch that ran something, carrying the flow start; none for a launch that
   // ran nothing, so no arrow dangles. A marker the window cannot hold takes its arrow with it:
   // finishes without their start would break the trace's flow contract.
+  std::vector<bool> unmarked(flowed, false);  // launches whose finishes lose their start
+  bool any_unmarked = false;
   for (size_t i = 0; i < flowed; ++i) {
     if (!usable[i])
       continue;
-    if (finishes[i].empty()) {
+    if (finishes[i] == 0) {
       ++stats.launches_without_activities;
       continue;
     }
@@ -146,10 +151,8 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     const int64_t ts_ns = SaturatingAdd(launch.ns, window.offset_ns);
     if (!InWindow(ts_ns, window)) {
       ++stats.markers_out_of_window;
-      for (size_t event : finishes[i]) {
-        result.events[event].flow_id = 0;
-        result.events[event].flow_role = trace::FlowRole::kNone;
-      }
+      unmarked[i] = true;
+      any_unmarked = true;
       continue;
     }
     trace::Event marker;
@@ -166,7 +169,16 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     result.events.push_back(std::move(marker));
     ++stats.launches;
     ++stats.flows_started;
-    stats.flows_finished += finishes[i].size();
+    stats.flows_finished += finishes[i];
+  }
+  if (any_unmarked) {
+    for (trace::Event& event : result.events) {
+      if (event.flow_role == trace::FlowRole::kFinish &&
+          unmarked[event.flow_id - trace::kFlowIdBlockBegin]) {
+        event.flow_id = 0;
+        event.flow_role = trace::FlowRole::kNone;
+      }
+    }
   }
 
   // Only devices and lanes with a kept activity get rows; the launching host process never does.

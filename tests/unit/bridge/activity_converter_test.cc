@@ -334,6 +334,28 @@ TEST(ActivityConverterTest, MarkerOutsideTheWindowTakesItsArrowAlong) {
   EXPECT_EQ(result.stats.flows_finished, 0u);
 }
 
+// Only the finishes of the launch whose marker is lost go; its neighbours keep their arrows.
+TEST(ActivityConverterTest, OnlyTheUnmarkedLaunchLosesItsArrows) {
+  Activities in;
+  in.launches = {MakeLaunch(1, 5), MakeLaunch(2, -50), MakeLaunch(3, 30)};
+  in.activities = {Make(Activity::Kind::kDevice, 0, "a1", 10, 20, 1),
+                   Make(Activity::Kind::kDevice, 0, "b2", 20, 25, 2),
+                   Make(Activity::Kind::kCopy, 0, "c2", 25, 28, 2),
+                   Make(Activity::Kind::kDevice, 0, "d3", 40, 50, 3)};
+  const BridgeResult result = ConvertActivities(std::move(in), Window());
+  EXPECT_EQ(result.stats.markers_out_of_window, 1u);
+  EXPECT_EQ(Markers(result).size(), 2u);
+  for (const char* name : {"b2", "c2"}) {
+    ASSERT_NE(FindEvent(result, name), nullptr);
+    EXPECT_EQ(FindEvent(result, name)->flow_role, FlowRole::kNone) << name;
+  }
+  for (const char* name : {"a1", "d3"}) {
+    ASSERT_NE(FindEvent(result, name), nullptr);
+    EXPECT_EQ(FindEvent(result, name)->flow_role, FlowRole::kFinish) << name;
+  }
+  EXPECT_EQ(result.stats.flows_finished, 2u);
+}
+
 TEST(ActivityConverterTest, NegativeDurationIsKeptAsZeroAndCounted) {
   Activities in;
   in.activities = {Make(Activity::Kind::kDevice, 0, "backwards", 50, 40, 0)};
