@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/rbln_vocabulary.h"
+#include "base/sorted_runs.h"
 #include "profiler/abi/clock_fit.h"
 
 namespace rblnsim::abi {
@@ -91,8 +92,9 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   std::vector<std::pair<int64_t, uint32_t>> by_start(slices_.size());
   for (size_t i = 0; i < slices_.size(); ++i)
     by_start[i] = {slices_[i].start_steady_ns, static_cast<uint32_t>(i)};
+  // Markers come first in launch order, then the device records: usually two sorted runs.
   if (!std::is_sorted(by_start.begin(), by_start.end())) {
-    std::sort(by_start.begin(), by_start.end());
+    SortAlmostSorted(&by_start);
     std::vector<RblnKinetoSlice> sorted;
     sorted.reserve(slices_.size());
     for (const auto& [start_ns, i] : by_start)

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "profiler/index/sorted_runs.h"
+#include "base/sorted_runs.h"
 #include "profiler/index/trace_index.h"
 
 namespace rblnsim::index {

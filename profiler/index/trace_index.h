@@ -8,8 +8,8 @@
 // Columns, not objects: an event or a host node is a position in parallel vectors of small
 // fields, so a trace of millions of events costs a few dozen bytes per event, names compare as
 // integers, and a later compact trace model can sit on the same positions. Building is one pass
-// over the events plus one nearly linear sort of the host events (sorted_runs.h); queries never
-// rescan the trace.
+// over the events plus one nearly linear sort of the host events (base/sorted_runs.h); queries
+// never rescan the trace.
 #ifndef RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
 #define RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
 

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "profiler/index/sorted_runs.h"
+#include "base/sorted_runs.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/dialect.h"
 
@@ -162,7 +162,7 @@ class EventTree {
     // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops, then
     // device activities, each in start order: usually two sorted runs, merged in one pass. Every
     // child then comes after its parent, which the passes below rely on.
-    index::SortAlmostSorted(&nodes_);
+    SortAlmostSorted(&nodes_);
     alive_.resize(nodes_.size());
     node_of_event_.assign(trace.events.size(), -1);
     for (size_t i = 0; i < nodes_.size(); ++i) {

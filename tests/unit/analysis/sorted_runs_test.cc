@@ -1,6 +1,6 @@
 // SortAlmostSorted must give exactly std::sort's order whatever the input: sorted, two sorted
 // runs (host ops then markers), or anything else.
-#include "profiler/index/sorted_runs.h"
+#include "base/sorted_runs.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,15 @@
 // Sorting rows that usually arrive almost sorted. Kineto and the bridge log host ops in start
-// order and the runtime's markers after them, so the items the analyses sort are one or two
-// sorted runs: checking and merging costs one pass, where a full sort of millions of items was
-// a visible part of `rblnsim check` / `analyze` on large traces.
-#ifndef RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_
-#define RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_
+// order and the runtime's markers after them, and a producer's export holds its markers and then
+// its device records, so the items sorted are one or two sorted runs: checking and merging costs
+// one pass, where a full sort of millions of items was a visible part of `rblnsim check` /
+// `analyze` on large traces.
+#ifndef RBLNSIM_BASE_SORTED_RUNS_H_
+#define RBLNSIM_BASE_SORTED_RUNS_H_
 
 #include <algorithm>
 #include <vector>
 
-namespace rblnsim::index {
+namespace rblnsim {
 
 // The same result as std::sort(items) for a strict total order (ties cannot reorder), in linear
 // time when |items| is sorted or two sorted runs.
@@ -24,6 +25,6 @@ void SortAlmostSorted(std::vector<T>* items) {
   std::sort(items->begin(), items->end());
 }
 
-}  // namespace rblnsim::index
+}  // namespace rblnsim
 
-#endif  // RBLNSIM_PROFILER_INDEX_SORTED_RUNS_H_
+#endif  // RBLNSIM_BASE_SORTED_RUNS_H_
