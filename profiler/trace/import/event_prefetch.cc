@@ -37,6 +37,9 @@ EventPrefetcher::~EventPrefetcher() {
 }
 
 void EventPrefetcher::Work() {
+  // Stretches are the same size and a file's events alike, so the last stretch's count sizes the
+  // next one's array: growing it moved every event read so far, several times per stretch.
+  size_t last_count = 0;
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     wake_.wait(lock, [&] { return job_ || stop_; });
@@ -46,7 +49,9 @@ void EventPrefetcher::Work() {
     lock.unlock();
     std::vector<Read> reads;
     try {
-      reads = ReadStretch(reader_.get(), text_.get(), text_size_, text_capacity_, pending_begin_);
+      reads = ReadStretch(reader_.get(), text_.get(), text_size_, text_capacity_, pending_begin_,
+                          last_count);
+      last_count = reads.size();
     } catch (const std::bad_alloc&) {
       // Nothing read ahead: the caller's thread reads the stretch itself, and reports running
       // out of memory the way it always does.
@@ -87,8 +92,10 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
                                                                 const char* data,
                                                                 size_t size,
                                                                 size_t readable,
-                                                                uint64_t offset) {
+                                                                uint64_t offset,
+                                                                size_t expected_events) {
   std::vector<Read> reads;
+  reads.reserve(expected_events);
   const std::string_view text(data, size);
   RawEvent scratch;
   size_t rel = 0;

@@ -68,7 +68,8 @@ class EventPrefetcher {
                                        const char* data,
                                        size_t size,
                                        size_t readable,
-                                       uint64_t offset);
+                                       uint64_t offset,
+                                       size_t expected_events);
   void Collect();
   void Work();
 
