@@ -27,7 +27,7 @@ struct EngineBusy {
 struct SessionData {
   double begin_ns = 0;  // sim time of the session's begin and end
   double end_ns = 0;
-  std::vector<rebel100::DeviceRecord> records;
+  rebel100::RecordBuffer records;
   int64_t records_dropped = 0;
   HostTimeline timeline;
   GroundTruth truth;

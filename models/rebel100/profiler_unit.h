@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
+#include "base/chunked_vector.h"
 #include "models/rebel100/engine_types.h"
 
 namespace rblnsim::compiler {
@@ -46,6 +46,10 @@ struct DeviceRecord {
   int64_t end_cycles = 0;
 };
 
+// The buffer's records, in the order the commands finished. Chunked, so a session of millions of
+// commands writes each record once instead of copying the buffer at every doubling.
+using RecordBuffer = ChunkedVector<DeviceRecord>;
+
 class ProfilerUnit {
  public:
   ProfilerUnit(int64_t capacity, DeviceClock clock) : capacity_(capacity), clock_(clock) {}
@@ -69,16 +73,16 @@ class ProfilerUnit {
     dropped_ = 0;
   }
 
-  const std::vector<DeviceRecord>& records() const { return records_; }
+  const RecordBuffer& records() const { return records_; }
   // Hands the session's records over and empties the buffer.
-  std::vector<DeviceRecord> TakeRecords() { return std::exchange(records_, {}); }
+  RecordBuffer TakeRecords() { return std::exchange(records_, {}); }
   int64_t dropped() const { return dropped_; }
   const DeviceClock& clock() const { return clock_; }
 
  private:
   int64_t capacity_;
   DeviceClock clock_;
-  std::vector<DeviceRecord> records_;
+  RecordBuffer records_;
   int64_t dropped_ = 0;
 };
 

@@ -29,7 +29,7 @@ TEST(Device, SeedGivesEighteenCommandsNearTheTutorialTotal) {
   const double total_us = RecordsTotalNs(session, s.device.clock_ghz) / 1000.0;
   EXPECT_NEAR(total_us, 36.959, 36.959 * 0.10);
 
-  std::vector<rebel100::DeviceRecord> sorted = session.records;
+  std::vector<rebel100::DeviceRecord> sorted(session.records.begin(), session.records.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.start_cycles < b.start_cycles; });
   EXPECT_EQ((*simulation)->CommandName(sorted[0]), "i1_0_W0_args_0_0");

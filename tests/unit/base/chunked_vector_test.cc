@@ -1,0 +1,71 @@
+// ChunkedVector keeps every element where it was first put while it grows past many chunks, and
+// reads back in insertion order like the std::vector it replaces.
+#include "base/chunked_vector.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rblnsim {
+namespace {
+
+struct Item {
+  int value = 0;
+  std::string text;
+};
+
+TEST(ChunkedVectorTest, ElementsStayPutAndReadBackInOrder) {
+  ChunkedVector<Item, 4> items;
+  EXPECT_TRUE(items.empty());
+  Item& first = items.emplace_back();
+  first.value = -1;
+  std::vector<const Item*> addresses = {&first};
+  for (int i = 1; i < 1000; ++i) {
+    Item& item = items.emplace_back();
+    item.value = i;
+    item.text = std::to_string(i);
+    addresses.push_back(&item);
+  }
+  ASSERT_EQ(items.size(), 1000u);
+  EXPECT_EQ(first.value, -1);  // never moved by the 249 chunks that followed
+  for (size_t i = 0; i < items.size(); ++i)
+    ASSERT_EQ(&items[i], addresses[i]);
+  int expected = -1;
+  for (const Item& item : items) {
+    EXPECT_EQ(item.value, expected);
+    expected = expected < 0 ? 1 : expected + 1;
+  }
+  const std::vector<Item> copied(items.begin(), items.end());
+  EXPECT_EQ(copied.back().text, "999");
+}
+
+TEST(ChunkedVectorTest, ClearReusesStorageAndResetsElements) {
+  ChunkedVector<Item, 4> items;
+  for (int i = 0; i < 10; ++i)
+    items.emplace_back().text = "old";
+  items.clear();
+  EXPECT_EQ(items.size(), 0u);
+  EXPECT_EQ(items.begin(), items.end());
+  Item& reused = items.emplace_back();
+  EXPECT_EQ(reused.text, "");  // a fresh element, not the one cleared
+  EXPECT_EQ(items.size(), 1u);
+}
+
+TEST(ChunkedVectorTest, CopiesAreDeepAndMovesKeepTheElements) {
+  ChunkedVector<Item, 3> items;
+  for (int i = 0; i < 7; ++i)
+    items.emplace_back().value = i;
+  const Item* third = &items[2];
+  ChunkedVector<Item, 3> copy = items;
+  copy[2].value = 42;
+  EXPECT_EQ(items[2].value, 2);
+  ChunkedVector<Item, 3> moved = std::move(items);
+  EXPECT_EQ(&moved[2], third);
+  EXPECT_EQ(moved.size(), 7u);
+  EXPECT_EQ(copy.size(), 7u);
+}
+
+}  // namespace
+}  // namespace rblnsim
