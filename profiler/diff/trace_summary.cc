@@ -12,11 +12,10 @@ namespace rblnsim::diff {
 namespace {
 
 void AddOpTotals(const index::TraceIndex& index, TraceSummary* summary) {
-  const report::KeyAverages averages =
-      report::ComputeKeyAverages(index, report::Attribution::kAttributed);
+  // Device rows are the commands: the device section holds them by family.
+  const report::KeyAverages averages = report::ComputeKeyAverages(
+      index, report::Attribution::kAttributed, report::KeyAverageRows::kHostOnly);
   for (const report::KeyAverage& row : averages.rows) {
-    if (row.is_device)
-      continue;  // device rows are the commands: the device section holds them by family
     summary->op_names.push_back(row.name);
     OpTotals totals;
     totals.calls = row.count;

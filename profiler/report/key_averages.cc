@@ -254,7 +254,7 @@ class EventTree {
     }
   }
 
-  std::vector<KeyAverage> Aggregate() const {
+  std::vector<KeyAverage> Aggregate(KeyAverageRows which) const {
     // Children follow their parents in alive_, so a reverse pass sees every child first.
     std::vector<int64_t> device_total_ns(nodes_.size(), 0);
     for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
@@ -275,6 +275,8 @@ class EventTree {
     std::vector<int32_t> row_of_key(row_names_.size() * 4, -1);
     for (int i : alive_) {
       const Node& node = nodes_[i];
+      if (node.device && which == KeyAverageRows::kHostOnly)
+        continue;
       const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
       int32_t& slot = row_of_key[node.name * 4 + (node.device ? 2 : 0) + (user_annotation ? 1 : 0)];
       if (slot < 0) {
@@ -358,14 +360,16 @@ class EventTree {
 
 }  // namespace
 
-KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution) {
+KeyAverages ComputeKeyAverages(const index::TraceIndex& index,
+                               Attribution attribution,
+                               KeyAverageRows which) {
   KeyAverages result;
   EventTree tree(index);
   // Kernels are attached before folding, as torch attaches them while parsing.
   tree.Attribute(attribution, &result.stats);
   tree.DropLaunchMarkers();
   tree.RemoveDupNodes();
-  result.rows = tree.Aggregate();
+  result.rows = tree.Aggregate(which);
   return result;
 }
 

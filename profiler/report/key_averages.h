@@ -69,8 +69,15 @@ struct KeyAverages {
   AttributionStats stats;
 };
 
+// Which rows ComputeKeyAverages materializes. Device commands are often one distinct name each
+// (hundreds of thousands of rows); a reader of the host ops alone need not build them. Host rows'
+// device times are the same either way.
+enum class KeyAverageRows { kAll, kHostOnly };
+
 // Launch ids, external ids and each marker's launching op come from |index|.
-KeyAverages ComputeKeyAverages(const index::TraceIndex& index, Attribution attribution);
+KeyAverages ComputeKeyAverages(const index::TraceIndex& index,
+                               Attribution attribution,
+                               KeyAverageRows which = KeyAverageRows::kAll);
 
 // Stable descending sort, so ties keep first-appearance order. Unknown keys are an error.
 Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);

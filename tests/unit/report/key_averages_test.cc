@@ -201,6 +201,31 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
   EXPECT_EQ(device_rows_ns, 15 * kUs);
 }
 
+// Host rows alone: the same rows, counts and device times as the full table's host rows.
+TEST(KeyAveragesTable, HostOnlyRowsAreTheFullTablesHostRows) {
+  auto index = index::TraceIndex::Build(LaunchTrace());
+  ASSERT_TRUE(index.ok());
+  const KeyAverages all = ComputeKeyAverages(*index, Attribution::kAttributed);
+  const KeyAverages host =
+      ComputeKeyAverages(*index, Attribution::kAttributed, KeyAverageRows::kHostOnly);
+  std::vector<const KeyAverage*> expected;
+  for (const KeyAverage& row : all.rows) {
+    if (!row.is_device)
+      expected.push_back(&row);
+  }
+  ASSERT_EQ(host.rows.size(), expected.size());
+  ASSERT_LT(host.rows.size(), all.rows.size());  // the trace has device rows to leave out
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(host.rows[i].name, expected[i]->name);
+    EXPECT_EQ(host.rows[i].count, expected[i]->count);
+    EXPECT_EQ(host.rows[i].self_cpu_ns, expected[i]->self_cpu_ns);
+    EXPECT_EQ(host.rows[i].cpu_total_ns, expected[i]->cpu_total_ns);
+    EXPECT_EQ(host.rows[i].self_device_ns, expected[i]->self_device_ns);
+    EXPECT_EQ(host.rows[i].device_total_ns, expected[i]->device_total_ns);
+  }
+  EXPECT_EQ(host.stats.attributed, all.stats.attributed);
+}
+
 TEST(KeyAveragesTable, ReleasedModeLeavesCpuRowsWithoutDeviceTime) {
   const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kReleased);
   for (const KeyAverage& row : averages.rows) {
