@@ -39,7 +39,7 @@ class SyntheticTrace {
     e.tid = tid;
     e.ts_ns = ts;
     e.dur_ns = dur;
-    e.args = std::move(args);
+    e.args = args;
     trace.events.push_back(std::move(e));
     return trace.events.back();
   }

@@ -148,7 +148,7 @@ bridge::BridgeResult CAbiDevice() {
     marker.end_steady_ns = marker.start_steady_ns + kSubmitNs;
     exp.AddAnnotation(&marker, "launch_id", launch_id, 0);
     marker.corr_id = call + 2;
-    exp.slices.push_back(std::move(marker));
+    exp.slices.push_back(marker);
     for (const Work& w : DeviceWork(call)) {
       bridge::CopiedSlice slice;
       slice.device_pid = kChiplet;
@@ -171,10 +171,10 @@ bridge::BridgeResult CAbiDevice() {
       slice.end_steady_ns = kSteadyNs + w.end;
       exp.AddAnnotation(&slice, "launch_id", launch_id, 0);
       slice.corr_id = call + 2;
-      exp.slices.push_back(std::move(slice));
+      exp.slices.push_back(slice);
     }
   }
-  return bridge::ConvertExport(std::move(exp), Window());
+  return bridge::ConvertExport(exp, Window());
 }
 
 Trace TraceIn(Dialect dialect) {

@@ -36,7 +36,7 @@ Event MakeEvent(Category category,
   event.tid = tid;
   event.ts_ns = kBaseNs + ts_rel_ns;
   event.dur_ns = dur_ns;
-  event.args = std::move(args);
+  event.args = args;
   return event;
 }
 
