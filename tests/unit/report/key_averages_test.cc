@@ -203,7 +203,8 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
 
 // Host rows alone: the same rows, counts and device times as the full table's host rows.
 TEST(KeyAveragesTable, HostOnlyRowsAreTheFullTablesHostRows) {
-  auto index = index::TraceIndex::Build(LaunchTrace());
+  const Trace trace = LaunchTrace();  // the index views it: it must outlive the index
+  auto index = index::TraceIndex::Build(trace);
   ASSERT_TRUE(index.ok());
   const KeyAverages all = ComputeKeyAverages(*index, Attribution::kAttributed);
   const KeyAverages host =
