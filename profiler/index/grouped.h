@@ -1,7 +1,6 @@
 // Values grouped by key, built in one vector and sorted once. It reads like a
 // std::map<Key, std::vector<Value>> (groups in key order, each in insertion order) without a map
 // node and a vector per key: a trace's flows give one key per launch, hundreds of thousands.
-// LaunchGroups (launch_groups.h) is the same idea for launch id -> event indices, with at().
 #ifndef RBLNSIM_PROFILER_INDEX_GROUPED_H_
 #define RBLNSIM_PROFILER_INDEX_GROUPED_H_
 
@@ -10,6 +9,7 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -22,11 +22,21 @@ class Grouped {
   using const_iterator = typename std::vector<Group>::const_iterator;
 
   Grouped() = default;
-  // The groups view values_: a move keeps its buffer, a copy would view the original's.
+  // The groups view values_: a move keeps its buffer; a copy points its groups at its own.
   Grouped(Grouped&&) noexcept = default;
   Grouped& operator=(Grouped&&) noexcept = default;
-  Grouped(const Grouped&) = delete;
-  Grouped& operator=(const Grouped&) = delete;
+  Grouped(const Grouped& other) : keys_(other.keys_), values_(other.values_) {
+    groups_.reserve(other.groups_.size());
+    for (const auto& [key, values] : other.groups_) {
+      const auto offset = static_cast<size_t>(values.data() - other.values_.data());
+      groups_.emplace_back(key, std::span<Value>(values_.data() + offset, values.size()));
+    }
+  }
+  Grouped& operator=(const Grouped& other) {
+    if (this != &other)
+      *this = Grouped(other);
+    return *this;
+  }
 
   // Only before Seal().
   void Add(Key key, Value value) {
@@ -80,6 +90,13 @@ class Grouped {
     return it != groups_.end() && !(key < it->first) ? it : groups_.end();
   }
   size_t count(const Key& key) const { return find(key) != end() ? 1 : 0; }
+  // As std::map::at: throws std::out_of_range for a key with no values.
+  std::span<Value> at(const Key& key) const {
+    const auto it = find(key);
+    if (it == end())
+      throw std::out_of_range("Grouped::at: no such key");
+    return it->second;
+  }
 
  private:
   std::vector<Key> keys_;  // until Seal

@@ -219,8 +219,8 @@ void TraceIndex::BuildLaunchTable() {
     if ((flags & kHasLaunchId) != 0)
       slices_by_launch.emplace_back(events_.launch_id[i], i);
   }
-  launches_.markers_by_launch.Build(std::move(markers_by_launch));
-  launches_.slices_by_launch.Build(std::move(slices_by_launch));
+  launches_.markers_by_launch.Build(markers_by_launch);
+  launches_.slices_by_launch.Build(slices_by_launch);
 }
 
 std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,20 @@ TEST(GroupedTest, MatchesAMapOfVectorsOnShuffledKeys) {
       EXPECT_EQ(it->second.front(), expected[key].front());
     }
   }
+}
+
+TEST(GroupedTest, ACopyViewsItsOwnValues) {
+  Grouped<int, int> groups;
+  groups.Add(1, 10);
+  groups.Add(2, 20);
+  groups.Add(1, 11);
+  groups.Seal();
+  const Grouped<int, int> copy = groups;
+  groups.at(1)[0] = 99;
+  EXPECT_EQ(copy.at(1)[0], 10);
+  EXPECT_EQ(copy.at(1)[1], 11);
+  EXPECT_EQ(copy.at(2)[0], 20);
+  EXPECT_THROW((void)copy.at(3), std::out_of_range);
 }
 
 TEST(GroupedTest, ValuesCanBeUpdatedInPlace) {
