@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 
 namespace rblnsim::trace {
 
@@ -106,33 +107,31 @@ ArgView Decode(const char** at) {
 }  // namespace
 
 ArgValueView ViewOf(const ArgValue& value) {
-  switch (value.index()) {
-    case 0:
-      return std::get<int64_t>(value);
-    case 1:
-      return std::get<double>(value);
-    case 2:
-      return std::get<bool>(value);
-    case 3:
-      return std::string_view(std::get<std::string>(value));
-    default:
-      return RawJsonView{std::get<RawJson>(value).text};
-  }
+  return std::visit(
+      [](const auto& v) -> ArgValueView {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          return std::string_view(v);
+        else if constexpr (std::is_same_v<T, RawJson>)
+          return RawJsonView{v.text};
+        else
+          return v;  // the numbers and bools are the same alternatives
+      },
+      value);
 }
 
 ArgValue OwnedValue(const ArgValueView& value) {
-  switch (value.index()) {
-    case 0:
-      return std::get<int64_t>(value);
-    case 1:
-      return std::get<double>(value);
-    case 2:
-      return std::get<bool>(value);
-    case 3:
-      return std::string(std::get<std::string_view>(value));
-    default:
-      return RawJson{std::string(std::get<RawJsonView>(value).text)};
-  }
+  return std::visit(
+      [](const auto& v) -> ArgValue {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string_view>)
+          return std::string(v);
+        else if constexpr (std::is_same_v<T, RawJsonView>)
+          return RawJson{std::string(v.text)};
+        else
+          return v;
+      },
+      value);
 }
 
 bool operator==(const ArgValueView& view, const ArgValue& value) {
@@ -172,14 +171,11 @@ ArgList::Iterator& ArgList::Iterator::operator++() {
   return *this;
 }
 
-ArgList::ArgList(std::initializer_list<Arg> args) {
-  ArgListBuilder builder;
-  for (const Arg& arg : args)
-    builder.Add(arg.key, ViewOf(arg.value));
-  *this = builder.Build();
-}
+ArgList::ArgList(std::initializer_list<Arg> args) : ArgList(std::span(args.begin(), args.size())) {}
 
-ArgList::ArgList(const std::vector<Arg>& args) {
+ArgList::ArgList(const std::vector<Arg>& args) : ArgList(std::span(args)) {}
+
+ArgList::ArgList(std::span<const Arg> args) {
   ArgListBuilder builder;
   for (const Arg& arg : args)
     builder.Add(arg.key, ViewOf(arg.value));

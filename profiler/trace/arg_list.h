@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -86,6 +87,7 @@ class ArgList {
   ArgList(std::initializer_list<Arg> args);
   // From owning args, for callers that assemble them first (tests, rare paths).
   ArgList(const std::vector<Arg>& args);  // NOLINT(google-explicit-constructor)
+  explicit ArgList(std::span<const Arg> args);
   ArgList(const ArgList& other);
   ArgList(ArgList&& other) noexcept;
   ArgList& operator=(const ArgList& other);
