@@ -139,7 +139,6 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
   // ran nothing, so no arrow dangles. A marker the window cannot hold takes its arrow with it:
   // finishes without their start would break the trace's flow contract.
   std::vector<bool> unmarked(flowed, false);  // launches whose finishes lose their start
-  bool any_unmarked = false;
   for (size_t i = 0; i < flowed; ++i) {
     if (!usable[i])
       continue;
@@ -152,7 +151,6 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     if (!InWindow(ts_ns, window)) {
       ++stats.markers_out_of_window;
       unmarked[i] = true;
-      any_unmarked = true;
       continue;
     }
     trace::Event marker;
@@ -171,7 +169,7 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     ++stats.flows_started;
     stats.flows_finished += finishes[i];
   }
-  if (any_unmarked) {
+  if (stats.markers_out_of_window > 0) {
     for (trace::Event& event : result.events) {
       if (event.flow_role == trace::FlowRole::kFinish &&
           unmarked[event.flow_id - trace::kFlowIdBlockBegin]) {

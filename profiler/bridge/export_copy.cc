@@ -86,13 +86,6 @@ CopiedExport CopyExport(const RblnKinetoExport& exp) {
   return out;
 }
 
-void CopiedExport::AddCategory(CopiedSlice* slice, std::string_view category) {
-  if (slice->category_count == 0)
-    slice->first_category = static_cast<uint32_t>(categories.size());
-  categories.push_back(text.Keep(category));
-  ++slice->category_count;
-}
-
 void CopiedExport::AddAnnotation(CopiedSlice* slice,
                                  std::optional<std::string_view> name,
                                  std::optional<std::string_view> value,

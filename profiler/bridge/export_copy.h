@@ -75,7 +75,6 @@ struct CopiedExport {
     return text ? CopiedString(this->text.Keep(*text)) : std::nullopt;
   }
   // Appends to |slice|'s run; a slice's entries must be added one after another.
-  void AddCategory(CopiedSlice* slice, std::string_view category);
   void AddAnnotation(CopiedSlice* slice,
                      std::optional<std::string_view> name,
                      std::optional<std::string_view> value,

@@ -1,7 +1,6 @@
 #include "profiler/bridge/rbln_bridge.h"
 
 #include <optional>
-#include <utility>
 
 #include "profiler/bridge/export_copy.h"
 #include "profiler/bridge/slice_converter.h"
@@ -90,8 +89,7 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return Status::Error("rbln_kineto_end_session_and_export failed: " + RetCodeName(code));
   }
 
-  BridgeResult result =
-      sink.copy.has_value() ? ConvertExport(std::move(*sink.copy), *window) : BridgeResult{};
+  BridgeResult result = sink.copy.has_value() ? ConvertExport(*sink.copy, *window) : BridgeResult{};
   CountProtocol(sink, exported, &result.stats);
   AttachProducerStats(api_.last_session_stats, &result.stats);
   return result;

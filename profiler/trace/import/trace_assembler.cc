@@ -225,7 +225,7 @@ ArgList TraceAssembler::TakeArgs(RawEvent& raw) {
     return !keep_args_ ||
            std::find(keep_args_->begin(), keep_args_->end(), arg.key) != keep_args_->end();
   };
-  if (std::all_of(raw.args.begin(), raw.args.end(), kept))
+  if (!keep_args_ || std::all_of(raw.args.begin(), raw.args.end(), kept))
     return std::move(raw.args);
   for (const ArgView arg : raw.args) {
     if (kept(arg))
