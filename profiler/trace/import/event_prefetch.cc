@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "profiler/trace/import/json_scan.h"
-#include "profiler/trace/import/text_cursor.h"
+#include "profiler/trace/import/line_stream.h"
 
 namespace rblnsim::trace::import {
 
@@ -89,33 +89,25 @@ std::optional<uint64_t> EventPrefetcher::LineStartAfter(std::string_view text,
 }
 
 std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* reader,
-                                                                const char* data,
+                                                                char* data,
                                                                 size_t size,
                                                                 size_t readable,
                                                                 uint64_t offset,
                                                                 size_t expected_events) {
   std::vector<Read> reads;
   reads.reserve(expected_events);
-  const std::string_view text(data, size);
-  RawEvent scratch;
-  size_t rel = 0;
-  while (rel < size && data[rel] == '{') {
-    const std::optional<size_t> end = GuessLineEnd(data, size, rel);
-    if (!end)
-      break;
-    bool whole = false;
-    const TextPiece piece{data + rel, *end - rel, readable - rel, offset + rel};
-    if (!reader->ReadEvent(piece, &scratch, &whole).ok() || !whole)
-      break;
+  LineStream stream;
+  if (!stream.OpenInPlace(reader, data, size, readable, offset))
+    return reads;
+  while (const std::optional<uint64_t> begin = stream.next_begin()) {
     Read& read = reads.emplace_back();
-    read.begin = offset + rel;
-    read.end = offset + *end;
-    std::swap(read.event, scratch);
-    // The next element: after ',' and whitespace; anything else ends the stretch.
-    size_t next = SkipWhitespace(text, *end);
-    if (next >= size || data[next] != ',')
+    const std::optional<uint64_t> end = stream.Take(reader, *begin, &read.event);
+    if (!end) {
+      reads.pop_back();
       break;
-    rel = SkipWhitespace(text, next + 1);
+    }
+    read.begin = *begin;
+    read.end = *end;
   }
   return reads;
 }

@@ -2,7 +2,8 @@
 // event per line, and a raw newline never sits inside a JSON string, so the first line starting
 // with '{' past some offset very likely starts an event: from there the prefetcher reads events
 // the way the importer's line guess does (one whole event per line, then ',' and whitespace),
-// each from its own copy of the text, into RawEvents tagged with where they begin.
+// as one stream over its own copy of the text (line_stream.h), into RawEvents tagged with where
+// they begin.
 //
 // It is only a guess, and the importer stays the judge: it takes a prefetched event only when its
 // own walk of the array reaches that very byte as the start of an element, and it then has the
@@ -50,6 +51,15 @@ class EventPrefetcher {
   bool busy() const { return in_flight_; }
   // Where the events read so far and not yet handed out end; 0 when there are none.
   uint64_t ahead_end() const { return next_ < ready_.size() ? ready_.back().end : 0; }
+  // Where the first event read ahead and not yet handed out begins, or the stretch in flight
+  // does; nullopt when neither.
+  std::optional<uint64_t> ahead_begin() const {
+    if (next_ < ready_.size())
+      return ready_[next_].begin;
+    if (in_flight_)
+      return pending_begin_;
+    return std::nullopt;
+  }
 
   // The prefetched event beginning at |pos|, moved into |event|, and where it ends; nullopt if
   // none begins there. Waits for the stretch in flight once |pos| has reached it. Events before
@@ -65,7 +75,7 @@ class EventPrefetcher {
     RawEvent event;
   };
   static std::vector<Read> ReadStretch(EventReader* reader,
-                                       const char* data,
+                                       char* data,
                                        size_t size,
                                        size_t readable,
                                        uint64_t offset,

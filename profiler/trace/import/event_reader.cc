@@ -60,40 +60,54 @@ class EventReader::Impl {
   void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
 
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
-    const uint64_t begin = piece.offset;
-    const uint64_t end = piece.offset + piece.size;
-    event->Clear();
-    event->offset = begin;
     od::document doc;
     RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
-    od::json_type type;
-    if (auto error = doc.type().get(type))
-      return ErrorAtByte(begin, InvalidJson(error));
-    if (type != od::json_type::object) {
-      return ErrorAtByte(begin,
-                         "trace event is " + std::string(TypeName(type)) + ", not an object");
-    }
-    od::object object;
-    if (auto error = doc.get_object().get(object))
-      return ErrorAtByte(begin, InvalidJson(error));
-    seen_fields_ = 0;
-    other_names_.Clear();
-    for (auto field_result : object) {
-      od::field field;
-      std::string_view key;
-      if (auto error = std::move(field_result).get(field))
-        return Fail(doc, error, end);
-      const uint64_t key_at = KeyOffset(field);
-      if (auto error = FieldKey(field, &key))
-        return Fail(doc, error, end);
-      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
-    }
+    RBLNSIM_RETURN_IF_ERROR(ReadEventIn(doc, piece.offset, piece.offset + piece.size, event));
     if (whole != nullptr) {
       // Once every token has been read, simdjson has no location left to give.
       const char* at = nullptr;
       *whole = doc.current_location().get(at) == simdjson::OUT_OF_BOUNDS;
     }
     return Status::Ok();
+  }
+
+  Status OpenStream(const TextPiece& text) {
+    stream_base_ = InputOffsets(text.data, text.offset);
+    stream_data_ = text.data;
+    stream_open_ = false;
+    if (stream_parser_.max_depth() != kParserMaxDepth) {
+      if (stream_parser_.allocate(kInitialParserBytes, kParserMaxDepth) != simdjson::SUCCESS)
+        return ErrorAtByte(text.offset, "out of memory while parsing the trace");
+    }
+    // One batch for the whole text: simdjson then runs stage 1 once, on this thread, and
+    // starts no thread of its own to look ahead.
+    const size_t batch_bytes = std::max(text.size, kInitialParserBytes);
+    if (auto error = stream_parser_.iterate_many(text.data, text.size, batch_bytes).get(stream_))
+      return ErrorAtByte(text.offset, InvalidJson(error));
+    stream_it_ = stream_.begin();
+    stream_open_ = true;
+    return Status::Ok();
+  }
+
+  bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
+    if (!stream_open_ || !(stream_it_ != stream_.end()) ||
+        stream_base_.Of(stream_data_ + stream_it_.current_index()) != begin) {
+      stream_open_ = false;
+      return false;
+    }
+    od::document_reference doc;
+    offsets_ = stream_base_;
+    const char* at = nullptr;
+    // The event is the one its own document would give only if it ends where the next one
+    // begins: simdjson then had no token left in between.
+    const bool read = !(*stream_it_).get(doc) && ReadEventIn(doc, begin, next, event).ok() &&
+                      !doc.current_location().get(at) && stream_base_.Of(at) == next;
+    if (!read) {
+      stream_open_ = false;
+      return false;
+    }
+    ++stream_it_;
+    return true;
   }
 
   StatusOr<std::string> ReadCompact(const TextPiece& piece) {
@@ -160,6 +174,36 @@ class EventReader::Impl {
   }
 
  private:
+  // One event from |doc| (a document of its own, or one of a stream) spanning [begin, end).
+  template <typename Document>
+  Status ReadEventIn(Document& doc, uint64_t begin, uint64_t end, RawEvent* event) {
+    event->Clear();
+    event->offset = begin;
+    od::json_type type;
+    if (auto error = doc.type().get(type))
+      return ErrorAtByte(begin, InvalidJson(error));
+    if (type != od::json_type::object) {
+      return ErrorAtByte(begin,
+                         "trace event is " + std::string(TypeName(type)) + ", not an object");
+    }
+    od::object object;
+    if (auto error = doc.get_object().get(object))
+      return ErrorAtByte(begin, InvalidJson(error));
+    seen_fields_ = 0;
+    other_names_.Clear();
+    for (auto field_result : object) {
+      od::field field;
+      std::string_view key;
+      if (auto error = std::move(field_result).get(field))
+        return Fail(doc, error, end);
+      const uint64_t key_at = KeyOffset(field);
+      if (auto error = FieldKey(field, &key))
+        return Fail(doc, error, end);
+      RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
+    }
+    return Status::Ok();
+  }
+
   Status Open(const TextPiece& piece, od::document* doc) {
     offsets_ = InputOffsets(piece.data, piece.offset);
     if (parser_.max_depth() != kParserMaxDepth) {
@@ -179,7 +223,8 @@ class EventReader::Impl {
   uint64_t KeyOffset(od::field& field) const { return offsets_.Of(field.key().raw()) - 1; }
 
   // Where simdjson stopped, for errors in the middle of an event.
-  Status Fail(od::document& doc, simdjson::error_code error, uint64_t fallback) {
+  template <typename Document>
+  Status Fail(Document& doc, simdjson::error_code error, uint64_t fallback) {
     const char* at = nullptr;
     const uint64_t offset = doc.current_location().get(at) ? fallback : offsets_.Of(at);
     return ErrorAtByte(offset, InvalidJson(error));
@@ -384,6 +429,13 @@ class EventReader::Impl {
   InputOffsets offsets_;
   std::vector<std::string> keep_args_;  // empty: all
   od::parser parser_;
+  // The stream of OpenStream, in a parser of its own: the documents above may be read between.
+  od::parser stream_parser_;
+  od::document_stream stream_;
+  od::document_stream::iterator stream_it_;
+  InputOffsets stream_base_;
+  const char* stream_data_ = nullptr;
+  bool stream_open_ = false;
   ValueCopier copier_;
   uint32_t seen_fields_ = 0;            // FieldBits of the event being read
   uint64_t field_at_[kFieldBits] = {};  // where each was written
@@ -405,6 +457,12 @@ void EventReader::KeepOnlyArgs(std::vector<std::string> keys) {
 
 Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
   return impl_->ReadEvent(piece, event, whole);
+}
+Status EventReader::OpenStream(const TextPiece& text) {
+  return impl_->OpenStream(text);
+}
+bool EventReader::ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
+  return impl_->ReadStreamEvent(begin, next, event);
 }
 StatusOr<std::string> EventReader::ReadCompact(const TextPiece& piece) {
   return impl_->ReadCompact(piece);

@@ -77,6 +77,14 @@ class EventReader {
   // guessed where it ends.
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
+  // Many events at once (line_stream.h): |text| holds whole events separated by whitespace
+  // only, read as one simdjson stream. ReadStreamEvent reads the stream's next event, which
+  // must begin at |begin| and be followed by the next at |next|: the event ReadEvent would read
+  // from [begin, next) with *whole set. Any other case (an error, a document elsewhere, the
+  // end) gives false and closes the stream, and the caller reads the event by itself.
+  Status OpenStream(const TextPiece& text);
+  bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event);
+
   // A top-level member's value, validated and re-serialised compactly.
   StatusOr<std::string> ReadCompact(const TextPiece& piece);
   // A string value (or key, quotes included), unescaped.

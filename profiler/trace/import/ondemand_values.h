@@ -31,11 +31,10 @@ class InputOffsets {
   // cannot say where it is (e.g. past the end).
   InputOffsets(const char* base, uint64_t base_offset) : base_(base), base_offset_(base_offset) {}
   uint64_t Of(const char* p) const { return base_offset_ + static_cast<uint64_t>(p - base_); }
-  // Inline: it runs for every field of every event, and is needed only for error messages.
-  uint64_t Where(od::value& value) const {
-    const char* at = nullptr;
-    return value.current_location().get(at) ? base_offset_ : Of(at);
-  }
+  // Where a value not yet read begins. Inline: it runs for every field of every event, and is
+  // needed only for error messages. The value's first token is where current_location() would
+  // point (the iterator is alive and on that token), read without its end-of-document checks.
+  uint64_t Where(od::value& value) const { return Of(value.raw_json_token().data()); }
 
  private:
   const char* base_ = nullptr;

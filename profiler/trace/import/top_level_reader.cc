@@ -15,6 +15,7 @@
 #include "profiler/trace/import/event_prefetch.h"
 #include "profiler/trace/import/event_reader.h"
 #include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/line_stream.h"
 #include "profiler/trace/import/text_cursor.h"
 #include "profiler/trace/import/trace_assembler.h"
 
@@ -255,6 +256,8 @@ class TopLevelReader {
             }
             Prefetch(b);
           }
+          if (const std::optional<uint64_t> end = ReadFromLineStream(b))
+            return end;
           return ReadEventToLineEnd(b);
         });
   }
@@ -292,6 +295,36 @@ class TopLevelReader {
   }
   // Stretches that gave the walk nothing before the second thread is left alone.
   static constexpr int kMaxPrefetchMisses = 4;
+
+  // This thread's share of the events, read a stretch at a time as one simdjson stream
+  // (line_stream.h), up to where the second thread's stretch begins. Returns the event's end,
+  // with event_ filled, or nullopt: the event is then read on its own.
+  std::optional<uint64_t> ReadFromLineStream(uint64_t begin) {
+    if (const std::optional<uint64_t> end = lines_.Take(&reader_, begin, &event_))
+      return end;
+    if (line_stream_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
+      return std::nullopt;
+    uint64_t limit = std::min<uint64_t>(window_.end(), begin + kLineStreamBytes);
+    if (prefetch_) {
+      if (const std::optional<uint64_t> ahead = prefetch_->ahead_begin(); ahead && *ahead > begin)
+        limit = std::min(limit, *ahead);
+    }
+    // Near the end of the window or of this thread's share, the few events left are read one
+    // by one; a stretch cut short there says nothing about how the file is laid out.
+    const bool full = limit - begin == kLineStreamBytes;
+    if (!full && limit - begin < kMinLineStreamBytes)
+      return std::nullopt;
+    const std::string_view text = window_.view().substr(begin - window_.begin(), limit - begin);
+    std::optional<uint64_t> end;
+    if (lines_.Open(&reader_, text, begin))
+      end = lines_.Take(&reader_, begin, &event_);
+    if (!end && full)
+      ++line_stream_misses_;
+    return end;
+  }
+  // Small enough for stage 1's output to stay in the caches while the events are read.
+  static constexpr uint64_t kLineStreamBytes = uint64_t{256} << 10;
+  static constexpr uint64_t kMinLineStreamBytes = uint64_t{16} << 10;
 
   // Kineto writes one event per line, and a raw newline cannot sit inside a JSON string, so an
   // event most likely ends at the last '}' before the next newline. Reading that piece at once
@@ -402,6 +435,8 @@ class TopLevelReader {
   std::unordered_map<std::string, uint64_t> top_level_keys_;  // name -> where it was written
   std::optional<uint64_t> events_open_;  // where the first traceEvents array opens
   int line_guess_misses_ = 0;
+  LineStream lines_;  // this thread's stretch of events, read as one stream
+  int line_stream_misses_ = 0;
   bool unit_known_ = false;
   int64_t base_ns_ = 0;  // absolute times when the file has no baseTimeNanoseconds
   uint64_t base_offset_ = 0;

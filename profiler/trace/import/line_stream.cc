@@ -1,0 +1,73 @@
+#include "profiler/trace/import/line_stream.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+
+#include "profiler/trace/import/json_scan.h"
+#include "profiler/trace/import/text_cursor.h"
+
+namespace rblnsim::trace::import {
+
+bool LineStream::Open(EventReader* reader, std::string_view text, uint64_t offset) {
+  spans_.clear();
+  next_ = 0;
+  const size_t needed = text.size() + simdjson::SIMDJSON_PADDING;
+  if (needed > copy_capacity_) {
+    copy_.reset(new (std::nothrow) char[needed]);
+    copy_capacity_ = copy_ ? needed : 0;
+    if (!copy_)
+      return false;  // the caller reads the events one by one
+  }
+  std::memcpy(copy_.get(), text.data(), text.size());
+  std::memset(copy_.get() + text.size(), 0, simdjson::SIMDJSON_PADDING);
+  return OpenInPlace(reader, copy_.get(), text.size(), copy_capacity_, offset);
+}
+
+bool LineStream::OpenInPlace(EventReader* reader,
+                             char* data,
+                             size_t size,
+                             size_t readable,
+                             uint64_t offset) {
+  spans_.clear();
+  next_ = 0;
+  const std::string_view text(data, size);
+  size_t rel = 0;
+  size_t stream_end = 0;
+  while (rel < size && data[rel] == '{') {
+    const std::optional<size_t> end = GuessLineEnd(data, size, rel);
+    if (!end)
+      break;
+    spans_.push_back({offset + rel, offset + *end});
+    stream_end = *end;
+    const size_t comma = SkipWhitespace(text, *end);
+    if (comma >= size || data[comma] != ',')
+      break;
+    data[comma] = ' ';
+    rel = SkipWhitespace(text, comma + 1);
+  }
+  if (spans_.size() < 2 || !reader->OpenStream({data, stream_end, readable, offset}).ok()) {
+    spans_.clear();
+    return false;
+  }
+  return true;
+}
+
+std::optional<uint64_t> LineStream::Take(EventReader* reader, uint64_t pos, RawEvent* event) {
+  if (next_ + 1 >= spans_.size() || spans_[next_].begin != pos ||
+      !reader->ReadStreamEvent(pos, spans_[next_ + 1].begin, event)) {
+    spans_.clear();
+    next_ = 0;
+    return std::nullopt;
+  }
+  return spans_[next_++].end;
+}
+
+std::optional<uint64_t> LineStream::next_begin() const {
+  if (next_ + 1 >= spans_.size())
+    return std::nullopt;
+  return spans_[next_].begin;
+}
+
+}  // namespace rblnsim::trace::import
