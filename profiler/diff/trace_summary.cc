@@ -16,7 +16,7 @@ void AddOpTotals(const index::TraceIndex& index, TraceSummary* summary) {
   const report::KeyAverages averages = report::ComputeKeyAverages(
       index, report::Attribution::kAttributed, report::KeyAverageRows::kHostOnly);
   for (const report::KeyAverage& row : averages.rows) {
-    summary->op_names.push_back(row.name);
+    summary->op_names.emplace_back(row.name);
     OpTotals totals;
     totals.calls = row.count;
     totals.self_cpu_ns = row.self_cpu_ns;

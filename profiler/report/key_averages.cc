@@ -271,14 +271,34 @@ class EventTree {
     }
 
     // Rows by (row name, device, user annotation), in first-appearance order.
-    std::vector<KeyAverage> rows;
+    // Device slices may be named once each (a launch's "i<n>_..." names), so there can be a row
+    // per slice: the keys are counted first and the rows reserved once, rather than grown by
+    // doubling with the old and new arrays both alive at the largest step.
     std::vector<int32_t> row_of_key(row_names_.size() * 4, -1);
+    auto key_of = [&](const Node& node) {
+      const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
+      return node.name * 4 + (node.device ? 2 : 0) + (user_annotation ? 1 : 0);
+    };
+    size_t row_count = 0;
+    for (int i : alive_) {
+      const Node& node = nodes_[i];
+      if (node.device && which == KeyAverageRows::kHostOnly)
+        continue;
+      int32_t& seen = row_of_key[key_of(node)];
+      if (seen < 0) {
+        seen = 0;
+        ++row_count;
+      }
+    }
+    std::fill(row_of_key.begin(), row_of_key.end(), -1);
+    std::vector<KeyAverage> rows;
+    rows.reserve(row_count);
     for (int i : alive_) {
       const Node& node = nodes_[i];
       if (node.device && which == KeyAverageRows::kHostOnly)
         continue;
       const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
-      int32_t& slot = row_of_key[node.name * 4 + (node.device ? 2 : 0) + (user_annotation ? 1 : 0)];
+      int32_t& slot = row_of_key[key_of(node)];
       if (slot < 0) {
         slot = static_cast<int32_t>(rows.size());
         KeyAverage& row = rows.emplace_back();

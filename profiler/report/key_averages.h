@@ -43,7 +43,9 @@ struct TableOptions {
 
 // One key_averages() row.
 struct KeyAverage {
-  std::string name;
+  // The trace's own text (through its index): valid while that trace is. A row per distinct
+  // name can mean a row per device slice, so the rows copy no names.
+  std::string_view name;
   bool is_device = false;           // a PrivateUse1 row (kernel, memcpy, memset, gpu annotation)
   bool is_user_annotation = false;  // user_annotation / gpu_user_annotation: separate rows
   int64_t count = 0;

@@ -184,7 +184,7 @@ std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
     if (printed == options.row_limit)
       break;
     ++printed;
-    std::string name = row.name;
+    std::string name(row.name);
     if (trace::Utf8Length(name) >= kMaxNameColumnWidth - 3) {
       name = std::string(Utf8Prefix(name, kMaxNameColumnWidth - 3)) + "...";
     }

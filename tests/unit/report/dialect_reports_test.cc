@@ -20,6 +20,8 @@ namespace rblnsim::report {
 namespace {
 
 // ComputeKeyAverages over a fresh index of |trace|.
+// The rows view the trace's names: the trace must outlive them.
+KeyAverages KeyAveragesOf(trace::Trace&& trace, Attribution attribution) = delete;
 KeyAverages KeyAveragesOf(const trace::Trace& trace, Attribution attribution) {
   auto index = index::TraceIndex::Build(trace);
   EXPECT_TRUE(index.ok());
@@ -234,7 +236,8 @@ TEST(DialectReports, SameTableInBothDialects) {
 
 TEST(DialectReports, MarkersAreNeitherCpuOpsNorDeviceTime) {
   for (Dialect dialect : {Dialect::kCAbi, Dialect::kCurrent}) {
-    const KeyAverages averages = KeyAveragesOf(TraceIn(dialect), Attribution::kReleased);
+    const trace::Trace trace = TraceIn(dialect);
+    const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
     int64_t self_device_ns = 0;
     for (const KeyAverage& row : averages.rows) {
       EXPECT_FALSE(row.name == trace::kCAbiMarkerName || row.name == trace::kCurrentMarkerName);
@@ -265,7 +268,8 @@ TEST(DialectReports, MarkersAreNeitherCpuOpsNorDeviceTime) {
 
 TEST(DialectReports, AttributionFindsTheLaunchingOpThroughEitherMarker) {
   for (Dialect dialect : {Dialect::kCAbi, Dialect::kCurrent}) {
-    const KeyAverages averages = KeyAveragesOf(TraceIn(dialect), Attribution::kAttributed);
+    const trace::Trace trace = TraceIn(dialect);
+    const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
     EXPECT_EQ(averages.stats.device_events, 18) << trace::DialectName(dialect);
     EXPECT_EQ(averages.stats.attributed, 18) << trace::DialectName(dialect);
     EXPECT_EQ(averages.stats.unattributed(), 0) << trace::DialectName(dialect);

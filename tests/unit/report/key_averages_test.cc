@@ -11,6 +11,8 @@ namespace rblnsim::report {
 namespace {
 
 // ComputeKeyAverages over a fresh index of |trace|.
+// The rows view the trace's names: the trace must outlive them.
+KeyAverages KeyAveragesOf(trace::Trace&& trace, Attribution attribution) = delete;
 KeyAverages KeyAveragesOf(const trace::Trace& trace, Attribution attribution) {
   auto index = index::TraceIndex::Build(trace);
   EXPECT_TRUE(index.ok());
@@ -191,7 +193,8 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
   EXPECT_EQ(stats.unattributed(), 0);
 
   // Every device ns lands on exactly one CPU op: their Self RBLN adds up to the footer.
-  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kAttributed);
+  const trace::Trace trace = LaunchTrace();
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
   int64_t cpu_self_device_ns = 0;
   int64_t device_rows_ns = 0;
   for (const KeyAverage& row : averages.rows) {
@@ -228,7 +231,8 @@ TEST(KeyAveragesTable, HostOnlyRowsAreTheFullTablesHostRows) {
 }
 
 TEST(KeyAveragesTable, ReleasedModeLeavesCpuRowsWithoutDeviceTime) {
-  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kReleased);
+  const trace::Trace trace = LaunchTrace();
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
   for (const KeyAverage& row : averages.rows) {
     if (!row.is_device) {
       EXPECT_EQ(row.self_device_ns, 0) << row.name;
@@ -261,11 +265,12 @@ TEST(KeyAveragesTable, UnattributedDeviceEventsAreCounted) {
 }
 
 TEST(KeyAveragesTable, SortByAndRowLimit) {
-  const KeyAverages averages = KeyAveragesOf(LaunchTrace(), Attribution::kAttributed);
+  const trace::Trace trace = LaunchTrace();
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kAttributed);
   const auto names = [](const std::vector<KeyAverage>& rows) {
     std::vector<std::string> out;
     for (const KeyAverage& row : rows)
-      out.push_back(row.name);
+      out.emplace_back(row.name);
     return out;
   };
   struct Case {

@@ -130,6 +130,9 @@ int RunCommand(const RunOptions& options) {
     std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", simulated->warmup.message().c_str());
     return 1;
   }
+  // The device records are in the trace now and nothing below reads them: a long window's
+  // records would otherwise sit beside the trace, its index and the tables built on it.
+  simulated->session.records = {};
   const bool active = simulated->active;
   const Status& window = simulated->window;
   const trace::Trace& trace = simulated->trace;
