@@ -34,6 +34,9 @@ void CollectLaunches(const index::TraceIndex& index, LatencyReport* report) {
   const index::HostForest& forest = index.forest();
   std::vector<uint32_t> op_of_name(index.names().size(), index::kNone);
   report->op_names.assign(1, "(no launching op)");
+  // One record per launch, reserved once: a long capture has hundreds of thousands.
+  report->launches.reserve(static_cast<size_t>(
+      std::count(forest.kind.begin(), forest.kind.end(), index::HostKind::kMarker)));
   for (uint32_t pos = 0; pos < forest.size(); ++pos) {
     if (forest.kind[pos] != index::HostKind::kMarker)
       continue;

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -15,6 +16,9 @@ namespace {
 
 // Lines looked at for an event start before a stretch is given up.
 constexpr int kMaxLinesToFindAStart = 64;
+
+// The most text one simdjson stream of a stretch holds.
+constexpr size_t kStreamBytes = size_t{256} << 10;
 
 }  // namespace
 
@@ -97,17 +101,28 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
   std::vector<Read> reads;
   reads.reserve(expected_events);
   LineStream stream;
-  if (!stream.OpenInPlace(reader, data, size, readable, offset))
-    return reads;
-  while (const std::optional<uint64_t> begin = stream.next_begin()) {
-    Read& read = reads.emplace_back();
-    const std::optional<uint64_t> end = stream.Take(reader, *begin, &read.event);
-    if (!end) {
-      reads.pop_back();
+  // In streams of a few hundred kB: simdjson's buffers for a stream grow with its size, and a
+  // stretch is megabytes. Each stream leaves its last event to the next one.
+  size_t rel = 0;
+  while (rel < size) {
+    const size_t piece = std::min(size - rel, kStreamBytes);
+    if (!stream.OpenInPlace(reader, data + rel, piece, readable - rel, offset + rel))
       break;
+    while (const std::optional<uint64_t> begin = stream.next_begin()) {
+      Read& read = reads.emplace_back();
+      const std::optional<uint64_t> end = stream.Take(reader, *begin, &read.event);
+      if (!end) {
+        reads.pop_back();
+        return reads;
+      }
+      read.begin = *begin;
+      read.end = *end;
     }
-    read.begin = *begin;
-    read.end = *end;
+    // The next stream begins with the event this one could not hand out.
+    const std::optional<uint64_t> left = stream.left_begin();
+    if (!left)
+      break;
+    rel = static_cast<size_t>(*left - offset);
   }
   return reads;
 }

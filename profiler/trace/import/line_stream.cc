@@ -35,16 +35,21 @@ bool LineStream::OpenInPlace(EventReader* reader,
   const std::string_view text(data, size);
   size_t rel = 0;
   size_t stream_end = 0;
+  // A separator is blanked only once an event follows it in the stream: the text after the
+  // last event stays as it was, for whoever reads on from there (the next stream).
+  std::optional<size_t> comma_before;
   while (rel < size && data[rel] == '{') {
     const std::optional<size_t> end = GuessLineEnd(data, size, rel);
     if (!end)
       break;
+    if (comma_before)
+      data[*comma_before] = ' ';
     spans_.push_back({offset + rel, offset + *end});
     stream_end = *end;
     const size_t comma = SkipWhitespace(text, *end);
     if (comma >= size || data[comma] != ',')
       break;
-    data[comma] = ' ';
+    comma_before = comma;
     rel = SkipWhitespace(text, comma + 1);
   }
   if (spans_.size() < 2 || !reader->OpenStream({data, stream_end, readable, offset}).ok()) {
@@ -68,6 +73,12 @@ std::optional<uint64_t> LineStream::next_begin() const {
   if (next_ + 1 >= spans_.size())
     return std::nullopt;
   return spans_[next_].begin;
+}
+
+std::optional<uint64_t> LineStream::left_begin() const {
+  if (spans_.empty() || next_ + 1 != spans_.size())
+    return std::nullopt;
+  return spans_.back().begin;
 }
 
 }  // namespace rblnsim::trace::import

@@ -42,6 +42,9 @@ class LineStream {
   std::optional<uint64_t> Take(EventReader* reader, uint64_t pos, RawEvent* event);
   // Where the next event to hand out begins; nullopt when the stream is closed or spent.
   std::optional<uint64_t> next_begin() const;
+  // Once every event but the last was handed out: where that last one begins, for a next
+  // stream to start from. Otherwise nullopt.
+  std::optional<uint64_t> left_begin() const;
 
  private:
   struct Span {

@@ -128,5 +128,39 @@ TEST(LineStreamTest, TakingAnyOtherPositionClosesTheStream) {
   EXPECT_FALSE(lines.Take(&reader, kOffset, &event));
 }
 
+// The importer's second thread reads a stretch as several streams in place, each beginning with
+// the event the one before it left: what a stream leaves must still read as it was written.
+TEST(LineStreamTest, AStreamInPlaceLeavesTheTextAfterItsEventsAsItWas) {
+  std::string text;
+  for (int i = 0; i < 6; ++i)
+    text += Line(i) + ",\n";
+  const std::string original = text;
+  text += std::string(simdjson::SIMDJSON_PADDING, '\0');
+  const size_t third = original.find(Line(3));
+  EventReader reader(3);
+  LineStream lines;
+  // The first stream holds the first four lines and hands out three.
+  ASSERT_TRUE(
+      lines.OpenInPlace(&reader, text.data(), third + Line(3).size() + 2, text.size(), kOffset));
+  RawEvent event;
+  int taken = 0;
+  while (const std::optional<uint64_t> begin = lines.next_begin()) {
+    ASSERT_TRUE(lines.Take(&reader, *begin, &event));
+    ++taken;
+  }
+  EXPECT_EQ(taken, 3);
+  EXPECT_EQ(text.substr(third),
+            original.substr(third) + std::string(simdjson::SIMDJSON_PADDING, '\0'));
+  // The next one, from the fourth line on, hands out the fourth and the fifth.
+  ASSERT_TRUE(lines.OpenInPlace(&reader, text.data() + third, original.size() - third,
+                                text.size() - third, kOffset + third));
+  taken = 0;
+  while (const std::optional<uint64_t> begin = lines.next_begin()) {
+    ASSERT_TRUE(lines.Take(&reader, *begin, &event));
+    ++taken;
+  }
+  EXPECT_EQ(taken, 2);
+}
+
 }  // namespace
 }  // namespace rblnsim::trace::import

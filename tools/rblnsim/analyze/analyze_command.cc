@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/concurrent_task.h"
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/fallback_detect.h"
 #include "profiler/analysis/latency_plots.h"
@@ -47,14 +48,20 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
   auto index = index::TraceIndex::Build(trace, ContractDialect(check_options, trace));
   if (!index.ok())
     return ReportError(index.status().WithPrefix(options.trace_path + ": "));
+  // The contract checks and the analyses only read the index: with --check they run side by
+  // side, and print in the same order as one after the other.
   std::optional<analysis::CheckReport> contract;
-  if (options.check) {
-    contract = analysis::CheckContract(*index, check_options);
-    std::fputs((FormatContractText(*contract) + "\n").c_str(), stdout);
+  TraceReports reports;
+  {
+    ConcurrentTask checks;
+    if (options.check)
+      checks.Start([&] { contract = analysis::CheckContract(*index, check_options); });
+    reports = AnalyzeTrace(*index, latency_options,
+                           /*window_from_events=*/!imported->capture_window_from_trace);
+    checks.Wait();
   }
-  const TraceReports reports =
-      AnalyzeTrace(*index, latency_options,
-                   /*window_from_events=*/!imported->capture_window_from_trace);
+  if (contract)
+    std::fputs((FormatContractText(*contract) + "\n").c_str(), stdout);
   const analysis::OverheadReport& overhead = reports.overhead;
   const analysis::LatencyReport& latency = reports.latency;
   const analysis::WindowOverrun& overrun = reports.overrun;
