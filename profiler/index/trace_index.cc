@@ -9,8 +9,6 @@
 #include <string>
 #include <unordered_set>
 
-#include "base/concurrent_task.h"
-
 namespace rblnsim::index {
 
 namespace {
@@ -117,9 +115,6 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
   }
 }
 
-// Below this many events a thread costs more than the names take to intern.
-constexpr size_t kConcurrentNamesEvents = 1 << 16;
-
 void TraceIndex::FillColumns() {
   const std::vector<Event>& events = trace_->events;
   const size_t n = events.size();
@@ -130,21 +125,11 @@ void TraceIndex::FillColumns() {
   events_.external_id.assign(n, 0);
   events_.flags.assign(n, 0);
   events_.node.assign(n, kNone);
-  // Interning every name is a third of the index, and nothing else here reads the names' ids:
-  // a large trace's names are interned on a second thread meanwhile, in event order as always.
-  auto intern = [this, &events, n] {
-    for (size_t i = 0; i < n; ++i)
-      events_.name[i] = names_.Intern(events[i].name);
-  };
-  ConcurrentTask names;
-  if (n >= kConcurrentNamesEvents)
-    names.Start(intern);
-  else
-    intern();
   const std::string_view dialect_marker = trace::LaunchMarkerName(dialect_);
   std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, RowHash> row_ids;
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
+    events_.name[i] = names_.Intern(e.name);
     events_.category[i] = e.category;
     auto [row, inserted] = row_ids.try_emplace({e.pid, e.tid}, static_cast<uint32_t>(rows_.size()));
     if (inserted)
@@ -181,7 +166,6 @@ void TraceIndex::FillColumns() {
       flags |= kPrivateUse1;
     events_.flags[i] = flags;
   }
-  names.Wait();
 }
 
 void TraceIndex::BuildLaunchTable() {
