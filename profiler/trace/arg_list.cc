@@ -14,7 +14,8 @@ namespace {
 // Each arg: a one-byte type (the variant index), the key's length and bytes, then the value:
 // eight bytes for a number, one for a bool, a length and the bytes for text. Lengths are
 // uint32: an importer window never holds an event anywhere near 4 GB.
-constexpr size_t kCountBytes = sizeof(uint32_t);
+constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);  // the block header: count, used, capacity
+constexpr uint32_t kHeaderBytes32 = static_cast<uint32_t>(kHeaderBytes);
 
 uint32_t Length32(size_t n) {
   if (n > UINT32_MAX)
@@ -183,17 +184,16 @@ ArgList::ArgList(std::span<const Arg> args) {
 }
 
 ArgList::ArgList(const ArgList& other) {
-  if (other.used_ == 0)
+  if (other.data_ == nullptr)
     return;
-  data_ = static_cast<char*>(::operator new(other.used_));
-  std::memcpy(data_, other.data_, other.used_);
-  used_ = capacity_ = other.used_;
+  const uint32_t n = other.used();
+  data_ = static_cast<char*>(::operator new(n));
+  std::memcpy(data_, other.data_, n);
+  SetHeader(2, n);
 }
 
-ArgList::ArgList(ArgList&& other) noexcept
-    : data_(other.data_), used_(other.used_), capacity_(other.capacity_) {
+ArgList::ArgList(ArgList&& other) noexcept : data_(other.data_) {
   other.data_ = nullptr;
-  other.used_ = other.capacity_ = 0;
 }
 
 ArgList& ArgList::operator=(const ArgList& other) {
@@ -206,10 +206,7 @@ ArgList& ArgList::operator=(ArgList&& other) noexcept {
   if (this != &other) {
     ::operator delete(data_);
     data_ = other.data_;
-    used_ = other.used_;
-    capacity_ = other.capacity_;
     other.data_ = nullptr;
-    other.used_ = other.capacity_ = 0;
   }
   return *this;
 }
@@ -222,18 +219,22 @@ ArgList::~ArgList() {
   ::operator delete(data_);
 }
 
-uint32_t ArgList::count() const {
-  uint32_t n = 0;
-  std::memcpy(&n, data_, sizeof n);
-  return n;
+uint32_t ArgList::Header(int field) const {
+  uint32_t value = 0;
+  std::memcpy(&value, data_ + field * sizeof value, sizeof value);
+  return value;
+}
+
+void ArgList::SetHeader(int field, uint32_t value) {
+  std::memcpy(data_ + field * sizeof value, &value, sizeof value);
 }
 
 ArgList::Iterator ArgList::begin() const {
-  return Iterator(data_ == nullptr ? nullptr : data_ + kCountBytes);
+  return Iterator(data_ == nullptr ? nullptr : data_ + kHeaderBytes);
 }
 
 ArgList::Iterator ArgList::end() const {
-  return Iterator(data_ == nullptr ? nullptr : data_ + used_);
+  return Iterator(data_ == nullptr ? nullptr : data_ + used());
 }
 
 ArgView ArgList::operator[](size_t i) const {
@@ -252,33 +253,29 @@ std::optional<ArgView> ArgList::Find(std::string_view key) const {
 }
 
 void ArgList::Reserve(size_t bytes) {
-  if (bytes <= capacity_ && data_ != nullptr)
+  if (data_ != nullptr && bytes <= capacity())
     return;
   // The first block is exact (most pushed lists hold one arg); later ones double, for lists
   // grown one push at a time. Builders hand over exact blocks instead.
-  const size_t grown = capacity_ == 0 ? bytes : std::max<size_t>(bytes, size_t{capacity_} * 2);
+  const size_t grown = data_ == nullptr ? bytes : std::max<size_t>(bytes, size_t{capacity()} * 2);
   char* block = static_cast<char*>(::operator new(Length32(grown)));
-  if (data_ != nullptr)
-    std::memcpy(block, data_, used_);
-  else
-    std::memset(block, 0, kCountBytes);
+  if (data_ != nullptr) {
+    std::memcpy(block, data_, used());
+  } else {
+    std::memset(block, 0, kHeaderBytes);
+    std::memcpy(block + sizeof(uint32_t), &kHeaderBytes32, sizeof kHeaderBytes32);
+  }
   ::operator delete(data_);
   data_ = block;
-  capacity_ = static_cast<uint32_t>(grown);
-  if (used_ == 0)
-    used_ = kCountBytes;
+  SetHeader(2, Length32(grown));
 }
 
 void ArgList::Add(std::string_view key, const ArgValueView& value) {
-  const size_t base = used_ == 0 ? kCountBytes : used_;
-  const size_t need = base + EncodedSize(key, value);
-  // Testing data_ as well keeps the "used_ != 0 implies a block" invariant visible to the analyzer.
-  if (data_ == nullptr || need > capacity_)
-    Reserve(need);
-  Encode(data_ + used_, key, value);
-  used_ = Length32(need);
-  const uint32_t n = count() + 1;
-  std::memcpy(data_, &n, sizeof n);
+  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(key, value);
+  Reserve(need);
+  Encode(data_ + used(), key, value);
+  SetHeader(1, Length32(need));
+  SetHeader(0, count() + 1);
 }
 
 void ArgList::Set(std::string_view key, const ArgValueView& value) {
@@ -302,7 +299,6 @@ void ArgList::Set(std::string_view key, const ArgValueView& value) {
 void ArgList::clear() {
   ::operator delete(data_);
   data_ = nullptr;
-  used_ = capacity_ = 0;
 }
 
 bool operator==(const ArgList& a, const ArgList& b) {
@@ -319,7 +315,7 @@ bool operator==(const ArgList& a, const ArgList& b) {
 
 ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& value) {
   if (buffer_.empty())
-    buffer_.resize(kCountBytes);
+    buffer_.resize(kHeaderBytes);
   const size_t at = buffer_.size();
   buffer_.resize(at + EncodedSize(key, value));
   Encode(buffer_.data() + at, key, value);
@@ -330,7 +326,7 @@ ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& va
 bool ArgListBuilder::Has(std::string_view key) const {
   if (count_ == 0)
     return false;
-  const char* at = buffer_.data() + kCountBytes;
+  const char* at = buffer_.data() + kHeaderBytes;
   for (uint32_t i = 0; i < count_; ++i) {
     if (Decode(&at).key == key)
       return true;
@@ -341,11 +337,12 @@ bool ArgListBuilder::Has(std::string_view key) const {
 ArgList ArgListBuilder::Build() {
   ArgList list;
   if (count_ != 0) {
-    std::memcpy(buffer_.data(), &count_, sizeof count_);
     const uint32_t n = Length32(buffer_.size());
     list.data_ = static_cast<char*>(::operator new(n));
     std::memcpy(list.data_, buffer_.data(), n);
-    list.used_ = list.capacity_ = n;
+    list.SetHeader(0, count_);
+    list.SetHeader(1, n);
+    list.SetHeader(2, n);
   }
   Clear();  // the buffer keeps its capacity for the next event
   return list;

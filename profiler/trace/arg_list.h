@@ -110,18 +110,22 @@ class ArgList {
   void Set(std::string_view key, const ArgValueView& value);
   void clear();
   // Bytes held in the heap block (capacity), for memory accounting.
-  size_t heap_bytes() const { return capacity_; }
+  size_t heap_bytes() const { return capacity(); }
 
   friend bool operator==(const ArgList& a, const ArgList& b);
 
  private:
   friend class ArgListBuilder;
-  uint32_t count() const;
+  uint32_t count() const { return Header(0); }
+  uint32_t used() const { return data_ == nullptr ? 0 : Header(1); }
+  uint32_t capacity() const { return data_ == nullptr ? 0 : Header(2); }
+  uint32_t Header(int field) const;
+  void SetHeader(int field, uint32_t value);
   void Reserve(size_t bytes);
 
-  char* data_ = nullptr;  // a uint32 count, then the encoded args
-  uint32_t used_ = 0;
-  uint32_t capacity_ = 0;
+  // One pointer per list, since every event holds one: the block starts with three uint32
+  // (count, bytes used, bytes allocated), then the encoded args.
+  char* data_ = nullptr;
 };
 
 // Collects one event's args in a reused buffer, then hands them out as an ArgList of exactly

@@ -27,7 +27,9 @@ Category CategoryFromName(std::string_view name) {
   return Category::kOther;
 }
 
-std::string_view InternCategoryText(std::string_view text) {
+namespace {
+
+const std::string& InternedCategory(std::string_view text) {
   // Node-based, so a stored string never moves; guarded, since imports may run on threads.
   static std::mutex mutex;
   static std::unordered_set<std::string>* const pool = new std::unordered_set<std::string>();
@@ -35,8 +37,16 @@ std::string_view InternCategoryText(std::string_view text) {
   return *pool->emplace(text).first;
 }
 
+}  // namespace
+
+std::string_view InternCategoryText(std::string_view text) {
+  return InternedCategory(text);
+}
+
+CategoryText::CategoryText(std::string_view text) : text_(&InternedCategory(text)) {}
+
 std::string_view Event::cat() const {
-  return category == Category::kOther ? cat_text : CategoryName(category);
+  return category == Category::kOther ? std::string_view(cat_text) : CategoryName(category);
 }
 
 std::optional<int64_t> Event::IntArg(std::string_view key) const {

@@ -34,6 +34,22 @@ std::string_view CategoryName(Category category);
 // A process-wide copy of |text| that lives until exit, for Event::cat_text: a trace names few
 // categories outside the enumeration, each then stored once however many events carry it.
 std::string_view InternCategoryText(std::string_view text);
+
+// Event::cat_text: an interned text (InternCategoryText) held as one pointer, read as a
+// string_view. Events number in the millions, and a string_view is twice the size.
+class CategoryText {
+ public:
+  CategoryText() = default;
+  CategoryText(std::string_view text);                                      // NOLINT: interns
+  CategoryText(const char* text) : CategoryText(std::string_view(text)) {}  // NOLINT
+  operator std::string_view() const {  // NOLINT(google-explicit-constructor)
+    return text_ == nullptr ? std::string_view() : std::string_view(*text_);
+  }
+  bool empty() const { return text_ == nullptr || text_->empty(); }
+
+ private:
+  const std::string* text_ = nullptr;
+};
 Category CategoryFromName(std::string_view name);
 
 // PyTorch maps kernel/memcpy/memset to the PrivateUse1 device; the privateuse1_* runtime and
@@ -52,7 +68,7 @@ enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 // (InternCategoryText) rather than a string per event.
 struct Event {
   std::string name;
-  std::string_view cat_text;  // only used when category == kOther; interned (or a literal)
+  CategoryText cat_text;  // only used when category == kOther
   int64_t pid = 0;
   int64_t tid = 0;
   int64_t ts_ns = 0;   // absolute system-clock ns

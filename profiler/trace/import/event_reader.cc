@@ -75,13 +75,12 @@ class EventReader::Impl {
     stream_base_ = InputOffsets(text.data, text.offset);
     stream_data_ = text.data;
     stream_open_ = false;
-    if (stream_parser_.max_depth() != kParserMaxDepth) {
-      if (stream_parser_.allocate(kInitialParserBytes, kParserMaxDepth) != simdjson::SUCCESS)
-        return ErrorAtByte(text.offset, "out of memory while parsing the trace");
-    }
     // One batch for the whole text: simdjson then runs stage 1 once, on this thread, and
-    // starts no thread of its own to look ahead.
-    const size_t batch_bytes = std::max(text.size, kInitialParserBytes);
+    // starts no thread of its own to look ahead. The stream (re)allocates its parser for the
+    // batch size unless it is the one it had, at simdjson's default depth (deeper than any
+    // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
+    // once instead of once per stretch.
+    const size_t batch_bytes = std::max(text.size, kStreamBatchBytes);
     if (auto error = stream_parser_.iterate_many(text.data, text.size, batch_bytes).get(stream_))
       return ErrorAtByte(text.offset, InvalidJson(error));
     stream_it_ = stream_.begin();
@@ -218,6 +217,8 @@ class EventReader::Impl {
   }
 
   static constexpr size_t kInitialParserBytes = size_t{1} << 16;
+  // At least the stretches line_stream.h reads (256 KiB) and the padding after them.
+  static constexpr size_t kStreamBatchBytes = (size_t{256} << 10) + 4096;
 
   // The offset of a member name's opening quote; before unescaped_key(), which consumes it.
   uint64_t KeyOffset(od::field& field) const { return offsets_.Of(field.key().raw()) - 1; }

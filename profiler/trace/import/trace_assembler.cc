@@ -132,7 +132,7 @@ Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) {
   event.phase = phase;
   event.category = CategoryFromName(raw.cat);
   if (event.category == Category::kOther)
-    event.cat_text = InternCategoryText(raw.cat);
+    event.cat_text = CategoryText(raw.cat);
   event.name = std::move(raw.name);
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
