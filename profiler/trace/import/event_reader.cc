@@ -23,6 +23,9 @@ constexpr size_t kArgLevel = 3;         // a member of "args"
 // stays below the parser's max_depth; every value the readers walk is at most kMaxJsonDepth
 // deep, deeper ones are refused by the walk (ValueCopier) first.
 constexpr size_t kParserMaxDepth = kMaxJsonDepth + 1;
+// A stream's parser is (re)allocated at simdjson's default depth, which is kMaxJsonDepth:
+// ReadStreamEvent refuses one level less.
+static_assert(simdjson::DEFAULT_MAX_DEPTH == kMaxJsonDepth);
 
 Status DuplicateName(uint64_t at, std::string_view name, const char* where, uint64_t first) {
   return ErrorAtByte(at, "duplicate key " + Excerpt(name) + " in " + where + " (first at byte " +
@@ -99,8 +102,13 @@ class EventReader::Impl {
     const char* at = nullptr;
     // The event is the one its own document would give only if it ends where the next one
     // begins: simdjson then had no token left in between.
+    // A stream's parser keeps simdjson's default depth (its documents reallocate it so), one
+    // level less than the plain read allows: a value that deep is refused here and read on its
+    // own, where the limit and its error are the same as everywhere else.
+    copier_.set_max_depth(kMaxJsonDepth - 1);
     const bool read = !(*stream_it_).get(doc) && ReadEventIn(doc, begin, next, event).ok() &&
                       !doc.current_location().get(at) && stream_base_.Of(at) == next;
+    copier_.set_max_depth(kMaxJsonDepth);
     if (!read) {
       stream_open_ = false;
       return false;

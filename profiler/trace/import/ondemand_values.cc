@@ -171,7 +171,7 @@ Status ValueCopier::AppendCompact(od::value& root,
     if (auto error = current->type().get(type))
       return ErrorAtByte(at, InvalidJson(error));
     if (type == od::json_type::object || type == od::json_type::array) {
-      if (level + stack_.size() > kMaxJsonDepth)
+      if (level + stack_.size() > max_depth_)
         return ErrorAtByte(at, NestingTooDeep());
       RBLNSIM_RETURN_IF_ERROR(Open(*current, type, at, out));
     } else {

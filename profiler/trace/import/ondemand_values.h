@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::trace::import {
@@ -80,8 +81,13 @@ class ValueCopier {
                       std::string_view key,
                       ArgListBuilder* out);
 
+  // How deep a value may nest, kMaxJsonDepth unless lowered: the readers of a simdjson stream
+  // stop one level short (event_reader.cc says why) and leave deeper events to the plain read.
+  void set_max_depth(size_t depth) { max_depth_ = depth; }
+
  private:
   std::string compact_;  // an object or array arg's text, reused
+  size_t max_depth_ = kMaxJsonDepth;
 
   // An object or array being copied: where it opened (for errors) and how far it has been read.
   struct Frame {
