@@ -50,6 +50,7 @@ class CategoryText {
  private:
   const std::string* text_ = nullptr;
 };
+
 Category CategoryFromName(std::string_view name);
 
 // PyTorch maps kernel/memcpy/memset to the PrivateUse1 device; the privateuse1_* runtime and

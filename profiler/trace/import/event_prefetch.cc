@@ -17,9 +17,6 @@ namespace {
 // Lines looked at for an event start before a stretch is given up.
 constexpr int kMaxLinesToFindAStart = 64;
 
-// The most text one simdjson stream of a stretch holds.
-constexpr size_t kStreamBytes = size_t{256} << 10;
-
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args)
@@ -105,7 +102,7 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
   // stretch is megabytes. Each stream leaves its last event to the next one.
   size_t rel = 0;
   while (rel < size) {
-    const size_t piece = std::min(size - rel, kStreamBytes);
+    const size_t piece = std::min(size - rel, EventReader::kStreamBytes);
     if (!stream.OpenInPlace(reader, data + rel, piece, readable - rel, offset + rel))
       break;
     while (const std::optional<uint64_t> begin = stream.next_begin()) {

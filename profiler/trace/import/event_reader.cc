@@ -83,7 +83,7 @@ class EventReader::Impl {
     // batch size unless it is the one it had, at simdjson's default depth (deeper than any
     // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
     // once instead of once per stretch.
-    const size_t batch_bytes = std::max(text.size, kStreamBatchBytes);
+    const size_t batch_bytes = std::max(text.size, kStreamBytes);
     if (auto error = stream_parser_.iterate_many(text.data, text.size, batch_bytes).get(stream_))
       return ErrorAtByte(text.offset, InvalidJson(error));
     stream_it_ = stream_.begin();
@@ -100,12 +100,12 @@ class EventReader::Impl {
     od::document_reference doc;
     offsets_ = stream_base_;
     const char* at = nullptr;
-    // The event is the one its own document would give only if it ends where the next one
-    // begins: simdjson then had no token left in between.
     // A stream's parser keeps simdjson's default depth (its documents reallocate it so), one
     // level less than the plain read allows: a value that deep is refused here and read on its
     // own, where the limit and its error are the same as everywhere else.
     copier_.set_max_depth(kMaxJsonDepth - 1);
+    // The event is the one its own document would give only if it ends where the next one
+    // begins: simdjson then had no token left in between.
     const bool read = !(*stream_it_).get(doc) && ReadEventIn(doc, begin, next, event).ok() &&
                       !doc.current_location().get(at) && stream_base_.Of(at) == next;
     copier_.set_max_depth(kMaxJsonDepth);
@@ -225,8 +225,6 @@ class EventReader::Impl {
   }
 
   static constexpr size_t kInitialParserBytes = size_t{1} << 16;
-  // At least the stretches line_stream.h reads (256 KiB) and the padding after them.
-  static constexpr size_t kStreamBatchBytes = (size_t{256} << 10) + 4096;
 
   // The offset of a member name's opening quote; before unescaped_key(), which consumes it.
   uint64_t KeyOffset(od::field& field) const { return offsets_.Of(field.key().raw()) - 1; }

@@ -83,6 +83,9 @@ class EventReader {
   // from [begin, next) with *whole set. Any other case (an error, a document elsewhere, the
   // end) gives false and closes the stream, and the caller reads the event by itself.
   Status OpenStream(const TextPiece& text);
+  // The most text a stream is given (larger texts work, with a parser grown to fit): small
+  // enough for stage 1's output to stay in the caches while the events are read.
+  static constexpr size_t kStreamBytes = size_t{256} << 10;
   bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event);
 
   // A top-level member's value, validated and re-serialised compactly.

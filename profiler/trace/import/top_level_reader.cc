@@ -304,14 +304,14 @@ class TopLevelReader {
       return end;
     if (line_stream_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
       return std::nullopt;
-    uint64_t limit = std::min<uint64_t>(window_.end(), begin + kLineStreamBytes);
+    uint64_t limit = std::min<uint64_t>(window_.end(), begin + EventReader::kStreamBytes);
     if (prefetch_) {
       if (const std::optional<uint64_t> ahead = prefetch_->ahead_begin(); ahead && *ahead > begin)
         limit = std::min(limit, *ahead);
     }
     // Near the end of the window or of this thread's share, the few events left are read one
     // by one; a stretch cut short there says nothing about how the file is laid out.
-    const bool full = limit - begin == kLineStreamBytes;
+    const bool full = limit - begin == EventReader::kStreamBytes;
     if (!full && limit - begin < kMinLineStreamBytes)
       return std::nullopt;
     const std::string_view text = window_.view().substr(begin - window_.begin(), limit - begin);
@@ -322,8 +322,6 @@ class TopLevelReader {
       ++line_stream_misses_;
     return end;
   }
-  // Small enough for stage 1's output to stay in the caches while the events are read.
-  static constexpr uint64_t kLineStreamBytes = uint64_t{256} << 10;
   static constexpr uint64_t kMinLineStreamBytes = uint64_t{16} << 10;
 
   // Kineto writes one event per line, and a raw newline cannot sit inside a JSON string, so an
