@@ -88,3 +88,12 @@ function(rblnsim_test name)
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${env_script})
 endfunction()
+
+# rblnsim_fast_allocator(TARGET): an executable of ours allocates through mimalloc (see
+# RBLNSIM_MIMALLOC). Linked as a shared library ahead of libc, it replaces malloc and operator new
+# for the whole process.
+function(rblnsim_fast_allocator target)
+  if(RBLNSIM_MIMALLOC)
+    target_link_libraries(${target} PRIVATE mimalloc)
+  endif()
+endfunction()

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libsystemc-dev libyaml-cpp-dev libsimdjson-dev libcli11-dev libfmt-dev zlib1g-dev
+  libsystemc-dev libyaml-cpp-dev libsimdjson-dev libcli11-dev libfmt-dev zlib1g-dev libmimalloc-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   clang clang-tidy clang-format libclang-rt-14-dev
   python3 parallel time ccache

@@ -1,0 +1,142 @@
+// The rblnsim tool's operator new and delete: malloc and free, whichever allocator serves them
+// (mimalloc when built with RBLNSIM_MIMALLOC), and std::bad_alloc when memory runs out. The
+// commands report running out of memory as an error ("out of memory while reading the trace",
+// exit 4), which needs operator new to throw; mimalloc's own replacement is C code that aborts
+// instead, and does not see a new handler installed from C++. Defined in the executable, these
+// take precedence over both mimalloc's and libstdc++'s.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <new>
+
+namespace {
+
+// Under a tight address-space limit the allocator may fail before the C++ runtime has set aside
+// memory for throwing std::bad_alloc itself; the throw then ends in std::terminate with no
+// exception. That is still running out of memory, and is said so, with the commands' exit
+// status for it, instead of as a crash.
+constexpr int kOutOfMemoryExit = 4;
+std::atomic<bool> g_allocation_failed{false};
+std::terminate_handler g_previous_terminate = nullptr;
+
+[[noreturn]] void TerminateOutOfMemory() {
+  if (g_allocation_failed.load() && !std::current_exception()) {
+    static const char kMessage[] =
+        "rblnsim: out of memory: this process may not use enough memory to run\n";
+    [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+    _exit(kOutOfMemoryExit);
+  }
+  if (g_previous_terminate != nullptr)
+    g_previous_terminate();
+  std::abort();
+}
+
+[[noreturn]] void ThrowBadAlloc() {
+  if (!g_allocation_failed.exchange(true))
+    g_previous_terminate = std::set_terminate(TerminateOutOfMemory);
+  throw std::bad_alloc();
+}
+
+void* Allocate(std::size_t size) {
+  if (size == 0)
+    size = 1;
+  while (true) {
+    if (void* p = std::malloc(size))
+      return p;
+    // As the standard operator new does: the handler may free memory, throw or end the process.
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr)
+      ThrowBadAlloc();
+    handler();
+  }
+}
+
+void* AllocateAligned(std::size_t size, std::align_val_t align) {
+  const std::size_t alignment = static_cast<std::size_t>(align);
+  if (size == 0)
+    size = 1;
+  while (true) {
+    void* p = nullptr;
+    if (posix_memalign(&p, alignment < sizeof(void*) ? sizeof(void*) : alignment, size) == 0)
+      return p;
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr)
+      ThrowBadAlloc();
+    handler();
+  }
+}
+
+template <typename Fn>
+void* NoThrow(Fn&& fn) noexcept {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  return Allocate(size);
+}
+void* operator new[](std::size_t size) {
+  return Allocate(size);
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return NoThrow([&] { return Allocate(size); });
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return NoThrow([&] { return Allocate(size); });
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return NoThrow([&] { return AllocateAligned(size, align); });
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return NoThrow([&] { return AllocateAligned(size, align); });
+}
+
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
