@@ -2,7 +2,7 @@
 JOBS ?= 2
 SCENARIO ?= scenarios/profile_matmul.yaml
 
-.PHONY: all setup configure build build-cli run test test-default test-asan test-fuzz bench profile fuzz format clean
+.PHONY: all setup configure build build-cli run test test-default test-asan test-tsan test-fuzz bench profile fuzz format clean
 
 all: build
 
@@ -24,7 +24,7 @@ build-cli: configure
 run: build-cli
 	RBLN_PROFILER=1 build/bin/rblnsim run $(SCENARIO) --trace build/trace.json
 
-test: test-default test-asan test-fuzz
+test: test-default test-asan test-tsan test-fuzz
 
 test-default: build
 	bash tools/run_ctest.sh build default
@@ -35,6 +35,14 @@ build-asan/build.ninja: | setup
 test-asan: build-asan/build.ninja
 	cmake --build build-asan -j $(JOBS)
 	bash tools/run_ctest.sh build-asan asan
+
+# ThreadSanitizer over the tests of the code that runs threads (tests/CMakeLists.txt).
+build-tsan/build.ninja: | setup
+	cmake --preset tsan >/dev/null
+
+test-tsan: build-tsan/build.ninja
+	cmake --build build-tsan -j $(JOBS)
+	bash tools/run_ctest.sh build-tsan tsan
 
 # A bounded fuzz run (about 12 s per target) from the committed corpora; builds only the fuzzers.
 test-fuzz: | setup
@@ -60,4 +68,4 @@ format:
 	bash tools/format.sh
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "base/concurrent_task.h"
 #include "profiler/analysis/contract_checks.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 
@@ -69,6 +71,43 @@ TEST(AnalysisRegistry, DroppingAReadArgChangesAResult) {
   for (const AnalysisEntry& analysis : Analyses())
     any_differs |= analysis.run(*starved_index) != analysis.run(*full_index);
   EXPECT_TRUE(any_differs);
+}
+
+// `analyze --check` runs the contract beside the analyses on one index. Every analysis is run
+// here on a second thread while every other one runs on this thread, and each must give what it
+// gives alone. The tree built with RBLNSIM_TSAN runs this under ThreadSanitizer, which also
+// reports any shared state the analyses would write while reading the index.
+TEST(AnalysisRegistry, AnalysesSideBySideOnOneIndexGiveTheirResultsAlone) {
+  ASSERT_GE(Analyses().size(), 2u);
+  for (const char* name : kTraces) {
+    SCOPED_TRACE(name);
+    auto imported = trace::ImportChromeTrace(TracePath(name));
+    ASSERT_TRUE(imported.ok()) << imported.status().message();
+    auto index = index::TraceIndex::Build(imported->trace);
+    ASSERT_TRUE(index.ok());
+    std::vector<std::string> alone;
+    for (const AnalysisEntry& analysis : Analyses())
+      alone.push_back(analysis.run(*index));
+    for (size_t beside = 0; beside < Analyses().size(); ++beside) {
+      std::string on_second_thread;
+      std::vector<std::string> on_this_thread(Analyses().size());
+      {
+        ConcurrentTask task;
+        task.Start([&] { on_second_thread = Analyses()[beside].run(*index); });
+        for (size_t i = 0; i < Analyses().size(); ++i) {
+          if (i != beside)
+            on_this_thread[i] = Analyses()[i].run(*index);
+        }
+        task.Wait();
+      }
+      EXPECT_EQ(on_second_thread, alone[beside]) << Analyses()[beside].name;
+      for (size_t i = 0; i < Analyses().size(); ++i) {
+        if (i != beside) {
+          EXPECT_EQ(on_this_thread[i], alone[i]) << Analyses()[i].name;
+        }
+      }
+    }
+  }
 }
 
 TEST(AnalysisRegistry, KeptArgKeysAreTheUnionOnce) {
