@@ -127,14 +127,24 @@ void TraceIndex::FillColumns() {
   events_.node.assign(n, kNone);
   const std::string_view dialect_marker = trace::LaunchMarkerName(dialect_);
   std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, RowHash> row_ids;
+  int64_t last_pid = 0;
+  int64_t last_tid = 0;
+  uint32_t last_row = 0;
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
     events_.name[i] = names_.Intern(e.name);
     events_.category[i] = e.category;
-    auto [row, inserted] = row_ids.try_emplace({e.pid, e.tid}, static_cast<uint32_t>(rows_.size()));
-    if (inserted)
-      rows_.emplace_back(e.pid, e.tid);
-    events_.row[i] = row->second;
+    // Events come in runs on one row; only a change of row is looked up.
+    if (i == 0 || e.pid != last_pid || e.tid != last_tid) {
+      auto [row, inserted] =
+          row_ids.try_emplace({e.pid, e.tid}, static_cast<uint32_t>(rows_.size()));
+      if (inserted)
+        rows_.emplace_back(e.pid, e.tid);
+      last_row = row->second;
+      last_pid = e.pid;
+      last_tid = e.tid;
+    }
+    events_.row[i] = last_row;
     uint16_t flags = 0;
     // The first arg of a key counts, as Event::FindArg reads it.
     bool seen_launch = false;
@@ -180,19 +190,22 @@ void TraceIndex::BuildLaunchTable() {
     if (trace::IsNpuProcess(row))
       any_npu_pids.insert(row.pid);
   }
+  // Whether each row sits on an NPU process, looked up once per row rather than per event.
+  std::vector<uint8_t> npu_row(rows_.size(), 0);
+  for (size_t r = 0; r < rows_.size(); ++r)
+    npu_row[r] = any_npu_pids.count(rows_[r].first) > 0 ? 1 : 0;
   for (size_t i = 0; i < events.size(); ++i) {
     const uint16_t flags = events_.flags[i];
     if (events[i].phase == trace::Phase::kComplete && (flags & kLaunchMarker) == 0 &&
-        ((flags & kDeviceSlice) != 0 || any_npu_pids.count(events[i].pid) > 0))
+        ((flags & kDeviceSlice) != 0 || npu_row[events_.row[i]] != 0))
       events_.flags[i] |= kDeviceWork;
   }
   // The launch table reads NPU rows in the current dialect only.
-  std::unordered_set<int64_t> npu_pids;
-  if (dialect_ == trace::Dialect::kCurrent) {
-    npu_pids = any_npu_pids;
+  const bool read_npu_rows = dialect_ == trace::Dialect::kCurrent;
+  if (read_npu_rows) {
     for (const trace::ThreadRow& row : trace_->threads) {
       const std::optional<trace::LaneKind> lane = trace::LaneKindFromName(row.name);
-      if (lane && npu_pids.count(row.pid) > 0)
+      if (lane && any_npu_pids.count(row.pid) > 0)
         launches_.npu_lanes[{row.pid, row.tid}] = *lane;
     }
   }
@@ -210,7 +223,7 @@ void TraceIndex::BuildLaunchTable() {
       continue;
     // A launch_id marks device work wherever it sits, and so does an NPU row; otherwise the row
     // decides.
-    if ((flags & kHasLaunchIdArg) == 0 && npu_pids.count(e.pid) == 0 &&
+    if ((flags & kHasLaunchIdArg) == 0 && !(read_npu_rows && npu_row[events_.row[i]] != 0) &&
         host_row[events_.row[i]] != 0) {
       continue;
     }
