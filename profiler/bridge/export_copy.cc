@@ -63,20 +63,24 @@ void CopySlice(const RblnKinetoSlice& in, CopiedExport* out) {
   out->slices.push_back(slice);
 }
 
+void CopyRows(const RblnKinetoExport& exp, CopiedExport* out) {
+  const uint32_t devices = ReadableCount(exp.devices, exp.devices_count, &out->null_arrays);
+  out->devices.reserve(devices);
+  for (uint32_t i = 0; i < devices; ++i)
+    out->devices.push_back({exp.devices[i].pid, CopyString(exp.devices[i].name, &out->text)});
+  const uint32_t lanes = ReadableCount(exp.lanes, exp.lanes_count, &out->null_arrays);
+  out->lanes.reserve(lanes);
+  for (uint32_t i = 0; i < lanes; ++i) {
+    const RblnKinetoLane& lane = exp.lanes[i];
+    out->lanes.push_back({lane.device_pid, lane.resource_tid, CopyString(lane.name, &out->text)});
+  }
+}
+
 }  // namespace
 
 CopiedExport CopyExport(const RblnKinetoExport& exp) {
   CopiedExport out;
-  const uint32_t devices = ReadableCount(exp.devices, exp.devices_count, &out.null_arrays);
-  out.devices.reserve(devices);
-  for (uint32_t i = 0; i < devices; ++i)
-    out.devices.push_back({exp.devices[i].pid, CopyString(exp.devices[i].name, &out.text)});
-  const uint32_t lanes = ReadableCount(exp.lanes, exp.lanes_count, &out.null_arrays);
-  out.lanes.reserve(lanes);
-  for (uint32_t i = 0; i < lanes; ++i) {
-    const RblnKinetoLane& lane = exp.lanes[i];
-    out.lanes.push_back({lane.device_pid, lane.resource_tid, CopyString(lane.name, &out.text)});
-  }
+  CopyRows(exp, &out);
   const uint32_t slices = ReadableCount(exp.slices, exp.slices_count, &out.null_arrays);
   out.slices.reserve(slices);
   // Most slices carry one annotation (their launch id): a guess that saves regrowing the array.
@@ -84,6 +88,25 @@ CopiedExport CopyExport(const RblnKinetoExport& exp) {
   for (uint32_t i = 0; i < slices; ++i)
     CopySlice(exp.slices[i], &out);
   return out;
+}
+
+uint64_t CopyExportBySlice(const RblnKinetoExport& exp,
+                           const std::function<void(const CopiedExport& rows)>& rows,
+                           const SliceCopyFn& each_slice) {
+  CopiedExport head;
+  CopyRows(exp, &head);
+  const uint32_t slices = ReadableCount(exp.slices, exp.slices_count, &head.null_arrays);
+  rows(head);
+  CopiedExport piece;
+  for (uint32_t i = 0; i < slices; ++i) {
+    piece.slices.clear();
+    piece.categories.clear();
+    piece.annotations.clear();
+    piece.text.Reset();
+    CopySlice(exp.slices[i], &piece);
+    each_slice(piece, piece.slices.back());
+  }
+  return head.null_arrays + piece.null_arrays;
 }
 
 void CopiedExport::AddAnnotation(CopiedSlice* slice,

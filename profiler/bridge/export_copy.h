@@ -1,10 +1,11 @@
 // An owned deep copy of one RblnKinetoExport. Every pointer the producer hands to the sink dies
-// when the sink returns, so the sink does nothing but this copy; all interpretation happens later
-// on these plain values.
+// when the sink returns, so nothing is interpreted on the producer's memory: all of it happens
+// on these plain values, the whole export's or one slice's at a time.
 #ifndef RBLNSIM_PROFILER_BRIDGE_EXPORT_COPY_H_
 #define RBLNSIM_PROFILER_BRIDGE_EXPORT_COPY_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -84,6 +85,16 @@ struct CopiedExport {
 // Copies everything reachable from |exp|. Only the producer's documented pointers are followed;
 // a null array with a non-zero count is treated as empty and counted rather than dereferenced.
 CopiedExport CopyExport(const RblnKinetoExport& exp);
+
+// The same copy a slice at a time, for a sink that converts as it copies: |rows| gets a copy of
+// the devices and lanes (no slices), then |each_slice| every slice in export order, in a copy
+// holding that slice alone and reused for the next one, so a capture of millions of slices is
+// never held a second time. Views into a piece die when |each_slice| returns. Returns the null
+// arrays counted over the whole export.
+using SliceCopyFn = std::function<void(const CopiedExport& piece, const CopiedSlice& slice)>;
+uint64_t CopyExportBySlice(const RblnKinetoExport& exp,
+                           const std::function<void(const CopiedExport& rows)>& rows,
+                           const SliceCopyFn& each_slice);
 
 }  // namespace rblnsim::bridge
 

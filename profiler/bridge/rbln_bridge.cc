@@ -1,6 +1,7 @@
 #include "profiler/bridge/rbln_bridge.h"
 
 #include <optional>
+#include <utility>
 
 #include "profiler/bridge/export_copy.h"
 #include "profiler/bridge/slice_converter.h"
@@ -12,13 +13,16 @@ namespace {
 // What the sink hands back across the C boundary. Only the first export is kept: the ABI allows
 // exactly one call, and a second one is a producer bug to count, not data to merge.
 struct SinkState {
-  std::optional<CopiedExport> copy;
+  const ConvertWindow* window = nullptr;
+  std::optional<BridgeResult> result;
   uint64_t calls = 0;
   uint64_t null_exports = 0;
 };
 
 // A plain function, so it can be passed as RblnKinetoExportSink; its SinkState arrives through
-// |user_data|. Copying is all it does: the pointers die when it returns.
+// |user_data|. The pointers die when it returns, so each slice is copied and converted before
+// the next (ConvertExportBySlice): the export is never held twice, once copied and once as
+// events.
 void SinkTrampoline(const RblnKinetoExport* exp, void* user_data) {
   auto* state = static_cast<SinkState*>(user_data);
   ++state->calls;
@@ -26,8 +30,8 @@ void SinkTrampoline(const RblnKinetoExport* exp, void* user_data) {
     ++state->null_exports;
     return;
   }
-  if (!state->copy.has_value())
-    state->copy = CopyExport(*exp);
+  if (!state->result.has_value())
+    state->result = ConvertExportBySlice(*exp, *state->window);
 }
 
 // Accounts for every way the producer can break "exported_out says whether the sink was called,
@@ -82,6 +86,7 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return BridgeResult{};
 
   SinkState sink;
+  sink.window = &*window;
   // An out-of-range sentinel, so a producer that never writes exported_out is caught too.
   int32_t exported = -1;
   const RBLNRetCode code = api_.end_session_and_export(&SinkTrampoline, &sink, &exported);
@@ -89,7 +94,7 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return Status::Error("rbln_kineto_end_session_and_export failed: " + RetCodeName(code));
   }
 
-  BridgeResult result = sink.copy.has_value() ? ConvertExport(*sink.copy, *window) : BridgeResult{};
+  BridgeResult result = sink.result.has_value() ? std::move(*sink.result) : BridgeResult{};
   CountProtocol(sink, exported, &result.stats);
   AttachProducerStats(api_.last_session_stats, &result.stats);
   return result;

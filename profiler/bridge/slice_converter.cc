@@ -34,19 +34,13 @@ void JoinCategories(std::span<const std::string_view> categories, std::string* j
   }
 }
 
-// Reused from slice to slice, so that a slice's args cost one allocation: their ArgList.
-struct ArgScratch {
-  trace::ArgListBuilder builder;
-  std::string categories;
-};
-
 // Annotations first, in export order; then the bridge's own keys. A key may appear once per
 // slice (a JSON object with repeated keys is read differently by different tools), and the
 // bridge's keys win because they come from the slice's typed fields.
 trace::ArgList BuildArgs(const CopiedExport& exp,
                          const CopiedSlice& slice,
                          trace::Category category,
-                         ArgScratch* scratch,
+                         SliceArgScratch* scratch,
                          BridgeStats* stats) {
   const bool launch_device = IsLaunchDeviceCategory(category);
   // The bridge's own keys, named up front so annotations can yield to them; their values are
@@ -178,57 +172,83 @@ std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
   return PlacedSpan{start_ns, SaturatingSub(end_ns, start_ns)};
 }
 
-BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window) {
-  BridgeResult result;
-  BridgeStats& stats = result.stats;
-  stats.null_arrays = exp.null_arrays;
-  stats.slices_received = exp.slices.size();
+ExportConverter::ExportConverter(const ConvertWindow& window) : window_(window) {}
 
-  std::set<int32_t> device_pids;
-  std::set<std::pair<int32_t, int32_t>> lane_keys;
-  ConvertRows(exp, &result, &device_pids, &lane_keys);
+void ExportConverter::AddRows(const CopiedExport& rows) {
+  ConvertRows(rows, &result_, &device_pids_, &lane_keys_);
+}
 
-  std::vector<LaunchTag> tags;
-  ArgScratch arg_scratch;
-  result.events.reserve(exp.slices.size());
-  tags.reserve(exp.slices.size());
-  for (const CopiedSlice& slice : exp.slices) {
-    // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
-    // marker is the exception: it sits on the launching host thread, whose process is the
-    // consumer itself and is never declared as a device (the host trace names that row).
-    const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
-                             *slice.name == kLaunchMarkerName &&
-                             !device_pids.contains(slice.device_pid);
-    if (!host_marker && (!device_pids.contains(slice.device_pid) ||
-                         !lane_keys.contains({slice.device_pid, slice.resource_tid}))) {
-      ++stats.dropped_unknown_row;
-      continue;
-    }
-    const std::optional<PlacedSpan> span =
-        PlaceInWindow(slice.start_steady_ns, slice.end_steady_ns, window, &stats);
-    if (!span)
-      continue;
+void ExportConverter::Reserve(size_t slices) {
+  result_.events.reserve(slices);
+  tags_.reserve(slices);
+}
 
-    trace::Event event;
-    event.phase = trace::Phase::kComplete;
-    event.category = CategoryForKind(slice.kind);
-    event.name = OrNull(slice.name, &stats.null_names);
-    event.pid = slice.device_pid;
-    event.tid = slice.resource_tid;
-    event.ts_ns = span->ts_ns;
-    event.dur_ns = span->dur_ns;
-
-    LaunchTag tag;
-    tag.launch_id = LaunchIdOf(exp, slice);
-    tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
-    tag.is_device = IsLaunchDeviceCategory(event.category);
-    tags.push_back(tag);
-    event.args = BuildArgs(exp, slice, event.category, &arg_scratch, &stats);
-    result.events.push_back(std::move(event));
+void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice) {
+  BridgeStats& stats = result_.stats;
+  ++stats.slices_received;
+  // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
+  // marker is the exception: it sits on the launching host thread, whose process is the
+  // consumer itself and is never declared as a device (the host trace names that row).
+  const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
+                           *slice.name == kLaunchMarkerName &&
+                           !device_pids_.contains(slice.device_pid);
+  if (!host_marker && (!device_pids_.contains(slice.device_pid) ||
+                       !lane_keys_.contains({slice.device_pid, slice.resource_tid}))) {
+    ++stats.dropped_unknown_row;
+    return;
   }
-  stats.slices_kept = result.events.size();
-  AssignFlows(tags, &result.events, &stats);
-  return result;
+  const std::optional<PlacedSpan> span =
+      PlaceInWindow(slice.start_steady_ns, slice.end_steady_ns, window_, &stats);
+  if (!span)
+    return;
+
+  trace::Event event;
+  event.phase = trace::Phase::kComplete;
+  event.category = CategoryForKind(slice.kind);
+  event.name = OrNull(slice.name, &stats.null_names);
+  event.pid = slice.device_pid;
+  event.tid = slice.resource_tid;
+  event.ts_ns = span->ts_ns;
+  event.dur_ns = span->dur_ns;
+
+  LaunchTag tag;
+  tag.launch_id = LaunchIdOf(exp, slice);
+  tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
+  tag.is_device = IsLaunchDeviceCategory(event.category);
+  tags_.push_back(tag);
+  event.args = BuildArgs(exp, slice, event.category, &arg_scratch_, &stats);
+  result_.events.push_back(std::move(event));
+}
+
+BridgeResult ExportConverter::Finish(uint64_t null_arrays) && {
+  BridgeStats& stats = result_.stats;
+  stats.null_arrays = null_arrays;
+  stats.slices_kept = result_.events.size();
+  AssignFlows(tags_, &result_.events, &stats);
+  return std::move(result_);
+}
+
+BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window) {
+  ExportConverter converter(window);
+  converter.AddRows(exp);
+  converter.Reserve(exp.slices.size());
+  for (const CopiedSlice& slice : exp.slices)
+    converter.AddSlice(exp, slice);
+  return std::move(converter).Finish(exp.null_arrays);
+}
+
+BridgeResult ConvertExportBySlice(const RblnKinetoExport& exp, const ConvertWindow& window) {
+  ExportConverter converter(window);
+  // The count is the producer's: only a readable array sizes anything (CopyExportBySlice reads
+  // a null one as empty).
+  if (exp.slices != nullptr)
+    converter.Reserve(exp.slices_count);
+  const uint64_t null_arrays = CopyExportBySlice(
+      exp, [&](const CopiedExport& rows) { converter.AddRows(rows); },
+      [&](const CopiedExport& piece, const CopiedSlice& slice) {
+        converter.AddSlice(piece, slice);
+      });
+  return std::move(converter).Finish(null_arrays);
 }
 
 }  // namespace rblnsim::bridge

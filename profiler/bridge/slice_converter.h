@@ -6,9 +6,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
+#include "profiler/bridge/flows.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::bridge {
@@ -48,6 +53,41 @@ bool IsLaunchDeviceCategory(trace::Category category);
 // into the events, so a caller done with the copy passes it as a temporary. Counters that
 // belong to the sink protocol and the producer are left for the caller to fill.
 BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window);
+
+// The same result, converting each slice as it is copied out of the producer's export
+// (CopyExportBySlice): for the sink, so that the export is never copied whole beside the events
+// made of it.
+BridgeResult ConvertExportBySlice(const RblnKinetoExport& exp, const ConvertWindow& window);
+
+// Reused from slice to slice, so that a slice's args cost one allocation: their ArgList.
+struct SliceArgScratch {
+  trace::ArgListBuilder builder;
+  std::string categories;
+};
+
+// What both run: the rows first, then the slices in export order, then Finish.
+class ExportConverter {
+ public:
+  explicit ExportConverter(const ConvertWindow& window);
+  ExportConverter(const ExportConverter&) = delete;
+  ExportConverter& operator=(const ExportConverter&) = delete;
+
+  void AddRows(const CopiedExport& rows);
+  // Sizes the arrays for |slices| slices.
+  void Reserve(size_t slices);
+  // |slice| and the strings it views are read during the call only.
+  void AddSlice(const CopiedExport& exp, const CopiedSlice& slice);
+  // Assigns the flows; |null_arrays| is the copy's count.
+  BridgeResult Finish(uint64_t null_arrays) &&;
+
+ private:
+  ConvertWindow window_;
+  BridgeResult result_;
+  std::set<int32_t> device_pids_;
+  std::set<std::pair<int32_t, int32_t>> lane_keys_;
+  std::vector<LaunchTag> tags_;
+  SliceArgScratch arg_scratch_;
+};
 
 }  // namespace rblnsim::bridge
 

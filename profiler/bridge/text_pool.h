@@ -31,18 +31,25 @@ class TextPool {
 
   size_t bytes() const { return used_bytes_; }
 
+  // Forgets every copy (views into them die) but keeps the first block for the next ones: a pool
+  // reused for one slice after another allocates once.
+  void Reset();
+
  private:
   struct Seen {
     const char* source = nullptr;
     std::string_view copy;
+    uint64_t generation = 0;  // the pool's generation the copy belongs to
   };
 
   char* Allocate(size_t bytes);
 
   std::vector<std::unique_ptr<char[]>> blocks_;
+  char* current_block_ = nullptr;  // the standard block free_ points into
   char* free_ = nullptr;
   size_t free_bytes_ = 0;
   size_t used_bytes_ = 0;
+  uint64_t generation_ = 0;  // advanced by Reset, which so forgets every Seen at once
   // Direct-mapped by pointer: a capture has a handful of distinct names and keys.
   std::array<Seen, 256> seen_{};
 };
