@@ -1,6 +1,7 @@
 #include "profiler/abi/export_builder.h"
 
 #include <algorithm>
+#include <charconv>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -43,63 +44,66 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   }
 
   const ClockFit fit(capture.sync_points, nominal_ghz);
-  const size_t total = capture.markers.size() + capture.slices.size();
-  launch_texts_.reserve(total);
+  const size_t markers = capture.markers.size();
+  const size_t total = markers + capture.slices.size();
+  // Position i is marker i, then device record i - markers; annotation i belongs to position i.
+  auto launch_id_at = [&](size_t i) {
+    return i < markers ? capture.markers[i].launch_id : capture.slices[i - markers].launch_id;
+  };
+  // Every launch id's text in one buffer, each NUL-terminated: a string object per slice was
+  // four times the bytes and an allocation for none of them.
+  std::vector<size_t> text_at(total);
+  launch_text_.reserve(total * 8);
+  for (size_t i = 0; i < total; ++i) {
+    char digits[24];
+    const auto [end_ptr, ec] = std::to_chars(digits, digits + sizeof(digits), launch_id_at(i));
+    text_at[i] = launch_text_.size();
+    launch_text_.insert(launch_text_.end(), digits, end_ptr);
+    launch_text_.push_back('\0');
+  }
   annotations_.reserve(total);
-  slices_.reserve(total);
-  for (const MarkerRecord& m : capture.markers)
-    launch_texts_.push_back(std::to_string(m.launch_id));
-  for (const DeviceSliceRecord& s : capture.slices)
-    launch_texts_.push_back(std::to_string(s.launch_id));
-  for (const std::string& text : launch_texts_) {
-    annotations_.push_back({kLaunchIdKey, text.c_str(), 0});
-  }
+  for (size_t i = 0; i < total; ++i)
+    annotations_.push_back({kLaunchIdKey, launch_text_.data() + text_at[i], 0});
 
-  size_t a = 0;
-  for (const MarkerRecord& m : capture.markers) {
-    RblnKinetoSlice slice{};
-    slice.device_pid = m.pid;
-    slice.resource_tid = m.tid;
-    slice.name = kMarkerName;
-    slice.start_steady_ns = m.start_steady_ns;
-    slice.end_steady_ns = m.end_steady_ns;
-    slice.annotations = &annotations_[a++];
-    slice.annotations_count = 1;
-    slice.corr_id = m.launch_id;
-    slice.kind = RBLN_KINETO_KIND_RUNTIME;
-    slices_.push_back(slice);
+  // One timeline in start order; markers precede their device work at equal timestamps. The
+  // (start, position) keys are sorted, so the order is stable, and each slice is then written
+  // once, at its place.
+  std::vector<std::pair<int64_t, uint32_t>> by_start(total);
+  for (size_t i = 0; i < total; ++i) {
+    const int64_t start_ns = i < markers ? capture.markers[i].start_steady_ns
+                                         : fit.ToSteadyNs(capture.slices[i - markers].start_cycles);
+    by_start[i] = {start_ns, static_cast<uint32_t>(i)};
   }
-  for (const DeviceSliceRecord& s : capture.slices) {
-    RblnKinetoSlice slice{};
-    slice.device_pid = s.device_pid;
-    slice.resource_tid = s.resource_tid;
-    slice.name = slice_names_[s.name_id].c_str();
-    if (s.category_id < category_ptrs_.size()) {
-      slice.categories = category_ptrs_[s.category_id].data();
-      slice.categories_count = static_cast<uint32_t>(category_ptrs_[s.category_id].size());
-    }
-    slice.start_steady_ns = fit.ToSteadyNs(s.start_cycles);
-    slice.end_steady_ns = fit.ToSteadyNs(s.end_cycles);
-    slice.annotations = &annotations_[a++];
-    slice.annotations_count = 1;
-    slice.corr_id = s.launch_id;
-    slice.kind = static_cast<RblnKinetoActivityKind>(s.kind);
-    slices_.push_back(slice);
-  }
-  // One timeline in start order; markers precede their device work at equal timestamps. Sorting
-  // (start, position) keys and gathering once is stable and moves 16-byte keys instead of whole
-  // slices through a merge sort.
-  std::vector<std::pair<int64_t, uint32_t>> by_start(slices_.size());
-  for (size_t i = 0; i < slices_.size(); ++i)
-    by_start[i] = {slices_[i].start_steady_ns, static_cast<uint32_t>(i)};
   // Markers come first in launch order, then the device records: usually two sorted runs.
-  if (!std::is_sorted(by_start.begin(), by_start.end())) {
-    SortAlmostSorted(&by_start);
-    std::vector<RblnKinetoSlice> sorted;
-    sorted.reserve(slices_.size());
-    for (const auto& [start_ns, i] : by_start)
-      sorted.push_back(slices_[i]);
-    slices_.swap(sorted);
+  SortAlmostSorted(&by_start);
+  slices_.reserve(total);
+  for (const auto& [start_ns, i] : by_start) {
+    RblnKinetoSlice slice{};
+    slice.annotations = &annotations_[i];
+    slice.annotations_count = 1;
+    slice.start_steady_ns = start_ns;
+    if (i < markers) {
+      const MarkerRecord& m = capture.markers[i];
+      slice.device_pid = m.pid;
+      slice.resource_tid = m.tid;
+      slice.name = kMarkerName;
+      slice.end_steady_ns = m.end_steady_ns;
+      slice.corr_id = m.launch_id;
+      slice.kind = RBLN_KINETO_KIND_RUNTIME;
+    } else {
+      const DeviceSliceRecord& d = capture.slices[i - markers];
+      slice.device_pid = d.device_pid;
+      slice.resource_tid = d.resource_tid;
+      slice.name = slice_names_[d.name_id].c_str();
+      if (d.category_id < category_ptrs_.size()) {
+        slice.categories = category_ptrs_[d.category_id].data();
+        slice.categories_count = static_cast<uint32_t>(category_ptrs_[d.category_id].size());
+      }
+      slice.end_steady_ns = fit.ToSteadyNs(d.end_cycles);
+      slice.corr_id = d.launch_id;
+      slice.kind = static_cast<RblnKinetoActivityKind>(d.kind);
+    }
+    slices_.push_back(slice);
   }
 
   view_.devices = devices_.data();

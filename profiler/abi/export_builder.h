@@ -29,7 +29,7 @@ class ExportBuilder {
   std::vector<std::string> slice_names_;
   std::vector<std::vector<std::string>> category_sets_;
   std::vector<std::vector<const char*>> category_ptrs_;
-  std::vector<std::string> launch_texts_;  // one per slice: the launch_id as JSON number text
+  std::vector<char> launch_text_;  // every slice's launch_id as JSON number text, NUL-ended
   std::vector<RblnKinetoAnnotation> annotations_;
   std::vector<RblnKinetoDevice> devices_;
   std::vector<RblnKinetoLane> lanes_;
