@@ -76,6 +76,9 @@ void CopyRows(const RblnKinetoExport& exp, CopiedExport* out) {
   }
 }
 
+// About one pool block.
+constexpr size_t kPieceTextBytes = 60 * 1024;
+
 }  // namespace
 
 CopiedExport CopyExport(const RblnKinetoExport& exp) {
@@ -102,7 +105,10 @@ uint64_t CopyExportBySlice(const RblnKinetoExport& exp,
     piece.slices.clear();
     piece.categories.clear();
     piece.annotations.clear();
-    piece.text.Reset();
+    // The text is kept for a while, so that what slices share through one pointer (annotation
+    // keys, category sets) is copied once per stretch of slices, not once per slice.
+    if (piece.text.bytes() > kPieceTextBytes)
+      piece.text.Reset();
     CopySlice(exp.slices[i], &piece);
     each_slice(piece, piece.slices.back());
   }
