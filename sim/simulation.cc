@@ -72,10 +72,16 @@ int64_t Simulation::commands_executed() const {
 }
 
 std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const {
+  std::string name;
+  AppendCommandName(record, &name);
+  return name;
+}
+
+void Simulation::AppendCommandName(const rebel100::DeviceRecord& record, std::string* out) const {
   const compiler::Command& command = record.program->commands[record.command_index];
-  return compiler::FormatCommandName(
-      impl_->scenario.naming.command_template,
-      {record.instance, record.sequence, 0, command.layer, command.index});
+  compiler::AppendCommandName(impl_->scenario.naming.command_template,
+                              {record.instance, record.sequence, 0, command.layer, command.index},
+                              out);
 }
 
 Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recording) {

@@ -59,6 +59,8 @@ class Simulation {
   int64_t DeviceCyclesAt(double host_ns) const;
   const scenario::Scenario& scenario() const;
   std::string CommandName(const rebel100::DeviceRecord& record) const;
+  // The same name appended to |out|.
+  void AppendCommandName(const rebel100::DeviceRecord& record, std::string* out) const;
   int64_t launches() const;
   int64_t commands_executed() const;
 

@@ -32,7 +32,8 @@ Activities BuildActivities(const ProducerCapture& capture, double nominal_ghz) {
     Activity a;
     a.kind = ActivityKindFor(s.kind);
     a.device = 0;  // every chiplet belongs to the one card torch sees as rbln:0
-    a.name = s.name_id < capture.names.size() ? capture.names[s.name_id] : std::string();
+    a.name =
+        s.name_id < capture.names.size() ? std::string(capture.names[s.name_id]) : std::string();
     a.start_ns = fit.ToSteadyNs(s.start_cycles);
     a.end_ns = fit.ToSteadyNs(s.end_cycles);
     a.launch = s.launch_id > 0 ? static_cast<uint64_t>(s.launch_id) : 0;

@@ -94,7 +94,7 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
       const DeviceSliceRecord& d = capture.slices[i - markers];
       slice.device_pid = d.device_pid;
       slice.resource_tid = d.resource_tid;
-      slice.name = slice_names_[d.name_id].c_str();
+      slice.name = slice_names_.c_str(d.name_id);
       if (d.category_id < category_ptrs_.size()) {
         slice.categories = category_ptrs_[d.category_id].data();
         slice.categories_count = static_cast<uint32_t>(category_ptrs_[d.category_id].size());

@@ -26,7 +26,7 @@ class ExportBuilder {
  private:
   std::vector<std::string> device_names_;
   std::vector<std::string> lane_names_;
-  std::vector<std::string> slice_names_;
+  SliceNames slice_names_;
   std::vector<std::vector<std::string>> category_sets_;
   std::vector<std::vector<const char*>> category_ptrs_;
   std::vector<char> launch_text_;  // every slice's launch_id as JSON number text, NUL-ended

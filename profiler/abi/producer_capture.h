@@ -5,7 +5,9 @@
 #define RBLNSIM_PROFILER_ABI_PRODUCER_CAPTURE_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rblnsim::abi {
@@ -19,6 +21,41 @@ struct ProducerLane {
   int32_t device_pid = 0;
   int32_t resource_tid = 0;
   std::string name;
+};
+
+// Slice names in one buffer, each NUL-terminated, since the C-ABI hands them out as C strings. A
+// session names hundreds of thousands of commands, each once: one string object per name cost
+// an allocation and a copy for each.
+class SliceNames {
+ public:
+  SliceNames() = default;
+  SliceNames(std::initializer_list<std::string_view> names) {
+    for (std::string_view name : names)
+      Add(name);
+  }
+
+  size_t size() const { return begin_.size(); }
+  // Valid while the list is not changed, moved or destroyed.
+  const char* c_str(uint32_t id) const { return text_.data() + begin_[id]; }
+  std::string_view operator[](uint32_t id) const { return c_str(id); }
+
+  uint32_t Add(std::string_view name) {
+    text_.append(name);
+    return End();
+  }
+  // A name written in place: append its text to Next(), then End() returns its id.
+  std::string* Next() { return &text_; }
+  uint32_t End() {
+    text_.push_back('\0');
+    begin_.push_back(next_begin_);
+    next_begin_ = text_.size();
+    return static_cast<uint32_t>(begin_.size() - 1);
+  }
+
+ private:
+  std::string text_;
+  std::vector<size_t> begin_;
+  size_t next_begin_ = 0;
 };
 
 // Values of RblnKinetoActivityKind.
@@ -52,7 +89,7 @@ struct ClockSyncPoint {
 struct ProducerCapture {
   std::vector<ProducerDevice> devices;
   std::vector<ProducerLane> lanes;
-  std::vector<std::string> names;
+  SliceNames names;
   std::vector<std::vector<std::string>> category_sets;
   std::vector<DeviceSliceRecord> slices;
   std::vector<MarkerRecord> markers;

@@ -72,8 +72,8 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
     if (seen != run_names.end()) {
       name_id = seen->id;
     } else {
-      name_id = static_cast<uint32_t>(capture.names.size());
-      capture.names.push_back(simulation.CommandName(record));
+      simulation.AppendCommandName(record, capture.names.Next());
+      name_id = capture.names.End();
       run_names.push_back({record.program, &command.layer, command.index, name_id});
     }
     abi::DeviceSliceRecord slice;
