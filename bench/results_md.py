@@ -95,7 +95,9 @@ def render_sim_table(rows, out):
     if sim:
         out.append("BM_Matmul*: the simulator alone (host and device models, records handed over). "
                    "BM_EndToEnd*: a profiled window as the CLI runs it, through the C-ABI: "
-                   "simulate, producer export, bridge copy and projection into trace events. "
+                   "simulate, producer export, bridge copy and projection into trace events; the "
+                   "previous window's events are freed outside the timing, as the importer suite "
+                   "frees its previous trace. "
                    "The argument is the number of launches (512^3: 6 commands each, 8192^3: "
                    "15).\n")
     return [b for b in rows if b not in sim and not b["name"].startswith("BM_SystemCEventHop")]
