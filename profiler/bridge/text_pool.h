@@ -31,8 +31,8 @@ class TextPool {
 
   size_t bytes() const { return used_bytes_; }
 
-  // Forgets every copy (views into them die) but keeps the first block for the next ones: a pool
-  // reused for one slice after another allocates once.
+  // Forgets every copy (views into them die) but keeps the block being filled for the next ones:
+  // a pool reused for one slice after another allocates once.
   void Reset();
 
  private:

@@ -6,6 +6,7 @@
 // take precedence over both mimalloc's and libstdc++'s.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -39,13 +40,13 @@ std::terminate_handler g_previous_terminate = nullptr;
   throw std::bad_alloc();
 }
 
-void* Allocate(std::size_t size) {
-  if (size == 0)
-    size = 1;
+// As the standard operator new does: tries |try_allocate| until it succeeds, calling the new
+// handler in between (it may free memory, throw or end the process), and throws without one.
+template <typename TryAllocate>
+void* AllocateWith(TryAllocate&& try_allocate) {
   while (true) {
-    if (void* p = std::malloc(size))
+    if (void* p = try_allocate())
       return p;
-    // As the standard operator new does: the handler may free memory, throw or end the process.
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr)
       ThrowBadAlloc();
@@ -53,19 +54,17 @@ void* Allocate(std::size_t size) {
   }
 }
 
+void* Allocate(std::size_t size) {
+  return AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
+}
+
 void* AllocateAligned(std::size_t size, std::align_val_t align) {
-  const std::size_t alignment = static_cast<std::size_t>(align);
-  if (size == 0)
-    size = 1;
-  while (true) {
+  const std::size_t alignment =
+      std::max(static_cast<std::size_t>(align), sizeof(void*));  // posix_memalign's floor
+  return AllocateWith([size, alignment]() -> void* {
     void* p = nullptr;
-    if (posix_memalign(&p, alignment < sizeof(void*) ? sizeof(void*) : alignment, size) == 0)
-      return p;
-    std::new_handler handler = std::get_new_handler();
-    if (handler == nullptr)
-      ThrowBadAlloc();
-    handler();
-  }
+    return posix_memalign(&p, alignment, size == 0 ? 1 : size) == 0 ? p : nullptr;
+  });
 }
 
 template <typename Fn>
