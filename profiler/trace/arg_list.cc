@@ -7,15 +7,28 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "profiler/trace/arg_keys.h"
+
 namespace rblnsim::trace {
 
 namespace {
 
-// Each arg: a one-byte type (the variant index), the key's length and bytes, then the value:
-// eight bytes for a number, one for a bool, a length and the bytes for text. Lengths are
-// uint32: an importer window never holds an event anywhere near 4 GB.
+// Each arg: a type byte, the key, then the value. The type byte's low bits are the stored kind
+// (kInt64 to kRaw are the variant's indices; kInt32 is an int64 that fits in four bytes), its
+// high bit says the key is an interned id (arg_keys.h, two bytes) rather than its text. Text
+// (an inline key, a string, raw JSON) is a length, one byte below 255 or 255 and a uint32, then
+// the bytes. Most events' args are a few ids and short strings under keys the whole trace
+// shares, so this keeps a block at about half of what full keys and eight-byte numbers take.
 constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);  // the block header: count, used, capacity
 constexpr uint32_t kHeaderBytes32 = static_cast<uint32_t>(kHeaderBytes);
+constexpr uint8_t kInt64 = 0;
+constexpr uint8_t kDouble = 1;
+constexpr uint8_t kBool = 2;
+constexpr uint8_t kString = 3;
+constexpr uint8_t kInt32 = 5;
+constexpr uint8_t kInternedKey = 0x80;
+constexpr uint8_t kKindMask = 0x7f;
+constexpr uint8_t kLongText = 255;
 
 uint32_t Length32(size_t n) {
   if (n > UINT32_MAX)
@@ -23,29 +36,66 @@ uint32_t Length32(size_t n) {
   return static_cast<uint32_t>(n);
 }
 
-size_t EncodedSize(std::string_view key, const ArgValueView& value) {
+// How an arg's key is stored: an interned id, or its text.
+struct StoredKey {
+  explicit StoredKey(std::string_view key) : text(key), id(InternArgKey(key)) {}
+  std::string_view text;
+  std::optional<uint16_t> id;
+};
+
+size_t TextSize(size_t n) {
+  return (n < kLongText ? 1 : 1 + sizeof(uint32_t)) + n;
+}
+
+bool FitsInt32(int64_t i) {
+  return i >= INT32_MIN && i <= INT32_MAX;
+}
+
+size_t EncodedSize(const StoredKey& key, const ArgValueView& value) {
   size_t payload = 8;
-  if (value.index() == 2)
+  if (const auto* i = std::get_if<int64_t>(&value))
+    payload = FitsInt32(*i) ? 4 : 8;
+  else if (value.index() == kBool)
     payload = 1;
   else if (const auto* s = std::get_if<std::string_view>(&value))
-    payload = sizeof(uint32_t) + s->size();
+    payload = TextSize(s->size());
   else if (const auto* r = std::get_if<RawJsonView>(&value))
-    payload = sizeof(uint32_t) + r->text.size();
-  return 1 + sizeof(uint32_t) + key.size() + payload;
+    payload = TextSize(r->text.size());
+  return 1 + (key.id ? sizeof(uint16_t) : TextSize(key.text.size())) + payload;
 }
 
 char* PutText(char* out, std::string_view text) {
   const uint32_t n = Length32(text.size());
-  std::memcpy(out, &n, sizeof n);
+  if (n < kLongText) {
+    *out++ = static_cast<char>(n);
+  } else {
+    *out++ = static_cast<char>(kLongText);
+    std::memcpy(out, &n, sizeof n);
+    out += sizeof n;
+  }
   if (n != 0)
-    std::memcpy(out + sizeof n, text.data(), n);
-  return out + sizeof n + n;
+    std::memcpy(out, text.data(), n);
+  return out + n;
 }
 
-char* Encode(char* out, std::string_view key, const ArgValueView& value) {
-  *out++ = static_cast<char>(value.index());
-  out = PutText(out, key);
-  if (const auto* i = std::get_if<int64_t>(&value)) {
+char* Encode(char* out, const StoredKey& key, const ArgValueView& value) {
+  uint8_t kind = static_cast<uint8_t>(value.index());
+  const auto* i = std::get_if<int64_t>(&value);
+  if (i != nullptr && FitsInt32(*i))
+    kind = kInt32;
+  *out++ = static_cast<char>(kind | (key.id ? kInternedKey : 0));
+  if (key.id) {
+    std::memcpy(out, &*key.id, sizeof(uint16_t));
+    out += sizeof(uint16_t);
+  } else {
+    out = PutText(out, key.text);
+  }
+  if (kind == kInt32) {
+    const auto narrow = static_cast<int32_t>(*i);
+    std::memcpy(out, &narrow, sizeof narrow);
+    return out + sizeof narrow;
+  }
+  if (i != nullptr) {
     std::memcpy(out, i, 8);
     return out + 8;
   }
@@ -63,46 +113,94 @@ char* Encode(char* out, std::string_view key, const ArgValueView& value) {
 }
 
 std::string_view GetText(const char** at) {
-  uint32_t n = 0;
-  std::memcpy(&n, *at, sizeof n);
-  std::string_view text(*at + sizeof n, n);
-  *at += sizeof n + n;
+  uint32_t n = static_cast<uint8_t>(**at);
+  ++*at;
+  if (n == kLongText) {
+    std::memcpy(&n, *at, sizeof n);
+    *at += sizeof n;
+  }
+  std::string_view text(*at, n);
+  *at += n;
   return text;
+}
+
+// The key of the arg at |*at|, moving past the type byte and the key; |*kind| gets the type
+// byte and |*id| the interned id, when the key is one.
+std::string_view GetKey(const char** at, uint8_t* kind, std::optional<uint16_t>* id) {
+  *kind = static_cast<uint8_t>(**at);
+  ++*at;
+  if ((*kind & kInternedKey) == 0) {
+    *id = std::nullopt;
+    return GetText(at);
+  }
+  uint16_t key_id = 0;
+  std::memcpy(&key_id, *at, sizeof key_id);
+  *at += sizeof key_id;
+  *id = key_id;
+  return {};
+}
+
+// Decodes the value of kind |kind| at |*at| and moves past it.
+ArgValueView GetValue(const char** at, uint8_t kind) {
+  switch (kind & kKindMask) {
+    case kInt32: {
+      int32_t i = 0;
+      std::memcpy(&i, *at, sizeof i);
+      *at += sizeof i;
+      return int64_t{i};
+    }
+    case kInt64: {
+      int64_t i = 0;
+      std::memcpy(&i, *at, 8);
+      *at += 8;
+      return i;
+    }
+    case kDouble: {
+      double d = 0;
+      std::memcpy(&d, *at, 8);
+      *at += 8;
+      return d;
+    }
+    case kBool: {
+      const bool b = **at != 0;
+      ++*at;
+      return b;
+    }
+    case kString:
+      return GetText(at);
+    default:
+      return RawJsonView{GetText(at)};
+  }
 }
 
 // Decodes the arg at |*at| and moves past it.
 ArgView Decode(const char** at) {
-  const auto type = static_cast<uint8_t>(**at);
-  ++*at;
+  uint8_t kind = 0;
+  std::optional<uint16_t> id;
   ArgView arg;
-  arg.key = GetText(at);
-  switch (type) {
-    case 0: {
-      int64_t i = 0;
-      std::memcpy(&i, *at, 8);
-      *at += 8;
-      arg.value = i;
-      break;
-    }
-    case 1: {
-      double d = 0;
-      std::memcpy(&d, *at, 8);
-      *at += 8;
-      arg.value = d;
-      break;
-    }
-    case 2:
-      arg.value = **at != 0;
-      ++*at;
-      break;
-    case 3:
-      arg.value = GetText(at);
-      break;
-    default:
-      arg.value = RawJsonView{GetText(at)};
-      break;
-  }
+  arg.key = GetKey(at, &kind, &id);
+  if (id)
+    arg.key = ArgKeyText(*id);
+  arg.value = GetValue(at, kind);
   return arg;
+}
+
+// Whether the arg at |*at| has |key| (interned as |key_id|, if it is), moving past its key; its
+// stored key goes to |*stored|.
+bool KeyIs(const char** at,
+           std::string_view key,
+           std::optional<uint16_t> key_id,
+           uint8_t* kind,
+           std::string_view* stored) {
+  std::optional<uint16_t> id;
+  *stored = GetKey(at, kind, &id);
+  if (id) {
+    if (id != key_id)
+      return false;
+    *stored = ArgKeyText(*id);
+    return true;
+  }
+  return *stored == key;
 }
 
 }  // namespace
@@ -245,9 +343,18 @@ ArgView ArgList::operator[](size_t i) const {
 }
 
 std::optional<ArgView> ArgList::Find(std::string_view key) const {
-  for (ArgView arg : *this) {
-    if (arg.key == key)
-      return arg;
+  if (data_ == nullptr)
+    return std::nullopt;
+  // Keys compare as ids: the lookup of |key| is paid once, not once per arg.
+  const std::optional<uint16_t> key_id = FindArgKey(key);
+  const char* at = data_ + kHeaderBytes;
+  const char* const end = data_ + used();
+  while (at < end) {
+    uint8_t kind = 0;
+    std::string_view stored;
+    if (KeyIs(&at, key, key_id, &kind, &stored))
+      return ArgView{stored, GetValue(&at, kind)};
+    GetValue(&at, kind);
   }
   return std::nullopt;
 }
@@ -271,9 +378,10 @@ void ArgList::Reserve(size_t bytes) {
 }
 
 void ArgList::Add(std::string_view key, const ArgValueView& value) {
-  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(key, value);
+  const StoredKey stored(key);
+  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(stored, value);
   Reserve(need);
-  Encode(data_ + used(), key, value);
+  Encode(data_ + used(), stored, value);
   SetHeader(1, Length32(need));
   SetHeader(0, count() + 1);
 }
@@ -316,9 +424,10 @@ bool operator==(const ArgList& a, const ArgList& b) {
 ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& value) {
   if (buffer_.empty())
     buffer_.resize(kHeaderBytes);
+  const StoredKey stored(key);
   const size_t at = buffer_.size();
-  buffer_.resize(at + EncodedSize(key, value));
-  Encode(buffer_.data() + at, key, value);
+  buffer_.resize(at + EncodedSize(stored, value));
+  Encode(buffer_.data() + at, stored, value);
   ++count_;
   return *this;
 }
@@ -326,10 +435,14 @@ ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& va
 bool ArgListBuilder::Has(std::string_view key) const {
   if (count_ == 0)
     return false;
+  const std::optional<uint16_t> key_id = FindArgKey(key);
   const char* at = buffer_.data() + kHeaderBytes;
   for (uint32_t i = 0; i < count_; ++i) {
-    if (Decode(&at).key == key)
+    uint8_t kind = 0;
+    std::string_view stored;
+    if (KeyIs(&at, key, key_id, &kind, &stored))
       return true;
+    GetValue(&at, kind);
   }
   return false;
 }

@@ -1,8 +1,10 @@
 // An event's "args", packed into one allocation. A large trace holds millions of events with a
 // handful of args each; as a vector of owning key/value strings that was six or more heap blocks
 // per event, most of them smaller than the allocator's own header, and the largest share of a
-// traced run's memory. Here every key and value of an event lies in one block sized exactly
-// (when built by ArgListBuilder), and readers see string views into it.
+// traced run's memory. Here every value of an event lies in one block sized exactly (when built
+// by ArgListBuilder), with its key as a two-byte id of the process's key table (arg_keys.h) or,
+// for keys that table does not take, as text; readers see string views into the block or the
+// table.
 #ifndef RBLNSIM_PROFILER_TRACE_ARG_LIST_H_
 #define RBLNSIM_PROFILER_TRACE_ARG_LIST_H_
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "profiler/trace/arg_keys.h"
+
 namespace rblnsim::trace {
 namespace {
 
@@ -21,6 +23,15 @@ const std::vector<Arg>& EveryKind() {
   static const std::vector<Arg> args = {
       {"i", int64_t{-7}},
       {"max", std::numeric_limits<int64_t>::max()},
+      {"min", std::numeric_limits<int64_t>::min()},
+      // Either side of the four-byte integer form.
+      {"i32max", int64_t{std::numeric_limits<int32_t>::max()}},
+      {"i32over", int64_t{std::numeric_limits<int32_t>::max()} + 1},
+      {"i32min", int64_t{std::numeric_limits<int32_t>::min()}},
+      {"i32under", int64_t{std::numeric_limits<int32_t>::min()} - 1},
+      // Either side of the one-byte text length, and of the longest interned key.
+      {std::string(64, 'a'), std::string(254, 'u')},
+      {std::string(65, 'b'), std::string(255, 'w')},
       {"d", 2.5},
       {"t", true},
       {"f", false},
@@ -84,6 +95,38 @@ TEST(ArgListTest, BuilderStartsAfreshAfterBuildAndClear) {
   EXPECT_EQ(Owned(first), (std::vector<Arg>{{"a", int64_t{1}}, {"b", std::string("two")}}));
   EXPECT_EQ(Owned(second), (std::vector<Arg>{{"c", 3.0}}));
   EXPECT_TRUE(ArgListBuilder().Build().empty());
+}
+
+TEST(ArgListTest, SharedKeysAreStoredAsIdsNotText) {
+  // Any interned key costs two bytes in the block, whatever its length; a small integer four.
+  const std::string key = "a key of forty-odd bytes, interned once per process";
+  const ArgList list = {{key, int64_t{7}}, {key, int64_t{8}}};
+  EXPECT_LT(list.heap_bytes(), key.size());
+  EXPECT_EQ(list[0].key, key);
+  EXPECT_EQ(std::get<int64_t>(list[1].value), 8);
+  // A key past the interned length is kept as text, and still found.
+  const std::string long_key(kMaxInternedArgKeyBytes + 1, 'k');
+  const ArgList long_list = {{long_key, int64_t{7}}};
+  EXPECT_GT(long_list.heap_bytes(), long_key.size());
+  ASSERT_TRUE(long_list.Find(long_key).has_value());
+  EXPECT_EQ(long_list.Find(long_key)->key, long_key);
+}
+
+TEST(ArgListTest, FindGivesTheListsOwnKeyNotTheCallers) {
+  const ArgList list = {{"kept", int64_t{1}}, {std::string(100, 'x'), int64_t{2}}};
+  std::optional<ArgView> found;
+  {
+    const std::string query = "kept";
+    found = list.Find(query);
+  }
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->key, "kept");
+  {
+    const std::string query(100, 'x');
+    found = list.Find(query);
+  }
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->key, std::string(100, 'x'));
 }
 
 TEST(ArgListTest, FindTakesTheFirstOfARepeatedKey) {

@@ -1,0 +1,127 @@
+#include "profiler/trace/arg_keys.h"
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace rblnsim::trace {
+
+namespace {
+
+struct SharedTable {
+  std::mutex mutex;
+  std::deque<std::string> texts;  // a deque: a stored key never moves
+  std::unordered_map<std::string_view, uint16_t> ids;
+  std::atomic<uint32_t> count{0};
+  std::array<std::atomic<const std::string*>, kMaxInternedArgKeys> slots{};
+};
+
+// Never destroyed: lists in static storage may be read during exit.
+SharedTable& Shared() {
+  static SharedTable* const table = new SharedTable();
+  return *table;
+}
+
+// A thread's view of the table, one entry per hash slot: the key's text copied in (keys are
+// short), and either its id or the table size at which it was seen absent. An absent answer
+// stays good until the table grows.
+struct CacheEntry {
+  uint8_t size = 0;
+  bool filled = false;
+  bool present = false;
+  uint16_t id = 0;
+  uint32_t absent_at = 0;
+  char text[kMaxInternedArgKeyBytes];
+};
+constexpr size_t kCacheSlots = 128;
+constinit thread_local std::array<CacheEntry, kCacheSlots> cache{};
+
+uint64_t Load(const char* at, size_t bytes) {
+  uint64_t word = 0;
+  std::memcpy(&word, at, bytes);
+  return word;
+}
+
+// Every arg of every event looks its key up here, so the hash reads a few words, not each byte:
+// the first and last eight bytes (four, or three single bytes, for shorter keys) and the length.
+size_t SlotOf(std::string_view key) {
+  const char* p = key.data();
+  const size_t n = key.size();
+  uint64_t a = 0;
+  uint64_t b = 0;
+  if (n >= 8) {
+    a = Load(p, 8);
+    b = Load(p + n - 8, 8);
+  } else if (n >= 4) {
+    a = Load(p, 4);
+    b = Load(p + n - 4, 4);
+  } else if (n > 0) {
+    a = static_cast<uint8_t>(p[0]) | (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) |
+        (uint64_t{static_cast<uint8_t>(p[n - 1])} << 16);
+  }
+  const uint64_t hash = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
+  return static_cast<size_t>(hash >> 57) & (kCacheSlots - 1);
+}
+
+std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
+  if (key.size() > kMaxInternedArgKeyBytes)
+    return std::nullopt;
+  CacheEntry& entry = cache[SlotOf(key)];
+  SharedTable& table = Shared();
+  if (entry.filled && entry.size == key.size() &&
+      std::memcmp(entry.text, key.data(), key.size()) == 0) {
+    if (entry.present)
+      return entry.id;
+    // Absent, and nothing was added since: a lookup still finds nothing, and so does an
+    // interning call once the table is full.
+    const uint32_t count = table.count.load(std::memory_order_acquire);
+    if (entry.absent_at == count && (!intern || count >= kMaxInternedArgKeys))
+      return std::nullopt;
+  }
+  std::optional<uint16_t> id;
+  uint32_t count = 0;
+  {
+    const std::lock_guard<std::mutex> lock(table.mutex);
+    if (const auto found = table.ids.find(key); found != table.ids.end()) {
+      id = found->second;
+    } else if (intern && table.texts.size() < kMaxInternedArgKeys) {
+      const std::string& text = table.texts.emplace_back(key);
+      id = static_cast<uint16_t>(table.texts.size() - 1);
+      table.ids.emplace(text, *id);
+      table.slots[*id].store(&text, std::memory_order_release);
+      table.count.store(static_cast<uint32_t>(table.texts.size()), std::memory_order_release);
+    }
+    count = table.count.load(std::memory_order_relaxed);
+  }
+  entry.filled = true;
+  entry.size = static_cast<uint8_t>(key.size());
+  std::memcpy(entry.text, key.data(), key.size());
+  entry.present = id.has_value();
+  entry.id = id.value_or(0);
+  entry.absent_at = count;
+  return id;
+}
+
+}  // namespace
+
+std::optional<uint16_t> InternArgKey(std::string_view key) {
+  return Lookup(key, /*intern=*/true);
+}
+
+std::optional<uint16_t> FindArgKey(std::string_view key) {
+  return Lookup(key, /*intern=*/false);
+}
+
+std::string_view ArgKeyText(uint16_t id) {
+  return *Shared().slots[id].load(std::memory_order_acquire);
+}
+
+uint32_t InternedArgKeyCount() {
+  return Shared().count.load(std::memory_order_acquire);
+}
+
+}  // namespace rblnsim::trace

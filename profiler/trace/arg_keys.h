@@ -1,0 +1,35 @@
+// Arg keys, each spelt once per process. A trace repeats a few dozen keys ("External id",
+// "launch_id", "Input Dims", ...) on millions of events; an ArgList (arg_list.h) stores an
+// interned key as a two-byte id instead of its text, which halves a typical event's arg block.
+//
+// The table only grows and lives until exit, so it is bounded: keys longer than
+// kMaxInternedArgKeyBytes, and any key once kMaxInternedArgKeys are taken (a crafted trace with
+// a new key per event), are not interned, and their lists hold the text as before. Interning
+// and reading are safe from any thread; each thread keeps a small cache in front of the shared
+// table, so the common case takes no lock.
+#ifndef RBLNSIM_PROFILER_TRACE_ARG_KEYS_H_
+#define RBLNSIM_PROFILER_TRACE_ARG_KEYS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace rblnsim::trace {
+
+inline constexpr uint32_t kMaxInternedArgKeys = 4096;
+inline constexpr size_t kMaxInternedArgKeyBytes = 64;
+
+// The id of |key|, interned now if it was not; nullopt when it is not to be interned (too long,
+// or the table is full).
+std::optional<uint16_t> InternArgKey(std::string_view key);
+// The id of |key| if some list interned it already; never interns.
+std::optional<uint16_t> FindArgKey(std::string_view key);
+// The text of an id InternArgKey returned (in any thread).
+std::string_view ArgKeyText(uint16_t id);
+// How many keys are interned, for tests and memory accounting.
+uint32_t InternedArgKeyCount();
+
+}  // namespace rblnsim::trace
+
+#endif  // RBLNSIM_PROFILER_TRACE_ARG_KEYS_H_

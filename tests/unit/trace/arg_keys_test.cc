@@ -1,0 +1,106 @@
+#include "profiler/trace/arg_keys.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "profiler/trace/arg_list.h"
+
+// Each test runs in a process of its own (gtest_discover_tests), so the process-wide table
+// starts empty in every one.
+namespace rblnsim::trace {
+namespace {
+
+TEST(ArgKeysTest, AKeyHasOneIdAndReadsBack) {
+  EXPECT_FALSE(FindArgKey("External id (ids)").has_value());
+  const std::optional<uint16_t> id = InternArgKey("External id (ids)");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(InternArgKey("External id (ids)"), id);
+  EXPECT_EQ(FindArgKey("External id (ids)"), id);
+  EXPECT_EQ(ArgKeyText(*id), "External id (ids)");
+  const std::optional<uint16_t> other = InternArgKey("launch_id (ids)");
+  ASSERT_TRUE(other.has_value());
+  EXPECT_NE(other, id);
+  EXPECT_EQ(ArgKeyText(*other), "launch_id (ids)");
+  EXPECT_FALSE(FindArgKey("External id").has_value());
+  // The empty key is a key like any other.
+  const std::optional<uint16_t> empty = InternArgKey("");
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_EQ(ArgKeyText(*empty), "");
+}
+
+TEST(ArgKeysTest, AKeySeenAbsentIsFoundOnceInterned) {
+  // The thread's cache remembers the absent answer; interning must not leave it stale.
+  EXPECT_FALSE(FindArgKey("stream (absent)").has_value());
+  EXPECT_FALSE(FindArgKey("stream (absent)").has_value());
+  const std::optional<uint16_t> id = InternArgKey("stream (absent)");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(FindArgKey("stream (absent)"), id);
+}
+
+TEST(ArgKeysTest, LongKeysAreNeverInterned) {
+  const std::string longest(kMaxInternedArgKeyBytes, 'k');
+  const std::string too_long(kMaxInternedArgKeyBytes + 1, 'k');
+  EXPECT_TRUE(InternArgKey(longest).has_value());
+  EXPECT_FALSE(InternArgKey(too_long).has_value());
+  EXPECT_FALSE(FindArgKey(too_long).has_value());
+}
+
+TEST(ArgKeysTest, ThreadsInterningTheSameKeysAgreeOnTheirIds) {
+  constexpr int kThreads = 4;
+  constexpr int kKeys = 200;
+  const uint32_t before = InternedArgKeyCount();
+  std::vector<std::vector<uint16_t>> ids(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &ids] {
+      // Each thread walks the keys from a different start, so first sightings race.
+      for (int i = 0; i < kKeys; ++i) {
+        const int k = (i + t * 37) % kKeys;
+        const std::optional<uint16_t> id = InternArgKey("thread key " + std::to_string(k));
+        ids[t].push_back(id.value_or(UINT16_MAX));
+      }
+    });
+  }
+  for (std::thread& thread : threads)
+    thread.join();
+  EXPECT_EQ(InternedArgKeyCount() - before, static_cast<uint32_t>(kKeys));
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kKeys; ++i) {
+      const int k = (i + t * 37) % kKeys;
+      ASSERT_NE(ids[t][i], UINT16_MAX);
+      EXPECT_EQ(ArgKeyText(ids[t][i]), "thread key " + std::to_string(k));
+      EXPECT_EQ(FindArgKey("thread key " + std::to_string(k)), ids[t][i]);
+    }
+  }
+}
+
+// Last: it fills the table, for the rest of the process.
+TEST(ArgKeysTest, AFullTableKeepsFurtherKeysAsTextInTheirLists) {
+  const std::optional<uint16_t> early = InternArgKey("early");
+  ASSERT_TRUE(early.has_value());
+  // A crafted trace with a new key per event: the table stops at its bound.
+  for (uint32_t i = 0; InternedArgKeyCount() < kMaxInternedArgKeys; ++i)
+    ASSERT_TRUE(InternArgKey("key " + std::to_string(i)).has_value());
+  EXPECT_FALSE(InternArgKey("late").has_value());
+  EXPECT_FALSE(InternArgKey("later").has_value());
+  EXPECT_EQ(InternedArgKeyCount(), kMaxInternedArgKeys);
+  EXPECT_EQ(InternArgKey("early"), early);
+  // Lists mixing interned and text keys read back, find and compare as before.
+  ArgListBuilder builder;
+  builder.Add("early", int64_t{1}).Add("late", std::string_view("text key"));
+  const ArgList built = builder.Build();
+  const ArgList owned = {{"early", int64_t{1}}, {"late", std::string("text key")}};
+  EXPECT_EQ(built, owned);
+  ASSERT_TRUE(built.Find("late").has_value());
+  EXPECT_EQ(built.Find("late")->key, "late");
+  EXPECT_EQ(std::get<std::string_view>(built.Find("late")->value), "text key");
+  EXPECT_EQ(std::get<int64_t>(built.Find("early")->value), 1);
+  EXPECT_FALSE(built.Find("later").has_value());
+  EXPECT_EQ(built[1].key, "late");
+}
+
+}  // namespace
+}  // namespace rblnsim::trace
