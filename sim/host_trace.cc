@@ -69,6 +69,15 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     shape_args.push_back(ShapeArgs(inputs));
   int64_t ev_idx = 0;
   trace::ArgListBuilder args;  // reused: one allocation per op for all of its args
+  // Looked up once for all ops.
+  static const trace::ArgKey kExternalId("External id");
+  static const trace::ArgKey kRecordFunctionId("Record function id");
+  static const trace::ArgKey kInputDims("Input Dims");
+  static const trace::ArgKey kInputType("Input type");
+  static const trace::ArgKey kBytes("bytes");
+  static const trace::ArgKey kEvIdx("Ev Idx");
+  static const trace::ArgKey kFwdThreadId("Fwd thread id");
+  static const trace::ArgKey kSequenceNumber("Sequence number");
   for (const sim::HostEvent& event : timeline.events) {
     if (event.kind == sim::HostEventKind::kRuntimeMarker)
       continue;
@@ -82,21 +91,21 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     e.ts_ns = std::llround(event.start_ns) + system_minus_sim_ns;
     e.dur_ns = std::llround(event.end_ns) + system_minus_sim_ns - e.ts_ns;
     if (event.external_id != 0)
-      args.Add("External id", event.external_id);
-    args.Add("Record function id", int64_t{0});
+      args.Add(kExternalId, event.external_id);
+    args.Add(kRecordFunctionId, int64_t{0});
     // What torch.profiler writes with record_shapes=True (the trace-only fallback detector reads
     // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
     if (event.shapes_id != 0 && event.shapes_id <= shape_args.size()) {
       const auto& [dims, types] = shape_args[event.shapes_id - 1];
-      args.Add("Input Dims", trace::RawJsonView{dims.text});
-      args.Add("Input type", trace::RawJsonView{types.text});
+      args.Add(kInputDims, trace::RawJsonView{dims.text});
+      args.Add(kInputType, trace::RawJsonView{types.text});
     }
     if (event.bytes >= 0)
-      args.Add("bytes", event.bytes);
-    args.Add("Ev Idx", ev_idx++);
+      args.Add(kBytes, event.bytes);
+    args.Add(kEvIdx, ev_idx++);
     if (event.sequence_number >= 0) {
-      args.Add("Fwd thread id", int64_t{0});
-      args.Add("Sequence number", event.sequence_number);
+      args.Add(kFwdThreadId, int64_t{0});
+      args.Add(kSequenceNumber, event.sequence_number);
     }
     e.args = args.Build();
     out->events.push_back(std::move(e));

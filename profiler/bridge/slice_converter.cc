@@ -59,9 +59,9 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
 
   // A slice has a handful of keys: a linear look beats a node-based set per slice.
   trace::ArgListBuilder& args = scratch->builder;
-  auto used = [&](std::string_view key) {
+  auto used = [&](const trace::ArgKey& key) {
     for (size_t i = 0; i < own_count; ++i)
-      if (own_keys[i] == key)
+      if (own_keys[i] == key.text())
         return true;
     return args.Has(key);
   };
@@ -71,36 +71,42 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
       key = *annotation.name;
     else
       ++stats->null_strings;
-    if (used(key)) {
+    const trace::ArgKey stored(key);  // one lookup for the check and the add
+    if (used(stored)) {
       ++stats->duplicate_arg_keys;
       continue;
     }
     if (!annotation.value.has_value()) {
       ++stats->null_strings;
-      args.Add(key, annotation.value_is_quoted != 0
-                        ? trace::ArgValueView(std::string_view(kNullText))
-                        : trace::ArgValueView(trace::RawJsonView{"null"}));
+      args.Add(stored, annotation.value_is_quoted != 0
+                           ? trace::ArgValueView(std::string_view(kNullText))
+                           : trace::ArgValueView(trace::RawJsonView{"null"}));
     } else if (annotation.value_is_quoted != 0) {
-      args.Add(key, std::string_view(*annotation.value));
+      args.Add(stored, std::string_view(*annotation.value));
     } else if (IsValidJsonValue(*annotation.value)) {
-      args.Add(key, trace::RawJsonView{*annotation.value});
+      args.Add(stored, trace::RawJsonView{*annotation.value});
     } else {
       // Written verbatim it would corrupt the whole trace file; quoted it still shows.
       ++stats->invalid_raw_annotations;
-      args.Add(key, std::string_view(*annotation.value));
+      args.Add(stored, std::string_view(*annotation.value));
     }
   }
+  // Looked up once for every slice.
+  static const trace::ArgKey kCategories("categories");
+  static const trace::ArgKey kDevice("device");
+  static const trace::ArgKey kStream("stream");
+  static const trace::ArgKey kCorrelation("correlation");
   if (slice.category_count != 0) {
     JoinCategories(exp.CategoriesOf(slice), &scratch->categories);
-    args.Add("categories", std::string_view(scratch->categories));
+    args.Add(kCategories, std::string_view(scratch->categories));
   }
   if (launch_device) {
     // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
-    args.Add("device", int64_t{slice.device_pid});
-    args.Add("stream", int64_t{slice.resource_tid});
-    args.Add("correlation", slice.corr_id);
+    args.Add(kDevice, int64_t{slice.device_pid});
+    args.Add(kStream, int64_t{slice.resource_tid});
+    args.Add(kCorrelation, slice.corr_id);
   } else if (slice.corr_id != 0) {
-    args.Add("correlation", slice.corr_id);  // HTA wants it on the runtime side too
+    args.Add(kCorrelation, slice.corr_id);  // HTA wants it on the runtime side too
   }
   return args.Build();
 }

@@ -46,6 +46,21 @@ uint64_t Load(const char* at, size_t bytes) {
   return word;
 }
 
+bool SameText(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    if (Load(a, 8) != Load(b, 8) || Load(a + n - 8, 8) != Load(b + n - 8, 8))
+      return false;
+    return n <= 16 || std::memcmp(a + 8, b + 8, n - 16) == 0;
+  }
+  if (n >= 4)
+    return Load(a, 4) == Load(b, 4) && Load(a + n - 4, 4) == Load(b + n - 4, 4);
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i])
+      return false;
+  }
+  return true;
+}
+
 // Every arg of every event looks its key up here, so the hash reads a few words, not each byte:
 // the first and last eight bytes (four, or three single bytes, for shorter keys) and the length.
 size_t SlotOf(std::string_view key) {
@@ -72,8 +87,7 @@ std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
     return std::nullopt;
   CacheEntry& entry = cache[SlotOf(key)];
   SharedTable& table = Shared();
-  if (entry.filled && entry.size == key.size() &&
-      std::memcmp(entry.text, key.data(), key.size()) == 0) {
+  if (entry.filled && entry.size == key.size() && SameText(entry.text, key.data(), key.size())) {
     if (entry.present)
       return entry.id;
     // Absent, and nothing was added since: a lookup still finds nothing, and so does an

@@ -30,6 +30,21 @@ std::string_view ArgKeyText(uint16_t id);
 // How many keys are interned, for tests and memory accounting.
 uint32_t InternedArgKeyCount();
 
+// A key looked up once, for code that adds the same key to every event it makes (the bridge,
+// the simulator's host ops): a static ArgKey spares each Add the lookup. It views |text|, which
+// must outlive it (a literal, for a static one).
+class ArgKey {
+ public:
+  explicit ArgKey(std::string_view text) : text_(text), id_(InternArgKey(text)) {}
+  std::string_view text() const { return text_; }
+  // The interned id; nullopt when the key is stored as text.
+  std::optional<uint16_t> id() const { return id_; }
+
+ private:
+  std::string_view text_;
+  std::optional<uint16_t> id_;
+};
+
 }  // namespace rblnsim::trace
 
 #endif  // RBLNSIM_PROFILER_TRACE_ARG_KEYS_H_

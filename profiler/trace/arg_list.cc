@@ -36,13 +36,6 @@ uint32_t Length32(size_t n) {
   return static_cast<uint32_t>(n);
 }
 
-// How an arg's key is stored: an interned id, or its text.
-struct StoredKey {
-  explicit StoredKey(std::string_view key) : text(key), id(InternArgKey(key)) {}
-  std::string_view text;
-  std::optional<uint16_t> id;
-};
-
 size_t TextSize(size_t n) {
   return (n < kLongText ? 1 : 1 + sizeof(uint32_t)) + n;
 }
@@ -51,7 +44,7 @@ bool FitsInt32(int64_t i) {
   return i >= INT32_MIN && i <= INT32_MAX;
 }
 
-size_t EncodedSize(const StoredKey& key, const ArgValueView& value) {
+size_t EncodedSize(const ArgKey& key, const ArgValueView& value) {
   size_t payload = 8;
   if (const auto* i = std::get_if<int64_t>(&value))
     payload = FitsInt32(*i) ? 4 : 8;
@@ -61,7 +54,7 @@ size_t EncodedSize(const StoredKey& key, const ArgValueView& value) {
     payload = TextSize(s->size());
   else if (const auto* r = std::get_if<RawJsonView>(&value))
     payload = TextSize(r->text.size());
-  return 1 + (key.id ? sizeof(uint16_t) : TextSize(key.text.size())) + payload;
+  return 1 + (key.id() ? sizeof(uint16_t) : TextSize(key.text().size())) + payload;
 }
 
 char* PutText(char* out, std::string_view text) {
@@ -78,17 +71,17 @@ char* PutText(char* out, std::string_view text) {
   return out + n;
 }
 
-char* Encode(char* out, const StoredKey& key, const ArgValueView& value) {
+char* Encode(char* out, const ArgKey& key, const ArgValueView& value) {
   uint8_t kind = static_cast<uint8_t>(value.index());
   const auto* i = std::get_if<int64_t>(&value);
   if (i != nullptr && FitsInt32(*i))
     kind = kInt32;
-  *out++ = static_cast<char>(kind | (key.id ? kInternedKey : 0));
-  if (key.id) {
-    std::memcpy(out, &*key.id, sizeof(uint16_t));
+  *out++ = static_cast<char>(kind | (key.id() ? kInternedKey : 0));
+  if (const std::optional<uint16_t> id = key.id()) {
+    std::memcpy(out, &*id, sizeof(uint16_t));
     out += sizeof(uint16_t);
   } else {
-    out = PutText(out, key.text);
+    out = PutText(out, key.text());
   }
   if (kind == kInt32) {
     const auto narrow = static_cast<int32_t>(*i);
@@ -378,10 +371,13 @@ void ArgList::Reserve(size_t bytes) {
 }
 
 void ArgList::Add(std::string_view key, const ArgValueView& value) {
-  const StoredKey stored(key);
-  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(stored, value);
+  Add(ArgKey(key), value);
+}
+
+void ArgList::Add(const ArgKey& key, const ArgValueView& value) {
+  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(key, value);
   Reserve(need);
-  Encode(data_ + used(), stored, value);
+  Encode(data_ + used(), key, value);
   SetHeader(1, Length32(need));
   SetHeader(0, count() + 1);
 }
@@ -422,25 +418,29 @@ bool operator==(const ArgList& a, const ArgList& b) {
 }
 
 ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& value) {
+  return Add(ArgKey(key), value);
+}
+
+ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {
   if (buffer_.empty())
     buffer_.resize(kHeaderBytes);
-  const StoredKey stored(key);
   const size_t at = buffer_.size();
-  buffer_.resize(at + EncodedSize(stored, value));
-  Encode(buffer_.data() + at, stored, value);
+  buffer_.resize(at + EncodedSize(key, value));
+  Encode(buffer_.data() + at, key, value);
   ++count_;
   return *this;
 }
 
 bool ArgListBuilder::Has(std::string_view key) const {
-  if (count_ == 0)
-    return false;
-  const std::optional<uint16_t> key_id = FindArgKey(key);
+  return count_ != 0 && Has(ArgKey(key));
+}
+
+bool ArgListBuilder::Has(const ArgKey& key) const {
   const char* at = buffer_.data() + kHeaderBytes;
   for (uint32_t i = 0; i < count_; ++i) {
     uint8_t kind = 0;
     std::string_view stored;
-    if (KeyIs(&at, key, key_id, &kind, &stored))
+    if (KeyIs(&at, key.text(), key.id(), &kind, &stored))
       return true;
     GetValue(&at, kind);
   }

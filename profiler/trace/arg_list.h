@@ -19,6 +19,8 @@
 #include <variant>
 #include <vector>
 
+#include "profiler/trace/arg_keys.h"
+
 namespace rblnsim::trace {
 
 // Raw JSON text (a number, object, array, true/false/null) written without quoting.
@@ -107,6 +109,7 @@ class ArgList {
   std::optional<ArgView> Find(std::string_view key) const;
 
   void Add(std::string_view key, const ArgValueView& value);
+  void Add(const ArgKey& key, const ArgValueView& value);
   void push_back(const Arg& arg) { Add(arg.key, ViewOf(arg.value)); }
   // Replaces the first arg with |key|, or appends one.
   void Set(std::string_view key, const ArgValueView& value);
@@ -135,8 +138,10 @@ class ArgList {
 class ArgListBuilder {
  public:
   ArgListBuilder& Add(std::string_view key, const ArgValueView& value);
+  ArgListBuilder& Add(const ArgKey& key, const ArgValueView& value);
   size_t size() const { return count_; }
   bool Has(std::string_view key) const;
+  bool Has(const ArgKey& key) const;
   void Clear() {
     buffer_.clear();
     count_ = 0;

@@ -77,6 +77,28 @@ TEST(ArgKeysTest, ThreadsInterningTheSameKeysAgreeOnTheirIds) {
   }
 }
 
+TEST(ArgKeysTest, AnArgKeyAddsAndFindsAsItsText) {
+  const ArgKey key("correlation (key)");
+  ASSERT_TRUE(key.id().has_value());
+  EXPECT_EQ(key.id(), FindArgKey("correlation (key)"));
+  const std::string long_text(kMaxInternedArgKeyBytes + 1, 'c');
+  const ArgKey long_key(long_text);
+  EXPECT_FALSE(long_key.id().has_value());
+  ArgListBuilder builder;
+  builder.Add(key, int64_t{5}).Add(long_key, std::string_view("v"));
+  EXPECT_TRUE(builder.Has(key));
+  EXPECT_TRUE(builder.Has(long_key));
+  EXPECT_TRUE(builder.Has("correlation (key)"));
+  EXPECT_FALSE(builder.Has(ArgKey("stream (key)")));
+  const ArgList built = builder.Build();
+  ArgList pushed;
+  pushed.Add(key, int64_t{5});
+  pushed.Add(long_text, std::string_view("v"));
+  EXPECT_EQ(built, pushed);
+  EXPECT_EQ(built.heap_bytes(), pushed.heap_bytes());
+  EXPECT_EQ(built[0].key, "correlation (key)");
+}
+
 // Last: it fills the table, for the rest of the process.
 TEST(ArgKeysTest, AFullTableKeepsFurtherKeysAsTextInTheirLists) {
   const std::optional<uint16_t> early = InternArgKey("early");
