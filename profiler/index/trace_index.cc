@@ -130,6 +130,9 @@ void TraceIndex::FillColumns() {
   int64_t last_pid = 0;
   int64_t last_tid = 0;
   uint32_t last_row = 0;
+  // Looked up once: each event's args are then searched by key id.
+  const trace::ArgKey launch_id_key = trace::ArgKey::Existing(trace::kLaunchIdArg);
+  const trace::ArgKey external_id_key = trace::ArgKey::Existing(kExternalIdArg);
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
     events_.name[i] = names_.Intern(e.name);
@@ -147,22 +150,17 @@ void TraceIndex::FillColumns() {
     events_.row[i] = last_row;
     uint16_t flags = 0;
     // The first arg of a key counts, as Event::FindArg reads it.
-    bool seen_launch = false;
-    bool seen_external = false;
-    for (const trace::ArgView arg : e.args) {
-      if (!seen_launch && arg.key == trace::kLaunchIdArg) {
-        seen_launch = true;
-        flags |= kHasLaunchIdArg;
-        if (std::optional<int64_t> id = trace::IntArgValue(arg.value)) {
-          flags |= kHasLaunchId;
-          events_.launch_id[i] = *id;
-        }
-      } else if (!seen_external && arg.key == kExternalIdArg) {
-        seen_external = true;
-        if (std::optional<int64_t> id = trace::IntArgValue(arg.value)) {
-          flags |= kHasExternalId;
-          events_.external_id[i] = *id;
-        }
+    if (const std::optional<trace::ArgView> arg = e.args.Find(launch_id_key)) {
+      flags |= kHasLaunchIdArg;
+      if (std::optional<int64_t> id = trace::IntArgValue(arg->value)) {
+        flags |= kHasLaunchId;
+        events_.launch_id[i] = *id;
+      }
+    }
+    if (const std::optional<trace::ArgView> arg = e.args.Find(external_id_key)) {
+      if (std::optional<int64_t> id = trace::IntArgValue(arg->value)) {
+        flags |= kHasExternalId;
+        events_.external_id[i] = *id;
       }
     }
     if (trace::IsLaunchMarker(e)) {

@@ -36,11 +36,15 @@ uint32_t InternedArgKeyCount();
 class ArgKey {
  public:
   explicit ArgKey(std::string_view text) : text_(text), id_(InternArgKey(text)) {}
+  // A key only looked for: not interned if no list holds it yet.
+  static ArgKey Existing(std::string_view text) { return ArgKey(text, FindArgKey(text)); }
   std::string_view text() const { return text_; }
   // The interned id; nullopt when the key is stored as text.
   std::optional<uint16_t> id() const { return id_; }
 
  private:
+  ArgKey(std::string_view text, std::optional<uint16_t> id) : text_(text), id_(id) {}
+
   std::string_view text_;
   std::optional<uint16_t> id_;
 };

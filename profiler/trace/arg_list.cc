@@ -119,7 +119,7 @@ std::string_view GetText(const char** at) {
 
 // The key of the arg at |*at|, moving past the type byte and the key; |*kind| gets the type
 // byte and |*id| the interned id, when the key is one.
-std::string_view GetKey(const char** at, uint8_t* kind, std::optional<uint16_t>* id) {
+inline std::string_view GetKey(const char** at, uint8_t* kind, std::optional<uint16_t>* id) {
   *kind = static_cast<uint8_t>(**at);
   ++*at;
   if ((*kind & kInternedKey) == 0) {
@@ -166,6 +166,32 @@ ArgValueView GetValue(const char** at, uint8_t kind) {
   }
 }
 
+// Moves past the value of kind |kind| at |*at| without reading it: searches skip most values.
+inline void SkipValue(const char** at, uint8_t kind) {
+  switch (kind & kKindMask) {
+    case kInt32:
+      *at += sizeof(int32_t);
+      return;
+    case kInt64:
+    case kDouble:
+      *at += 8;
+      return;
+    case kBool:
+      *at += 1;
+      return;
+    default: {
+      uint32_t n = static_cast<uint8_t>(**at);
+      ++*at;
+      if (n == kLongText) {
+        std::memcpy(&n, *at, sizeof n);
+        *at += sizeof n;
+      }
+      *at += n;
+      return;
+    }
+  }
+}
+
 // Decodes the arg at |*at| and moves past it.
 ArgView Decode(const char** at) {
   uint8_t kind = 0;
@@ -180,11 +206,11 @@ ArgView Decode(const char** at) {
 
 // Whether the arg at |*at| has |key| (interned as |key_id|, if it is), moving past its key; its
 // stored key goes to |*stored|.
-bool KeyIs(const char** at,
-           std::string_view key,
-           std::optional<uint16_t> key_id,
-           uint8_t* kind,
-           std::string_view* stored) {
+inline bool KeyIs(const char** at,
+                  std::string_view key,
+                  std::optional<uint16_t> key_id,
+                  uint8_t* kind,
+                  std::string_view* stored) {
   std::optional<uint16_t> id;
   *stored = GetKey(at, kind, &id);
   if (id) {
@@ -259,7 +285,10 @@ ArgView ArgList::Iterator::operator*() const {
 }
 
 ArgList::Iterator& ArgList::Iterator::operator++() {
-  Decode(&at_);
+  uint8_t kind = 0;
+  std::optional<uint16_t> id;
+  GetKey(&at_, &kind, &id);
+  SkipValue(&at_, kind);
   return *this;
 }
 
@@ -339,15 +368,20 @@ std::optional<ArgView> ArgList::Find(std::string_view key) const {
   if (data_ == nullptr)
     return std::nullopt;
   // Keys compare as ids: the lookup of |key| is paid once, not once per arg.
-  const std::optional<uint16_t> key_id = FindArgKey(key);
+  return Find(ArgKey::Existing(key));
+}
+
+std::optional<ArgView> ArgList::Find(const ArgKey& key) const {
+  if (data_ == nullptr)
+    return std::nullopt;
   const char* at = data_ + kHeaderBytes;
   const char* const end = data_ + used();
   while (at < end) {
     uint8_t kind = 0;
     std::string_view stored;
-    if (KeyIs(&at, key, key_id, &kind, &stored))
+    if (KeyIs(&at, key.text(), key.id(), &kind, &stored))
       return ArgView{stored, GetValue(&at, kind)};
-    GetValue(&at, kind);
+    SkipValue(&at, kind);
   }
   return std::nullopt;
 }
@@ -432,7 +466,7 @@ ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value
 }
 
 bool ArgListBuilder::Has(std::string_view key) const {
-  return count_ != 0 && Has(ArgKey(key));
+  return count_ != 0 && Has(ArgKey::Existing(key));
 }
 
 bool ArgListBuilder::Has(const ArgKey& key) const {
@@ -442,7 +476,7 @@ bool ArgListBuilder::Has(const ArgKey& key) const {
     std::string_view stored;
     if (KeyIs(&at, key.text(), key.id(), &kind, &stored))
       return true;
-    GetValue(&at, kind);
+    SkipValue(&at, kind);
   }
   return false;
 }

@@ -107,6 +107,8 @@ class ArgList {
   ArgView operator[](size_t i) const;
   // The first arg with |key|, as Kineto's readers take it.
   std::optional<ArgView> Find(std::string_view key) const;
+  // The same, for a key looked up once (arg_keys.h): ids compare without the key's text.
+  std::optional<ArgView> Find(const ArgKey& key) const;
 
   void Add(std::string_view key, const ArgValueView& value);
   void Add(const ArgKey& key, const ArgValueView& value);

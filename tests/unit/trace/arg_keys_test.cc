@@ -97,6 +97,17 @@ TEST(ArgKeysTest, AnArgKeyAddsAndFindsAsItsText) {
   EXPECT_EQ(built, pushed);
   EXPECT_EQ(built.heap_bytes(), pushed.heap_bytes());
   EXPECT_EQ(built[0].key, "correlation (key)");
+  ASSERT_TRUE(built.Find(key).has_value());
+  EXPECT_EQ(std::get<int64_t>(built.Find(key)->value), 5);
+  ASSERT_TRUE(built.Find(long_key).has_value());
+  EXPECT_EQ(built.Find(long_key)->key, long_text);
+  // A key only looked for is not interned by the look.
+  const uint32_t before = InternedArgKeyCount();
+  const ArgKey absent = ArgKey::Existing("never added (key)");
+  EXPECT_FALSE(absent.id().has_value());
+  EXPECT_FALSE(built.Find(absent).has_value());
+  EXPECT_EQ(InternedArgKeyCount(), before);
+  EXPECT_EQ(ArgKey::Existing("correlation (key)").id(), key.id());
 }
 
 // Last: it fills the table, for the rest of the process.
