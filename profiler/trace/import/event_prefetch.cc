@@ -165,7 +165,7 @@ void EventPrefetcher::Collect() {
   taken_ = 0;
 }
 
-std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent* event) {
+std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
   while (true) {
     while (next_ < ready_.size() && ready_[next_].begin < pos)
       ++next_;
@@ -174,7 +174,7 @@ std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent* event) {
         return std::nullopt;
       Read& read = ready_[next_++];
       ++taken_;
-      std::swap(*event, read.event);
+      *event = &read.event;
       return read.end;
     }
     if (!in_flight_ || pos < pending_begin_)

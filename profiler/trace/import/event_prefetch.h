@@ -61,10 +61,11 @@ class EventPrefetcher {
     return std::nullopt;
   }
 
-  // The prefetched event beginning at |pos|, moved into |event|, and where it ends; nullopt if
-  // none begins there. Waits for the stretch in flight once |pos| has reached it. Events before
-  // |pos| are dropped: the importer's walk has passed them.
-  std::optional<uint64_t> Take(uint64_t pos, RawEvent* event);
+  // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; nullopt
+  // if none begins there. The event is the caller's to move from until the next Take. Waits for
+  // the stretch in flight once |pos| has reached it. Events before |pos| are dropped: the
+  // importer's walk has passed them.
+  std::optional<uint64_t> Take(uint64_t pos, RawEvent** event);
   // How many stretches handed out no event at all: the file is not laid out one event per line.
   int misses() const { return misses_; }
 

@@ -239,16 +239,19 @@ class TopLevelReader {
         open,
         [&](uint64_t b, uint64_t e, bool already_read) -> Status {
           ++result_.events_read;
-          if (!already_read)
+          if (!already_read) {
             RBLNSIM_RETURN_IF_ERROR(reader_.ReadEvent(cursor_.Piece(b, e), &event_));
+            current_ = &event_;
+          }
           if (result_.events_read == kEventsBeforeReserve)
             ReserveEvents(e);
-          return assembler_.Add(event_);
+          return assembler_.Add(*current_);
         },
         [&](uint64_t b) -> std::optional<uint64_t> {
+          current_ = &event_;
           if (threads_ >= 2) {
             if (prefetch_) {
-              if (const std::optional<uint64_t> end = prefetch_->Take(b, &event_)) {
+              if (const std::optional<uint64_t> end = prefetch_->Take(b, &current_)) {
                 ++result_.events_read_ahead;
                 Prefetch(*end);
                 return end;
@@ -422,7 +425,10 @@ class TopLevelReader {
   EventReader reader_;
   TraceAssembler assembler_;
   ImportResult& result_;
-  RawEvent event_;                               // reused so its buffers are allocated once
+  RawEvent event_;  // reused so its buffers are allocated once
+  // The event the assembler takes next: event_, or one the second thread read, taken from
+  // where it lies (moving it here cost more than assembling it).
+  RawEvent* current_ = &event_;
   int threads_ = 1;                              // 2: a second thread may read ahead
   std::vector<std::string> prefetch_keep_args_;  // reader_'s, for the second thread's reader
   int ns_exponent_ = kMicrosecondExponent;       // reader_'s, likewise
