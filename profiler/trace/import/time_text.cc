@@ -1,6 +1,7 @@
 #include "profiler/trace/import/time_text.h"
 
 #include <cstddef>
+#include <cstring>
 
 namespace rblnsim::trace::import {
 
@@ -15,30 +16,65 @@ constexpr int kKeptDigits = 24;
 // Exponents beyond this make any non-zero value overflow (or round to zero) anyway.
 constexpr int64_t kExponentCap = 100000;
 
-// Kineto's own form, "<digits>.<three digits>" µs (or plain digits), read as integers: every
-// event has a ts and most a dur, so this is the common case. At most 15 integer digits, so
-// nothing can overflow; anything else returns nullopt and takes the general path.
-std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
-  size_t i = text.size() > 0 && text[0] == '-' ? 1 : 0;
-  const size_t int_begin = i;
-  int64_t whole = 0;
-  while (i < text.size() && IsDigit(text[i])) {
-    if (i - int_begin == 15)
-      return std::nullopt;  // a 16th digit could overflow: the general path reads it
-    whole = whole * 10 + (text[i++] - '0');
-  }
-  if (i == int_begin)
+// Eight ASCII digits at |at|, the first the most significant, as their value; nullopt when one
+// is no digit. Every event has a ts and most a dur, each with eight digits or more before the
+// point, so they are read as one word rather than a digit at a time.
+std::optional<uint64_t> EightDigits(const char* at) {
+  uint64_t chunk = 0;
+  std::memcpy(&chunk, at, sizeof chunk);
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
+  // Each byte is 0x30..0x39: its high nibble is 3, and adding 6 leaves it 3.
+  if ((chunk & kHigh) != 0x3030303030303030ull ||
+      ((chunk + 0x0606060606060606ull) & kHigh) != 0x3030303030303030ull) {
     return std::nullopt;
-  int64_t frac = 0;
-  if (i < text.size()) {
-    if (text.size() - i != 4 || text[i] != '.' || !IsDigit(text[i + 1]) || !IsDigit(text[i + 2]) ||
-        !IsDigit(text[i + 3])) {
-      return std::nullopt;
-    }
-    frac = (text[i + 1] - '0') * 100 + (text[i + 2] - '0') * 10 + (text[i + 3] - '0');
   }
+  uint64_t v = chunk - 0x3030303030303030ull;
+  v = v * 10 + (v >> 8);  // pairs of digits, in every other byte
+  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+      32;
+  return v;
+}
+
+// Kineto's own form, "<digits>.<three digits>" µs (or plain digits), read as integers. At most
+// 15 integer digits, so nothing can overflow; anything else returns nullopt and takes the
+// general path.
+std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const char* digits = text.data() + (negative ? 1 : 0);
+  size_t size = text.size() - (negative ? 1 : 0);
+  int64_t frac = 0;
+  if (size >= 5 && digits[size - 4] == '.') {
+    const auto a = static_cast<unsigned>(digits[size - 3] - '0');
+    const auto b = static_cast<unsigned>(digits[size - 2] - '0');
+    const auto c = static_cast<unsigned>(digits[size - 1] - '0');
+    if (a > 9 || b > 9 || c > 9)
+      return std::nullopt;
+    frac = static_cast<int64_t>(a * 100 + b * 10 + c);
+    size -= 4;
+  }
+  // A 16th digit could overflow: the general path reads it.
+  if (size == 0 || size > 15)
+    return std::nullopt;
+  int64_t whole = 0;
+  size_t lead = size;
+  std::optional<uint64_t> low;
+  if (size >= 8) {
+    low = EightDigits(digits + size - 8);
+    if (!low)
+      return std::nullopt;
+    lead = size - 8;
+  }
+  for (size_t i = 0; i < lead; ++i) {
+    const auto d = static_cast<unsigned>(digits[i] - '0');
+    if (d > 9)
+      return std::nullopt;
+    whole = whole * 10 + d;
+  }
+  if (low)
+    whole = whole * 100000000 + static_cast<int64_t>(*low);
   const int64_t ns = whole * 1000 + frac;
-  return int_begin == 1 ? -ns : ns;
+  return negative ? -ns : ns;
 }
 
 }  // namespace

@@ -21,6 +21,29 @@ TEST(TimeTextTest, MicrosecondsWithThreeDecimals) {
   EXPECT_EQ(DecimalTextToNs("1743521598123456.789", kUs), 1743521598123456789);
 }
 
+TEST(TimeTextTest, EveryLengthOfKinetosFormReadsAsItsDigits) {
+  // One to fifteen digits before the point cross the word-at-a-time read (eight digits) and
+  // the fast path's bound; each must read exactly, with and without decimals and sign.
+  std::string digits;
+  int64_t whole = 0;
+  for (int length = 1; length <= 16; ++length) {
+    digits.push_back(static_cast<char>('0' + (length * 7) % 10));
+    whole = whole * 10 + (length * 7) % 10;
+    EXPECT_EQ(DecimalTextToNs(digits + ".042", kUs), whole * 1000 + 42) << digits;
+    EXPECT_EQ(DecimalTextToNs("-" + digits + ".042", kUs), -(whole * 1000 + 42)) << digits;
+    if (length <= 15) {
+      EXPECT_EQ(DecimalTextToNs(digits, kUs), whole * 1000) << digits;
+    }
+  }
+  // A stray byte anywhere among eight or more digits, or in the decimals, is no number.
+  for (const char* bad : {"1234567:.000", "12345/78.000", "123456789012 4.000", "12345678.0a0",
+                          "12345678.:00", "12345678."}) {
+    EXPECT_FALSE(DecimalTextToNs(bad, kUs).has_value()) << bad;
+  }
+  const std::string del = std::string("1234567") + '\x7f' + "8.000";
+  EXPECT_FALSE(DecimalTextToNs(del, kUs).has_value());
+}
+
 TEST(TimeTextTest, ExponentsAndRounding) {
   EXPECT_EQ(DecimalTextToNs("1e3", kUs), 1000000);
   EXPECT_EQ(DecimalTextToNs("1.5E-3", kUs), 2);  // 1.5 ns: half away from zero
