@@ -333,6 +333,12 @@ class EventReader::Impl {
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
+      // Kineto's pids and tids: plain integers, valid as they stand.
+      if (const std::optional<int64_t> plain = ShortPlainInteger(text)) {
+        out->is_int = true;
+        out->value = *plain;
+        return Status::Ok();
+      }
       if (auto error = value.get_number().error())
         return ErrorAtByte(at, InvalidJson(error));
     } else if (type == od::json_type::string) {
@@ -383,6 +389,11 @@ class EventReader::Impl {
     std::string_view text;
     if (type == od::json_type::number) {
       text = TrimRight(value.raw_json_token());
+      if (const std::optional<int64_t> plain = ShortPlainInteger(text)) {
+        if (text[0] != '-')  // "-0" is no id either
+          *out = static_cast<uint64_t>(*plain);
+        return Status::Ok();
+      }
       if (auto error = value.get_number().error())
         return ErrorAtByte(at, InvalidJson(error));
     } else if (type == od::json_type::string) {

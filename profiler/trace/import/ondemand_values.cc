@@ -36,19 +36,26 @@ std::string_view TrimRight(std::string_view text) {
   return text;
 }
 
-namespace {
-
-// "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64.
-bool IsShortPlainInteger(std::string_view token) {
-  if (!token.empty() && token[0] == '-')
+std::optional<int64_t> ShortPlainInteger(std::string_view token) {
+  const bool negative = !token.empty() && token[0] == '-';
+  if (negative)
     token.remove_prefix(1);
   if (token.empty() || token.size() > 18 || (token[0] == '0' && token.size() > 1))
-    return false;
-  for (char c : token) {
-    if (c < '0' || c > '9')
-      return false;
+    return std::nullopt;
+  int64_t value = 0;
+  for (const char c : token) {
+    const auto d = static_cast<unsigned>(c - '0');
+    if (d > 9)
+      return std::nullopt;
+    value = value * 10 + d;
   }
-  return true;
+  return negative ? -value : value;
+}
+
+namespace {
+
+bool IsShortPlainInteger(std::string_view token) {
+  return ShortPlainInteger(token).has_value();
 }
 
 // A string, number, boolean or null: validated, and appended to |out| when set.

@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,9 @@ namespace od = simdjson::ondemand;
 std::string_view TypeName(od::json_type type);  // "an array", "a number", ...
 std::string InvalidJson(simdjson::error_code error);
 std::string_view TrimRight(std::string_view text);
+// A number token of the form "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64, read
+// without simdjson (which would parse it again); nullopt for any other token.
+std::optional<int64_t> ShortPlainInteger(std::string_view token);
 
 // Turns simdjson positions back into byte offsets of the whole input. Every document the
 // readers open is one piece of the input in memory, starting at a known offset, so a pointer

@@ -131,6 +131,34 @@ TEST(ChromeTraceImportTest, TimesAndIdsAsStrings) {
   EXPECT_EQ(e.flow_id, 8u);
 }
 
+TEST(ChromeTraceImportTest, NumericRowsAndFlowIdsOfEveryForm) {
+  // Plain integers take the reader's short path; the other number forms must read as they did
+  // through simdjson: a pid written 4321.0 or 1e3 is no integer row, an id of -0 or -5 no id.
+  const ImportResult r = MustImport(
+      "{\"traceEvents\": ["
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":-0,\"tid\":-7,\"ts\":1,"
+      "\"dur\":1},"
+      "{\"ph\":\"s\",\"id\":-0,\"pid\":-0,\"tid\":-7,\"ts\":1,\"cat\":\"ac2g\"},"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":123456789012345678,"
+      "\"tid\":0,\"ts\":2,\"dur\":1},"
+      "{\"ph\":\"s\",\"id\":18446744073709551615,\"pid\":123456789012345678,\"tid\":0,"
+      "\"ts\":2,\"cat\":\"ac2g\"},"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":4321.0,\"tid\":1,\"ts\":3,"
+      "\"dur\":1},"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"d\",\"pid\":1e3,\"tid\":1,\"ts\":4,"
+      "\"dur\":1},"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"e\",\"pid\":9223372036854775808,"
+      "\"tid\":1,\"ts\":5,\"dur\":1}"
+      "]}");
+  ASSERT_EQ(r.trace.events.size(), 2u);
+  EXPECT_EQ(r.trace.events[0].pid, 0);
+  EXPECT_EQ(r.trace.events[0].tid, -7);
+  EXPECT_EQ(r.trace.events[1].pid, 123456789012345678);
+  EXPECT_EQ(r.trace.events[1].flow_role, FlowRole::kStart);
+  EXPECT_EQ(r.trace.events[1].flow_id, 18446744073709551615u);
+  EXPECT_EQ(r.non_numeric_pid_events, 3);  // 4321.0, 1e3 and one past INT64_MAX
+}
+
 TEST(ChromeTraceImportTest, MissingOptionalFields) {
   const ImportResult r = MustImport(
       "{\"traceEvents\": [{\"ph\":\"X\",\"name\":\"no cat, no args, no dur\",\"pid\":1,"
