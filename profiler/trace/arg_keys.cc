@@ -113,7 +113,8 @@ std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
   }
   entry.filled = true;
   entry.size = static_cast<uint8_t>(key.size());
-  std::memcpy(entry.text, key.data(), key.size());
+  if (!key.empty())  // an empty view may have no data pointer at all
+    std::memcpy(entry.text, key.data(), key.size());
   entry.present = id.has_value();
   entry.id = id.value_or(0);
   entry.absent_at = count;

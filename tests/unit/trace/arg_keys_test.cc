@@ -25,8 +25,10 @@ TEST(ArgKeysTest, AKeyHasOneIdAndReadsBack) {
   EXPECT_NE(other, id);
   EXPECT_EQ(ArgKeyText(*other), "launch_id (ids)");
   EXPECT_FALSE(FindArgKey("External id").has_value());
-  // The empty key is a key like any other.
-  const std::optional<uint16_t> empty = InternArgKey("");
+  // The empty key is a key like any other, also as a view with no data pointer.
+  EXPECT_FALSE(FindArgKey(std::string_view()).has_value());
+  const std::optional<uint16_t> empty = InternArgKey(std::string_view());
+  EXPECT_EQ(InternArgKey(""), empty);
   ASSERT_TRUE(empty.has_value());
   EXPECT_EQ(ArgKeyText(*empty), "");
 }
