@@ -21,11 +21,7 @@ namespace {
 // shares, so this keeps a block at about half of what full keys and eight-byte numbers take.
 constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);  // the block header: count, used, capacity
 constexpr uint32_t kHeaderBytes32 = static_cast<uint32_t>(kHeaderBytes);
-constexpr uint8_t kInt64 = 0;
-constexpr uint8_t kDouble = 1;
-constexpr uint8_t kBool = 2;
-constexpr uint8_t kString = 3;
-constexpr uint8_t kInt32 = 5;
+enum StoredKind : uint8_t { kInt64 = 0, kDouble = 1, kBool = 2, kString = 3, kRaw = 4, kInt32 = 5 };
 constexpr uint8_t kInternedKey = 0x80;
 constexpr uint8_t kKindMask = 0x7f;
 constexpr uint8_t kLongText = 255;
@@ -161,7 +157,7 @@ ArgValueView GetValue(const char** at, uint8_t kind) {
     }
     case kString:
       return GetText(at);
-    default:
+    default:  // kRaw
       return RawJsonView{GetText(at)};
   }
 }
@@ -179,16 +175,9 @@ inline void SkipValue(const char** at, uint8_t kind) {
     case kBool:
       *at += 1;
       return;
-    default: {
-      uint32_t n = static_cast<uint8_t>(**at);
-      ++*at;
-      if (n == kLongText) {
-        std::memcpy(&n, *at, sizeof n);
-        *at += sizeof n;
-      }
-      *at += n;
+    default:  // kString, kRaw
+      GetText(at);
       return;
-    }
   }
 }
 
