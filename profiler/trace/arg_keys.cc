@@ -86,10 +86,13 @@ std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
   if (key.size() > kMaxInternedArgKeyBytes)
     return std::nullopt;
   CacheEntry& entry = cache[SlotOf(key)];
+  const bool cached =
+      entry.filled && entry.size == key.size() && SameText(entry.text, key.data(), key.size());
+  // The common case, a key this thread has seen: no word of the shared table is read.
+  if (cached && entry.present)
+    return entry.id;
   SharedTable& table = Shared();
-  if (entry.filled && entry.size == key.size() && SameText(entry.text, key.data(), key.size())) {
-    if (entry.present)
-      return entry.id;
+  if (cached) {
     // Absent, and nothing was added since: a lookup still finds nothing, and so does an
     // interning call once the table is full.
     const uint32_t count = table.count.load(std::memory_order_acquire);
