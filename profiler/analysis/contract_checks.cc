@@ -155,7 +155,7 @@ class ContractChecker {
       for (size_t i : slices) {
         if (events_[i].end_ns() > launcher.end_ns()) {
           sink.Violation(events_[i], "ends " + NsText(events_[i].end_ns() - launcher.end_ns()) +
-                                         " after its launching op " + launcher.name);
+                                         " after its launching op " + launcher.name.str());
         }
       }
     }

@@ -23,7 +23,7 @@ enum : uint8_t { kCtxNone = 0, kCtxScan = 1, kCtxFallback = 2 };
 enum : uint8_t { kDirNone = 0, kDirToHost = 1, kDirToDevice = 2 };
 
 // "i12_0_W0_mm_0" -> 12; -1 when the name does not start with an instance token.
-int64_t ParseInstance(const std::string& name) {
+int64_t ParseInstance(std::string_view name) {
   if (name.size() < 3 || name[0] != 'i' || name[1] < '0' || name[1] > '9')
     return -1;
   int64_t value = 0;
@@ -88,7 +88,7 @@ class Detector {
     const auto inputs = ReadOpInputs(Ev(pos));
     if (!inputs)
       return {};
-    std::string key = Ev(pos).name;
+    std::string key = Ev(pos).name.str();
     for (const OpInput& in : *inputs) {
       key += "|" + in.type;
       for (int64_t d : in.dims)
@@ -269,7 +269,7 @@ class Detector {
     }
     report_->scans += groups;
     if (groups > 0)
-      report_->scans_by_op[Ev(d).name] += groups;
+      report_->scans_by_op[Ev(d).name.str()] += groups;
     return groups;
   }
 

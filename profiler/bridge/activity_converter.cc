@@ -109,7 +109,7 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
     trace::Event event;
     event.phase = trace::Phase::kComplete;
     event.category = *category;
-    event.name = std::move(activity.name);
+    event.name = activity.name;
     event.pid = activity.device;
     event.tid = static_cast<int64_t>(activity.kind);
     event.ts_ns = span->ts_ns;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_list.h"
+#include "profiler/trace/event_name.h"
 
 namespace rblnsim::trace {
 
@@ -64,11 +65,12 @@ enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 
 // One "X" (complete) or "i" (instant) event. A flow end ("s"/"f" with cat ac2g) is attached to
 // the event it is anchored on, the way Kineto writes it right after that event.
-// Millions of these make up a large trace, so the layout is kept tight: the one-byte fields sit
-// together at the end, and a category without its own enumerator is a view of one interned copy
-// (InternCategoryText) rather than a string per event.
+// Millions of these make up a large trace, so the layout is kept tight: a name of up to 22 bytes
+// is held in place (EventName), the one-byte fields sit together at the end, and a category
+// without its own enumerator is a view of one interned copy (InternCategoryText) rather than a
+// string per event.
 struct Event {
-  std::string name;
+  EventName name;
   CategoryText cat_text;  // only used when category == kOther
   int64_t pid = 0;
   int64_t tid = 0;
@@ -86,6 +88,8 @@ struct Event {
   // Integer value of an arg (a number, or a quoted decimal string); nullopt if absent/not integral.
   std::optional<int64_t> IntArg(std::string_view key) const;
 };
+
+static_assert(sizeof(Event) == 88, "Event's layout grew: every event of a trace pays for it");
 
 struct ProcessRow {
   int64_t pid = 0;

@@ -133,7 +133,7 @@ Event TraceAssembler::TakeEvent(RawEvent& raw, Phase phase) {
   event.category = CategoryFromName(raw.cat);
   if (event.category == Category::kOther)
     event.cat_text = CategoryText(raw.cat);
-  event.name = std::move(raw.name);
+  event.name = raw.name;
   event.pid = raw.pid.value;
   event.tid = raw.tid.value;
   event.ts_ns = raw.ts_ns;

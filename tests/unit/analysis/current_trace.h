@@ -40,7 +40,7 @@ inline trace::Event CurrentEvent(trace::Category cat,
                                  int64_t dur_ns) {
   trace::Event e;
   e.category = cat;
-  e.name = std::move(name);
+  e.name = name;
   e.pid = pid;
   e.tid = tid;
   e.ts_ns = ts_ns;

@@ -19,7 +19,7 @@ using trace::Event;
 Event Make(Category cat, std::string name, int64_t ts_ns, int64_t dur_ns, int64_t tid = 1) {
   Event e;
   e.category = cat;
-  e.name = std::move(name);
+  e.name = name;
   e.pid = 100;
   e.tid = tid;
   e.ts_ns = ts_ns;

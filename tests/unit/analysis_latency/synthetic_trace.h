@@ -34,7 +34,7 @@ class SyntheticTrace {
                     std::vector<trace::Arg> args = {}) {
     trace::Event e;
     e.category = cat;
-    e.name = std::move(name);
+    e.name = name;
     e.pid = pid;
     e.tid = tid;
     e.ts_ns = ts;

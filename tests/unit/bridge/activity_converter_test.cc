@@ -385,7 +385,7 @@ TEST(ActivityConverterTest, SameInputGivesTheSameResult) {
     for (const trace::ThreadRow& t : r.threads)
       text += "T" + std::to_string(t.pid) + "/" + std::to_string(t.tid) + t.name + ";";
     for (const trace::Event& e : r.events) {
-      text += "E" + e.name + std::to_string(e.pid) + "/" + std::to_string(e.tid) + "@" +
+      text += "E" + e.name.str() + std::to_string(e.pid) + "/" + std::to_string(e.tid) + "@" +
               std::to_string(e.ts_ns) + "+" + std::to_string(e.dur_ns) + "f" +
               std::to_string(e.flow_id) + std::to_string(static_cast<int>(e.flow_role)) + ";";
     }

@@ -16,7 +16,7 @@ using trace::Event;
 Event MakeEvent(Category category, std::string name, int64_t ts_ns, int64_t dur_ns) {
   Event event;
   event.category = category;
-  event.name = std::move(name);
+  event.name = name;
   event.ts_ns = ts_ns;
   event.dur_ns = dur_ns;
   return event;
@@ -25,7 +25,7 @@ Event MakeEvent(Category category, std::string name, int64_t ts_ns, int64_t dur_
 std::vector<std::string> Names(const std::vector<const Event*>& events) {
   std::vector<std::string> names;
   for (const Event* event : events)
-    names.push_back(event->name);
+    names.push_back(event->name.str());
   return names;
 }
 

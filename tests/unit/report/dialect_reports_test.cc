@@ -80,7 +80,7 @@ std::vector<Work> DeviceWork(int call) {
 Event HostOp(std::string name, int64_t start, int64_t dur) {
   Event event;
   event.category = Category::kCpuOp;
-  event.name = std::move(name);
+  event.name = name;
   event.pid = kHostPid;
   event.tid = kHostPid;
   event.ts_ns = kSystemNs + start;

@@ -34,7 +34,7 @@ Event MakeEvent(Category category,
                 std::vector<trace::Arg> args = {}) {
   Event event;
   event.category = category;
-  event.name = std::move(name);
+  event.name = name;
   event.pid = pid;
   event.tid = tid;
   event.ts_ns = ts_ns;

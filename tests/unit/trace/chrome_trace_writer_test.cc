@@ -31,7 +31,7 @@ Event MakeEvent(Category category,
                 std::vector<Arg> args) {
   Event event;
   event.category = category;
-  event.name = std::move(name);
+  event.name = name;
   event.pid = pid;
   event.tid = tid;
   event.ts_ns = kBaseNs + ts_rel_ns;

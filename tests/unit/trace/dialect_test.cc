@@ -10,7 +10,7 @@ namespace {
 Event Slice(Category category, std::string name) {
   Event event;
   event.category = category;
-  event.name = std::move(name);
+  event.name = name;
   return event;
 }
 

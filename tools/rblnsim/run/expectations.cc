@@ -62,7 +62,7 @@ bool CheckExpectations(const scenario::Scenario& scenario,
     std::map<std::string, int64_t> calls;
     for (const trace::Event& e : trace.events) {
       if (e.category == trace::Category::kCpuOp)
-        ++calls[e.name];
+        ++calls[e.name.str()];
     }
     for (const auto& [op, want] : expect.op_calls) {
       p.Check(calls[op] == want, "op_calls[" + op + "] == " + std::to_string(want),

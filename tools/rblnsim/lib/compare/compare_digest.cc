@@ -244,9 +244,12 @@ StatusOr<TraceDigest> DigestTrace(const trace::Trace& trace) {
           ++digest.host_steps;
           continue;
         }
-        DigestSlice slice{
-            e.name,  CommandKey(e.name), EngineClass(trace, e), EngineKind::kOther, e.ts_ns,
-            e.dur_ns};
+        DigestSlice slice{e.name.str(),
+                          CommandKey(e.name.view()),
+                          EngineClass(trace, e),
+                          EngineKind::kOther,
+                          e.ts_ns,
+                          e.dur_ns};
         slice.kind = EngineKindOfClass(slice.engine_class, e.category);
         TraceDigest::LaneTotal& lane = digest.lanes[slice.engine_class];
         lane.kind = slice.kind;
