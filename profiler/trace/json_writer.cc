@@ -4,6 +4,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 namespace rblnsim::trace {
@@ -29,18 +30,47 @@ void AppendEscaped(std::string* out, unsigned char c) {
   out->append(escaped, sizeof(escaped));
 }
 
+// Whether any byte of the eight in |word| needs a look of its own when quoted: a control
+// character, '"', '\\', or a byte of a multi-byte UTF-8 sequence. The classic bit tricks for "a
+// byte below n" and "a zero byte" (exact as a yes/no for the whole word).
+bool WordNeedsLook(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101;
+  constexpr uint64_t kHighs = 0x8080808080808080;
+  const uint64_t below_space = (word - kOnes * 0x20) & ~word;
+  const uint64_t quote = word ^ (kOnes * '"');
+  const uint64_t backslash = word ^ (kOnes * '\\');
+  const uint64_t has_quote = (quote - kOnes) & ~quote;
+  const uint64_t has_backslash = (backslash - kOnes) & ~backslash;
+  return ((below_space | has_quote | has_backslash | word) & kHighs) != 0;
+}
+
+bool ByteNeedsLook(unsigned char c) {
+  return c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
+}
+
+// The position of the first byte at or after |i| that needs a look, or text.size(). Names, keys
+// and most values are plain ASCII: eight bytes are cleared at a time.
+size_t SkipPlain(std::string_view text, size_t i) {
+  const char* data = text.data();
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, data + i, sizeof(word));
+    if (WordNeedsLook(word))
+      break;
+  }
+  while (i < text.size() && !ByteNeedsLook(static_cast<unsigned char>(data[i])))
+    ++i;
+  return i;
+}
+
 // Appends |text| as a quoted JSON string to |out|.
 void AppendQuoted(std::string* out, std::string_view text) {
   out->push_back('"');
   // Copy runs of bytes that need no escaping in one append.
   size_t run_start = 0;
   size_t i = 0;
-  while (i < text.size()) {
+  while ((i = SkipPlain(text, i)) < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      ++i;
-      continue;
-    }
     if (c >= 0x80) {
       size_t bad_len = 0;
       const size_t len = Utf8SequenceLength(text.substr(i), &bad_len);

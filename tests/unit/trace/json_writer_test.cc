@@ -109,6 +109,48 @@ TEST(JsonWriterEscape, InvalidUtf8BecomesReplacementCharacter) {
   }
 }
 
+// Plain text is cleared eight bytes at a time: a byte that needs escaping or replacing must be
+// found at every position of a word, at every length, including right after another one and
+// in the bytes past the last whole word.
+TEST(JsonWriterEscape, SpecialBytesAtEveryPositionAndLength) {
+  const std::string f(kFffd);
+  struct Special {
+    std::string raw;
+    std::string quoted;
+  };
+  const Special specials[] = {
+      {"\"", "\\\""},
+      {"\\", "\\\\"},
+      {"\n", "\\n"},
+      {std::string(1, '\0'), "\\u0000"},
+      {"\x1f", "\\u001f"},
+      {"\x7f", "\x7f"},
+      {" ", " "},
+      {"\xC2\xB5", "\xC2\xB5"},
+      {"\xF0\x9F\x9A\x80", "\xF0\x9F\x9A\x80"},
+      {"\xFF", f},
+      {"\x80", f},
+      {"!", "!"},
+      {"#", "#"},
+      {"[", "["},
+      {"]", "]"},
+  };
+  for (const Special& special : specials) {
+    for (size_t length = 0; length <= 24; ++length) {
+      for (size_t at = 0; at <= length; ++at) {
+        const std::string before(at, 'a');
+        const std::string after(length - at, 'z');
+        EXPECT_EQ(JsonQuote(before + special.raw + after),
+                  "\"" + before + special.quoted + after + "\"")
+            << "special " << static_cast<int>(static_cast<unsigned char>(special.raw[0])) << " at "
+            << at << " of " << length;
+        EXPECT_EQ(JsonQuote(before + special.raw + special.raw + after),
+                  "\"" + before + special.quoted + special.quoted + after + "\"");
+      }
+    }
+  }
+}
+
 TEST(JsonWriterEscape, Utf8Length) {
   EXPECT_EQ(Utf8Length(""), 0u);
   EXPECT_EQ(Utf8Length("abc"), 3u);
