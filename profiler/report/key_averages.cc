@@ -42,8 +42,19 @@ std::string_view RowName(std::string_view name) {
   return name.starts_with("ProfilerStep#") ? std::string_view("ProfilerStep*") : name;
 }
 
-// One FunctionEvent. Times stay integer ns; torch's float µs only matter when printing. Nodes are
-// small and hold no containers: a trace of millions of events costs one flat vector, children
+// torch's (start, -end) order, stable: ties keep logging order, i.e. event index order. Host
+// nodes and device spans are sorted by it, and merged by it.
+template <typename A, typename B>
+bool BeforeInTorchOrder(const A& a, const B& b) {
+  if (a.start_ns != b.start_ns)
+    return a.start_ns < b.start_ns;
+  if (a.end_ns != b.end_ns)
+    return a.end_ns > b.end_ns;
+  return a.event_index < b.event_index;
+}
+
+// One host FunctionEvent. Times stay integer ns; torch's float µs only matter when printing. Nodes
+// are small and hold no containers: a trace of millions of events costs one flat vector, children
 // are an intrusive list (their order never matters: only sums and counts are read) and the
 // attributed kernels only their sum (torch's dup folding replaces a parent's kernels by its
 // child's, which a sum does as well as a list).
@@ -57,21 +68,26 @@ struct Node {
   int32_t first_child = -1;
   int32_t next_sibling = -1;
   int32_t child_count = 0;
-  bool device = false;
   // A launch marker (rbln_run / rbln launch): a runtime event, neither a device event nor a CPU
   // op. It only names its launching op (the index's) for attribution; it is no row and no child,
   // so the op's self time is the same whether the marker is the c-abi's timed one or the current
   // zero-length one.
   bool marker = false;
 
-  // torch's (start, -end) order, stable: ties keep logging order, i.e. event index order.
-  bool operator<(const Node& other) const {
-    if (start_ns != other.start_ns)
-      return start_ns < other.start_ns;
-    if (end_ns != other.end_ns)
-      return end_ns > other.end_ns;
-    return event_index < other.event_index;
-  }
+  bool operator<(const Node& other) const { return BeforeInTorchOrder(*this, other); }
+};
+
+// A PrivateUse1 event (kernel, memcpy, memset, GPU user annotation). Device events are never a
+// CPU op's parent or child and are never folded, so they stay out of the tree: a row each in
+// first-appearance order, their durations summed, kernels attached to their op. Most events of a
+// profiled run are device slices, so they are kept as small as their part needs.
+struct DeviceSpan {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  uint32_t event_index = 0;
+  uint32_t name = 0;  // row-name id
+
+  bool operator<(const DeviceSpan& other) const { return BeforeInTorchOrder(*this, other); }
 };
 
 // Integer ids (launch ids, external ids) -> the first node given each. Both are counters in
@@ -143,26 +159,40 @@ class EventTree {
       }
     }
     const index::EventColumns& columns = index.events();
-    nodes_.reserve(trace.events.size());
+    size_t device_count = 0;
+    size_t host_count = 0;
+    for (size_t e = 0; e < trace.events.size(); ++e) {
+      if (trace.events[e].phase != trace::Phase::kComplete || filtered[columns.name[e]])
+        continue;
+      ++(columns.Has(e, index::kPrivateUse1) ? device_count : host_count);
+    }
+    nodes_.reserve(host_count);
+    device_.reserve(device_count);
     for (size_t e = 0; e < trace.events.size(); ++e) {
       const Event& event = trace.events[e];
       if (event.phase != trace::Phase::kComplete || filtered[columns.name[e]])
         continue;
+      // Saturate so a corrupt duration in an imported trace cannot overflow.
+      const int64_t dur_ns = std::clamp<int64_t>(
+          event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
+      if (columns.Has(e, index::kPrivateUse1)) {
+        device_.push_back({event.ts_ns, event.ts_ns + dur_ns, static_cast<uint32_t>(e),
+                           row_of_name[columns.name[e]]});
+        continue;
+      }
       Node& node = nodes_.emplace_back();
       node.event_index = static_cast<uint32_t>(e);
       node.name = row_of_name[columns.name[e]];
       node.start_ns = event.ts_ns;
-      // Saturate so a corrupt duration in an imported trace cannot overflow.
-      const int64_t dur_ns = std::clamp<int64_t>(
-          event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       node.end_ns = event.ts_ns + dur_ns;
-      node.device = columns.Has(e, index::kPrivateUse1);
       node.marker = columns.Has(e, index::kLaunchMarker);
     }
-    // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops, then
-    // device activities, each in start order: usually two sorted runs, merged in one pass. Every
-    // child then comes after its parent, which the passes below rely on.
+    // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops in start
+    // order, then the runtime's markers: usually two sorted runs, merged in one pass; the device
+    // activities likewise. Every child then comes after its parent, which the passes below rely
+    // on.
     SortAlmostSorted(&nodes_);
+    SortAlmostSorted(&device_);
     alive_.resize(nodes_.size());
     node_of_event_.assign(trace.events.size(), -1);
     for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -176,8 +206,6 @@ class EventTree {
     std::vector<std::pair<int64_t, int>> markers, ops;
     for (int i : alive_) {
       const Node& node = nodes_[i];
-      if (node.device)
-        continue;
       if (node.marker) {
         if (auto launch = index_.LaunchId(node.event_index))
           markers.emplace_back(*launch, i);
@@ -191,9 +219,8 @@ class EventTree {
     const FirstNodeById op_by_external_id(ops);
     markers = {};
     ops = {};
-    for (int i : alive_) {
-      const Node& node = nodes_[i];
-      if (!node.device || !trace::IsDeviceCategory(index_.events().category[node.event_index]))
+    for (const DeviceSpan& node : device_) {
+      if (!trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
       ++stats->device_events;
       if (attribution == Attribution::kReleased)
@@ -259,14 +286,9 @@ class EventTree {
     std::vector<int64_t> device_total_ns(nodes_.size(), 0);
     for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
       const Node& node = nodes_[*it];
-      int64_t total = 0;
-      if (node.device) {
-        total = node.end_ns - node.start_ns;
-      } else {
-        total = node.kernels_ns;
-        for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
-          total += device_total_ns[child];
-      }
+      int64_t total = node.kernels_ns;
+      for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
+        total += device_total_ns[child];
       device_total_ns[*it] = total;
     }
 
@@ -275,68 +297,85 @@ class EventTree {
     // per slice: the keys are counted first and the rows reserved once, rather than grown by
     // doubling with the old and new arrays both alive at the largest step.
     std::vector<int32_t> row_of_key(row_names_.size() * 4, -1);
-    auto key_of = [&](const Node& node) {
-      const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
-      return node.name * 4 + (node.device ? 2 : 0) + (user_annotation ? 1 : 0);
+    auto key_of = [&](uint32_t name, uint32_t event_index, bool device) {
+      const bool user_annotation = IsUserAnnotation(index_.events().category[event_index]);
+      return name * 4 + (device ? 2 : 0) + (user_annotation ? 1 : 0);
     };
+    const bool with_device = which == KeyAverageRows::kAll;
     size_t row_count = 0;
-    for (int i : alive_) {
-      const Node& node = nodes_[i];
-      if (node.device && which == KeyAverageRows::kHostOnly)
-        continue;
-      int32_t& seen = row_of_key[key_of(node)];
+    auto count_key = [&](uint32_t name, uint32_t event_index, bool device) {
+      int32_t& seen = row_of_key[key_of(name, event_index, device)];
       if (seen < 0) {
         seen = 0;
         ++row_count;
       }
-    }
+    };
+    ForEachInOrder(
+        with_device, [&](int i) { count_key(nodes_[i].name, nodes_[i].event_index, false); },
+        [&](const DeviceSpan& span) { count_key(span.name, span.event_index, true); });
     std::fill(row_of_key.begin(), row_of_key.end(), -1);
     std::vector<KeyAverage> rows;
     rows.reserve(row_count);
-    for (int i : alive_) {
-      const Node& node = nodes_[i];
-      if (node.device && which == KeyAverageRows::kHostOnly)
-        continue;
-      const bool user_annotation = IsUserAnnotation(index_.events().category[node.event_index]);
-      int32_t& slot = row_of_key[key_of(node)];
+    auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
+      int32_t& slot = row_of_key[key_of(name, event_index, device)];
       if (slot < 0) {
         slot = static_cast<int32_t>(rows.size());
         KeyAverage& row = rows.emplace_back();
-        row.name = row_names_[node.name];
-        row.is_device = node.device;
-        row.is_user_annotation = user_annotation;
+        row.name = row_names_[name];
+        row.is_device = device;
+        row.is_user_annotation = IsUserAnnotation(index_.events().category[event_index]);
       }
       KeyAverage& row = rows[slot];
       ++row.count;
-      if (node.device) {
-        row.device_total_ns += device_total_ns[i];
-        row.self_device_ns += device_total_ns[i];
-        continue;
-      }
-      const int64_t cpu_total = node.end_ns - node.start_ns;
-      int64_t self_cpu = cpu_total;
-      int64_t self_device = device_total_ns[i];
-      for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling) {
-        self_cpu -= nodes_[child].end_ns - nodes_[child].start_ns;
-        self_device -= device_total_ns[child];
-      }
-      row.cpu_total_ns += cpu_total;
-      row.self_cpu_ns += self_cpu;
-      row.device_total_ns += device_total_ns[i];
-      row.self_device_ns += self_device;
-    }
+      return row;
+    };
+    ForEachInOrder(
+        with_device,
+        [&](int i) {
+          const Node& node = nodes_[i];
+          KeyAverage& row = row_of(node.name, node.event_index, false);
+          const int64_t cpu_total = node.end_ns - node.start_ns;
+          int64_t self_cpu = cpu_total;
+          int64_t self_device = device_total_ns[i];
+          for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling) {
+            self_cpu -= nodes_[child].end_ns - nodes_[child].start_ns;
+            self_device -= device_total_ns[child];
+          }
+          row.cpu_total_ns += cpu_total;
+          row.self_cpu_ns += self_cpu;
+          row.device_total_ns += device_total_ns[i];
+          row.self_device_ns += self_device;
+        },
+        [&](const DeviceSpan& span) {
+          KeyAverage& row = row_of(span.name, span.event_index, true);
+          row.device_total_ns += span.end_ns - span.start_ns;
+          row.self_device_ns += span.end_ns - span.start_ns;
+        });
     return rows;
   }
 
  private:
+  // Visits the alive host nodes (host(i)) and, with |with_device|, the device events
+  // (device(span)) in torch's one (start, -end) order of all events: both lists are sorted by it.
+  template <typename Host, typename Device>
+  void ForEachInOrder(bool with_device, Host host, Device device) const {
+    size_t d = 0;
+    const size_t devices = with_device ? device_.size() : 0;
+    for (int i : alive_) {
+      for (; d < devices && BeforeInTorchOrder(device_[d], nodes_[i]); ++d)
+        device(device_[d]);
+      host(i);
+    }
+    for (; d < devices; ++d)
+      device(device_[d]);
+  }
+
   // torch's _populate_cpu_children: per-thread stacks over the (start, -end) order; an event is
   // a child only if [start, end) lies inside the parent, partial overlaps give no relation.
   void PopulateCpuChildren() {
     std::vector<std::vector<int>> stacks(index_.rows().size());  // per (pid, tid) row
     for (int i : alive_) {
       Node& node = nodes_[i];
-      if (node.device)
-        continue;
       std::vector<int>& stack = stacks[index_.events().row[node.event_index]];
       if (node.marker)
         continue;  // no row and no child; its launching op comes from the index
@@ -373,7 +412,8 @@ class EventTree {
 
   const index::TraceIndex& index_;
   std::vector<std::string_view> row_names_;  // row-name id -> its name
-  std::vector<Node> nodes_;                  // (start, -end, logging) order
+  std::vector<Node> nodes_;                  // host events, (start, -end, logging) order
+  std::vector<DeviceSpan> device_;           // PrivateUse1 events, the same order
   std::vector<int> alive_;                   // indices into nodes_ not folded away, in that order
   std::vector<int> node_of_event_;           // trace event -> its node, or -1
 };
