@@ -3,7 +3,9 @@
 #include <cassert>
 #include <charconv>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
+
+#include "base/sorted_runs.h"
 
 namespace rblnsim::bridge {
 
@@ -43,32 +45,41 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
                  std::vector<trace::Event>* events,
                  BridgeStats* stats) {
   assert(tags.size() == events->size());
-  // Pass 1: the first marker of each launch, and the device slices of each launch.
-  std::unordered_map<int64_t, size_t> marker_of_launch;
-  std::unordered_map<int64_t, std::vector<size_t>> device_slices_of_launch;
+  // Pass 1: markers and device slices as (launch id, event) pairs. Sorted, each launch's events
+  // are one run, in event order: the first marker of a launch leads its run. A capture holds a
+  // launch per op, so these are flat arrays, not a table of a list per launch; both arrive in
+  // launch order already and sort in one pass.
+  std::vector<std::pair<int64_t, size_t>> markers;
+  std::vector<std::pair<int64_t, size_t>> slices;
   for (size_t i = 0; i < tags.size(); ++i) {
     const LaunchTag& tag = tags[i];
     if (tag.is_marker) {
-      if (!tag.launch_id.has_value()) {
+      if (!tag.launch_id.has_value())
         ++stats->markers_without_device_work;  // nothing can ever correlate with it
-      } else if (!marker_of_launch.emplace(*tag.launch_id, i).second) {
-        ++stats->duplicate_markers;
-      }
+      else
+        markers.emplace_back(*tag.launch_id, i);
     } else if (tag.is_device) {
-      if (tag.launch_id.has_value()) {
-        device_slices_of_launch[*tag.launch_id].push_back(i);
-      } else {
+      if (tag.launch_id.has_value())
+        slices.emplace_back(*tag.launch_id, i);
+      else
         ++stats->orphan_device_slices;
-      }
     }
   }
-  stats->launches += marker_of_launch.size();
+  SortAlmostSorted(&markers);
+  SortAlmostSorted(&slices);
 
   // Pass 2: a start only where at least one finish follows (the test wants every start to have
   // a finish), and finishes only under a start.
-  for (const auto& [launch_id, marker] : marker_of_launch) {
-    auto it = device_slices_of_launch.find(launch_id);
-    if (it == device_slices_of_launch.end()) {
+  size_t s = 0;
+  for (size_t m = 0; m < markers.size();) {
+    const int64_t launch_id = markers[m].first;
+    const size_t marker = markers[m].second;
+    ++stats->launches;
+    for (++m; m < markers.size() && markers[m].first == launch_id; ++m)
+      ++stats->duplicate_markers;
+    for (; s < slices.size() && slices[s].first < launch_id; ++s)
+      ++stats->orphan_device_slices;
+    if (s == slices.size() || slices[s].first != launch_id) {
       ++stats->markers_without_device_work;
       continue;
     }
@@ -76,16 +87,14 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
     (*events)[marker].flow_id = flow_id;
     (*events)[marker].flow_role = trace::FlowRole::kStart;
     ++stats->flows_started;
-    for (size_t device : it->second) {
-      (*events)[device].flow_id = flow_id;
-      (*events)[device].flow_role = trace::FlowRole::kFinish;
+    for (; s < slices.size() && slices[s].first == launch_id; ++s) {
+      trace::Event& device = (*events)[slices[s].second];
+      device.flow_id = flow_id;
+      device.flow_role = trace::FlowRole::kFinish;
       ++stats->flows_finished;
     }
   }
-  for (const auto& [launch_id, slices] : device_slices_of_launch) {
-    if (!marker_of_launch.contains(launch_id))
-      stats->orphan_device_slices += slices.size();
-  }
+  stats->orphan_device_slices += slices.size() - s;
 }
 
 }  // namespace rblnsim::bridge

@@ -175,5 +175,45 @@ TEST(BridgeFlowsTest, OnlyRuntimeSlicesNamedRblnRunAreMarkers) {
   EXPECT_EQ(result.stats.orphan_device_slices, 1u);
 }
 
+// Under async dispatch a launch's device work overlaps the next launch's, so an export in start
+// order interleaves launches, and markers may come in any launch order: every slice still finds
+// its launch, and orphans and marker-only launches between them are counted once each.
+TEST(BridgeFlowsTest, InterleavedLaunchesAndOrphansInAnyOrder) {
+  FakeProducer fake;
+  fakes::AddStandardRows(&fake);
+  fake.slices = {Marker(30, 0),
+                 Marker(20, 1),
+                 Marker(25, 2),  // no device work
+                 Marker(20, 3),  // a duplicate
+                 Device(30, RBLN_KINETO_KIND_DMA, 4),
+                 Device(20, RBLN_KINETO_KIND_DMA, 5),
+                 Device(22, RBLN_KINETO_KIND_DMA, 6),  // no marker: an orphan
+                 Device(30, RBLN_KINETO_KIND_COMPUTE, 7),
+                 Device(20, RBLN_KINETO_KIND_COMPUTE, 8),
+                 Device(99, RBLN_KINETO_KIND_COMPUTE, 9),    // beyond every marker: an orphan
+                 Device(10, RBLN_KINETO_KIND_COMPUTE, 10)};  // before every marker: an orphan
+  BridgeResult result = RunFake(&fake);
+  ASSERT_EQ(result.events.size(), 11u);
+  const FlowRole kNone = FlowRole::kNone;
+  const FlowRole kStart = FlowRole::kStart;
+  const FlowRole kFinish = FlowRole::kFinish;
+  const std::pair<FlowRole, uint64_t> expected[] = {
+      {kStart, 30}, {kStart, 20},  {kNone, 0},    {kNone, 0}, {kFinish, 30}, {kFinish, 20},
+      {kNone, 0},   {kFinish, 30}, {kFinish, 20}, {kNone, 0}, {kNone, 0}};
+  for (size_t i = 0; i < result.events.size(); ++i) {
+    EXPECT_EQ(result.events[i].flow_role, expected[i].first) << i;
+    if (expected[i].first != kNone) {
+      EXPECT_EQ(result.events[i].flow_id, expected[i].second) << i;
+    }
+  }
+  EXPECT_EQ(result.stats.launches, 3u);
+  EXPECT_EQ(result.stats.duplicate_markers, 1u);
+  EXPECT_EQ(result.stats.markers_without_device_work, 1u);
+  EXPECT_EQ(result.stats.orphan_device_slices, 3u);
+  EXPECT_EQ(result.stats.flows_started, 2u);
+  EXPECT_EQ(result.stats.flows_finished, 4u);
+  ExpectWellFormedFlows(result);
+}
+
 }  // namespace
 }  // namespace rblnsim::bridge
