@@ -29,8 +29,8 @@ class EventName {
   static constexpr size_t kInlineCapacity = 22;
 
   EventName() { SetInlineSize(0); }
-  EventName(std::string_view text) { Assign(text); }                        // NOLINT
-  EventName(const char* text) : EventName(std::string_view(text)) {}        // NOLINT
+  EventName(std::string_view text) { Assign(text); }                         // NOLINT
+  EventName(const char* text) : EventName(std::string_view(text)) {}         // NOLINT
   EventName(const std::string& text) : EventName(std::string_view(text)) {}  // NOLINT
   EventName(const EventName& other) : EventName(other.view()) {}
   EventName(EventName&& other) noexcept;
