@@ -1,7 +1,9 @@
 #include "profiler/trace/trace.h"
 
+#include <atomic>
+#include <deque>
 #include <mutex>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace rblnsim::trace {
 
@@ -29,21 +31,67 @@ Category CategoryFromName(std::string_view name) {
 
 namespace {
 
-const std::string& InternedCategory(std::string_view text) {
-  // Node-based, so a stored string never moves; guarded, since imports may run on threads.
-  static std::mutex mutex;
-  static std::unordered_set<std::string>* const pool = new std::unordered_set<std::string>();
-  const std::lock_guard<std::mutex> lock(mutex);
-  return *pool->emplace(text).first;
+// The process's category texts, each stored once. Reads take no lock: an entry is written
+// before its id is handed out, and a reader that holds an id sees an array that has it. The
+// array doubles as needed (a crafted trace may name a category per event); an outgrown array is
+// kept, since a reader may still be reading through it, which at most doubles its size.
+class CategoryTable {
+ public:
+  // The entry's id, 0-based.
+  uint32_t Intern(std::string_view text) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto found = ids_.find(text); found != ids_.end())
+      return found->second;
+    if (count_ == capacity_)
+      Grow();
+    const std::string* stored = &texts_.emplace_back(text);
+    slots_[count_].store(stored, std::memory_order_release);
+    ids_.emplace(*stored, count_);
+    return count_++;
+  }
+
+  std::string_view Text(uint32_t id) const {
+    return *published_.load(std::memory_order_acquire)[id].load(std::memory_order_acquire);
+  }
+
+ private:
+  void Grow() {
+    const uint32_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
+    auto* slots = new std::atomic<const std::string*>[capacity];
+    for (uint32_t i = 0; i < count_; ++i)
+      slots[i].store(slots_[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    slots_ = slots;
+    capacity_ = capacity;
+    published_.store(slots, std::memory_order_release);
+  }
+
+  std::mutex mutex_;
+  std::deque<std::string> texts_;  // never moves an element
+  std::unordered_map<std::string_view, uint32_t> ids_;
+  uint32_t count_ = 0;
+  uint32_t capacity_ = 0;
+  std::atomic<const std::string*>* slots_ = nullptr;  // the writer's view, under the mutex
+  std::atomic<std::atomic<const std::string*>*> published_{nullptr};
+};
+
+CategoryTable& Categories() {
+  static CategoryTable* const table = new CategoryTable();
+  return *table;
 }
 
 }  // namespace
 
 std::string_view InternCategoryText(std::string_view text) {
-  return InternedCategory(text);
+  CategoryTable& table = Categories();
+  return table.Text(table.Intern(text));
 }
 
-CategoryText::CategoryText(std::string_view text) : text_(&InternedCategory(text)) {}
+CategoryText::CategoryText(std::string_view text)
+    : id_(text.empty() ? 0 : Categories().Intern(text) + 1) {}
+
+CategoryText::operator std::string_view() const {
+  return id_ == 0 ? std::string_view() : Categories().Text(id_ - 1);
+}
 
 std::string_view Event::cat() const {
   return category == Category::kOther ? std::string_view(cat_text) : CategoryName(category);

@@ -36,20 +36,19 @@ std::string_view CategoryName(Category category);
 // categories outside the enumeration, each then stored once however many events carry it.
 std::string_view InternCategoryText(std::string_view text);
 
-// Event::cat_text: an interned text (InternCategoryText) held as one pointer, read as a
-// string_view. Events number in the millions, and a string_view is twice the size.
+// Event::cat_text: an interned text (InternCategoryText) held as a four-byte number of the
+// process's category table, read as a string_view. Events number in the millions: a pointer took
+// eight bytes of every one, and the number fits in the padding after the one-byte fields.
 class CategoryText {
  public:
   CategoryText() = default;
   CategoryText(std::string_view text);                                      // NOLINT: interns
   CategoryText(const char* text) : CategoryText(std::string_view(text)) {}  // NOLINT
-  operator std::string_view() const {  // NOLINT(google-explicit-constructor)
-    return text_ == nullptr ? std::string_view() : std::string_view(*text_);
-  }
-  bool empty() const { return text_ == nullptr || text_->empty(); }
+  operator std::string_view() const;  // NOLINT(google-explicit-constructor)
+  bool empty() const { return id_ == 0; }
 
  private:
-  const std::string* text_ = nullptr;
+  uint32_t id_ = 0;  // 0: empty; else the table's entry id_ - 1
 };
 
 Category CategoryFromName(std::string_view name);
@@ -67,11 +66,10 @@ enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 // the event it is anchored on, the way Kineto writes it right after that event.
 // Millions of these make up a large trace, so the layout is kept tight: a name of up to 22 bytes
 // is held in place (EventName), the one-byte fields sit together at the end, and a category
-// without its own enumerator is a view of one interned copy (InternCategoryText) rather than a
-// string per event.
+// without its own enumerator is a number of one interned copy (InternCategoryText) in the four
+// bytes after them, rather than a string per event.
 struct Event {
   EventName name;
-  CategoryText cat_text;  // only used when category == kOther
   int64_t pid = 0;
   int64_t tid = 0;
   int64_t ts_ns = 0;   // absolute system-clock ns
@@ -81,6 +79,7 @@ struct Event {
   Phase phase = Phase::kComplete;
   Category category = Category::kOther;
   FlowRole flow_role = FlowRole::kNone;
+  CategoryText cat_text;  // only used when category == kOther
 
   int64_t end_ns() const { return ts_ns + dur_ns; }
   std::string_view cat() const;
@@ -89,7 +88,7 @@ struct Event {
   std::optional<int64_t> IntArg(std::string_view key) const;
 };
 
-static_assert(sizeof(Event) == 88, "Event's layout grew: every event of a trace pays for it");
+static_assert(sizeof(Event) == 80, "Event's layout grew: every event of a trace pays for it");
 
 struct ProcessRow {
   int64_t pid = 0;
