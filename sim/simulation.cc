@@ -67,6 +67,10 @@ int64_t Simulation::launches() const {
   return impl_->host.launches();
 }
 
+size_t Simulation::runs_held() const {
+  return impl_->host.runs_held();
+}
+
 int64_t Simulation::commands_executed() const {
   return impl_->device.stats().commands_executed;
 }

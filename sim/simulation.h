@@ -62,6 +62,8 @@ class Simulation {
   // The same name appended to |out|.
   void AppendCommandName(const rebel100::DeviceRecord& record, std::string* out) const;
   int64_t launches() const;
+  // Launches the host still holds (host/host_runtime.h runs_held): bounded across sessions.
+  size_t runs_held() const;
   int64_t commands_executed() const;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <limits>
 
@@ -219,6 +220,7 @@ void HostRuntime::ResetSession() {
   TakeTimeline();  // dropped, with the name and shape indexes that follow it
   truth_.Clear();
   launch_runs_.clear();
+  ReleaseFinishedRuns();
 }
 
 sim::HostTimeline HostRuntime::TakeTimeline() {
@@ -246,7 +248,23 @@ sim::GroundTruth HostRuntime::TakeTruth() {
     launch.bound_ns = t.bound_ns;
   }
   launch_runs_.clear();
+  ReleaseFinishedRuns();
   return std::exchange(truth_, sim::GroundTruth());
+}
+
+void HostRuntime::ReleaseFinishedRuns() {
+  std::vector<const rebel100::RunRequest*> named;
+  for (const auto& [name, tensor] : tensors_) {
+    if (tensor.producer != nullptr)
+      named.push_back(tensor.producer);
+  }
+  // The device drops its last reference to a run when it marks it completed; the host's own
+  // per-session list (launch_runs_) is empty here. Only the front is popped, so every run still
+  // held keeps its address.
+  while (!runs_.empty() && runs_.front().completed &&
+         std::find(named.begin(), named.end(), &runs_.front()) == named.end()) {
+    runs_.pop_front();
+  }
 }
 
 }  // namespace rblnsim::host

@@ -61,6 +61,9 @@ class HostRuntime : public sc_core::sc_module {
   void ResetSession();
   sim::HostTimeline TakeTimeline();
   sim::GroundTruth TakeTruth();
+  // Launches whose run is still held: not finished by the device, named by a tensor as its
+  // producer, or after such a run. The rest are released at each session's end.
+  size_t runs_held() const { return runs_.size(); }
   int64_t launches() const { return next_launch_id_ - 1; }
   // The runtime's log lines since the last call (TORCH_RBLN_LOG_LEVEL), oldest first.
   std::vector<std::string> TakeLog() { return std::exchange(log_, {}); }
@@ -94,6 +97,10 @@ class HostRuntime : public sc_core::sc_module {
   // Makes room in the eager compiled-op cache for one more entry (an LRU of
   // TORCH_RBLN_COMPILED_OPS entries) and files |key| as most recently used; returns its place.
   std::list<std::string>::iterator InsertLru(const std::string& key);
+  // Frees the oldest runs that the device has finished and no tensor names as its producer. A
+  // process that profiles session after session (the producer library inside a consumer) would
+  // otherwise keep every run it ever launched.
+  void ReleaseFinishedRuns();
 
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;

@@ -40,6 +40,47 @@ TEST(Device, SeedGivesEighteenCommandsNearTheTutorialTotal) {
   EXPECT_EQ(session.truth.launches.size(), 3u);
 }
 
+// A process that profiles session after session keeps no finished launch: each session's runs
+// are released once its ground truth is taken, except a run a tensor still waits on.
+TEST(Device, FinishedRunsAreReleasedAtEachSessionEnd) {
+  scenario::Scenario s = SeedScenario();
+  auto simulation = sim::Simulation::Create(s, true);
+  ASSERT_TRUE(simulation.ok()) << simulation.status().message();
+  ASSERT_TRUE((*simulation)->RunWarmup().ok());
+  for (int session = 0; session < 3; ++session) {
+    (*simulation)->BeginSession();
+    ASSERT_TRUE((*simulation)->RunWindow().ok());
+    const sim::SessionData data = (*simulation)->EndSession();
+    EXPECT_EQ(data.truth.launches.size(), 3u);
+    EXPECT_EQ((*simulation)->runs_held(), 0u) << "session " << session;
+  }
+  EXPECT_GE((*simulation)->launches(), 9);
+
+  // An output nobody has read yet keeps its producer until it is synchronised; the runs before
+  // it go. The steps are typed as the loader types a workload's.
+  scenario::Workload later;
+  later.tensors = s.workload.tensors;
+  later.profile = {OpStep("mm", {"x", "x"}, "a"),
+                   OpStep("mm", {"x", "x"}, "b"),
+                   OpStep("mm", {"x", "x"}, "unread"),
+                   CpuStep("a"),
+                   CpuStep("b"),
+                   CpuStep("unread")};
+  ASSERT_TRUE(scenario::TypeWorkload(&later).ok());
+  const std::vector<scenario::Step> launch(later.profile.begin(), later.profile.begin() + 3);
+  const std::vector<scenario::Step> read(later.profile.begin() + 3, later.profile.end());
+  (*simulation)->BeginSession();
+  ASSERT_TRUE((*simulation)->RunSteps(launch, true).ok());
+  const sim::SessionData open = (*simulation)->EndSession();
+  EXPECT_EQ(open.truth.launches.size(), 3u);
+  EXPECT_GE((*simulation)->runs_held(), 1u);
+  EXPECT_LE((*simulation)->runs_held(), 3u);
+  (*simulation)->BeginSession();
+  ASSERT_TRUE((*simulation)->RunSteps(read, true).ok());
+  (*simulation)->EndSession();
+  EXPECT_EQ((*simulation)->runs_held(), 0u);
+}
+
 // The host model reads the loader's types and infers none itself: a scenario built in code is
 // typed when the simulation is created, a step handed in untyped later is refused.
 TEST(Device, TheHostModelRunsOnlyTypedSteps) {
