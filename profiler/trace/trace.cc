@@ -2,8 +2,10 @@
 
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace rblnsim::trace {
 
@@ -57,12 +59,12 @@ class CategoryTable {
  private:
   void Grow() {
     const uint32_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
-    auto* slots = new std::atomic<const std::string*>[capacity];
+    auto& slots = arrays_.emplace_back(new std::atomic<const std::string*>[capacity]);
     for (uint32_t i = 0; i < count_; ++i)
       slots[i].store(slots_[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
-    slots_ = slots;
+    slots_ = slots.get();
     capacity_ = capacity;
-    published_.store(slots, std::memory_order_release);
+    published_.store(slots_, std::memory_order_release);
   }
 
   std::mutex mutex_;
@@ -70,6 +72,8 @@ class CategoryTable {
   std::unordered_map<std::string_view, uint32_t> ids_;
   uint32_t count_ = 0;
   uint32_t capacity_ = 0;
+  // Every array made, the outgrown ones included: readers may still be reading through those.
+  std::vector<std::unique_ptr<std::atomic<const std::string*>[]>> arrays_;
   std::atomic<const std::string*>* slots_ = nullptr;  // the writer's view, under the mutex
   std::atomic<std::atomic<const std::string*>*> published_{nullptr};
 };
