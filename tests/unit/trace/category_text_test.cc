@@ -15,8 +15,7 @@ TEST(CategoryTextTest, ReadsBackWhatWasInternedAndSharesOneCopy) {
   const CategoryText b(std::string("cuda_runtime_test_category"));
   EXPECT_EQ(std::string_view(a), "cuda_runtime_test_category");
   EXPECT_EQ(std::string_view(a).data(), std::string_view(b).data());
-  EXPECT_EQ(InternCategoryText("cuda_runtime_test_category").data(),
-            std::string_view(a).data());
+  EXPECT_EQ(InternCategoryText("cuda_runtime_test_category").data(), std::string_view(a).data());
   EXPECT_FALSE(a.empty());
 }
 
