@@ -19,6 +19,7 @@ STANDARD_KEYS = {
     "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
     "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
     "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped",
+    "runs_median_of",
 }
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
@@ -93,7 +94,8 @@ def render_sim_table(rows, out):
     if hop:
         out.append(f"Bare SystemC event hop (two threads, notify/wait): {hop:,.0f} hops/s.\n")
     if sim:
-        out.append("BM_Matmul*: the simulator alone (host and device models, records handed over). "
+        out.append("BM_Matmul*: the simulator alone (host and device models, records handed over; "
+                   "each BM_Matmul512 size is the median of three processes). "
                    "BM_EndToEnd*: a profiled window as the CLI runs it, through the C-ABI: "
                    "simulate, producer export, bridge copy and projection into trace events; the "
                    "previous window's events are freed outside the timing, as the importer suite "
