@@ -159,19 +159,22 @@ class EventTree {
       }
     }
     const index::EventColumns& columns = index.events();
+    // The FunctionEvents: complete events that torch does not filter out by name.
+    auto is_function_event = [&](size_t e) {
+      return trace.events[e].phase == trace::Phase::kComplete && !filtered[columns.name[e]];
+    };
     size_t device_count = 0;
     size_t host_count = 0;
     for (size_t e = 0; e < trace.events.size(); ++e) {
-      if (trace.events[e].phase != trace::Phase::kComplete || filtered[columns.name[e]])
-        continue;
-      ++(columns.Has(e, index::kPrivateUse1) ? device_count : host_count);
+      if (is_function_event(e))
+        ++(columns.Has(e, index::kPrivateUse1) ? device_count : host_count);
     }
     nodes_.reserve(host_count);
     device_.reserve(device_count);
     for (size_t e = 0; e < trace.events.size(); ++e) {
-      const Event& event = trace.events[e];
-      if (event.phase != trace::Phase::kComplete || filtered[columns.name[e]])
+      if (!is_function_event(e))
         continue;
+      const Event& event = trace.events[e];
       // Saturate so a corrupt duration in an imported trace cannot overflow.
       const int64_t dur_ns = std::clamp<int64_t>(
           event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
