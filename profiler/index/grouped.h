@@ -39,36 +39,21 @@ class Grouped {
   }
 
   // Only before Seal().
+  void Reserve(size_t values) {
+    keys_.reserve(values);
+    values_.reserve(values);
+  }
   void Add(Key key, Value value) {
     keys_.push_back(std::move(key));
     values_.push_back(std::move(value));
   }
 
-  // Groups what was added; lookups and iteration see nothing before it. The values are put in
-  // key order in place, so sealing needs only an index per value on top of what was added.
+  // Groups what was added; lookups and iteration see nothing before it.
   void Seal() {
-    std::vector<uint32_t> order(keys_.size());
-    std::iota(order.begin(), order.end(), uint32_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
-    // Slot i takes the value at order[i]: follow each cycle of the permutation once.
-    std::vector<bool> placed(order.size(), false);
-    for (size_t start = 0; start < order.size(); ++start) {
-      if (placed[start])
-        continue;
-      Key key = std::move(keys_[start]);
-      Value value = std::move(values_[start]);
-      size_t slot = start;
-      while (order[slot] != start) {
-        keys_[slot] = std::move(keys_[order[slot]]);
-        values_[slot] = std::move(values_[order[slot]]);
-        placed[slot] = true;
-        slot = order[slot];
-      }
-      keys_[slot] = std::move(key);
-      values_[slot] = std::move(value);
-      placed[slot] = true;
-    }
+    // Keys mostly arrive in order (launch ids grow through a trace): then the values already
+    // stand where the groups want them.
+    if (!std::is_sorted(keys_.begin(), keys_.end()))
+      PutInKeyOrder();
     for (size_t begin = 0; begin < keys_.size();) {
       size_t end = begin + 1;
       while (end < keys_.size() && !(keys_[begin] < keys_[end]))
@@ -99,6 +84,33 @@ class Grouped {
   }
 
  private:
+  // Stable: each group keeps its values in insertion order. In place, needing only an index per
+  // value on top of what was added.
+  void PutInKeyOrder() {
+    std::vector<uint32_t> order(keys_.size());
+    std::iota(order.begin(), order.end(), uint32_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+    // Slot i takes the value at order[i]: follow each cycle of the permutation once.
+    std::vector<bool> placed(order.size(), false);
+    for (size_t start = 0; start < order.size(); ++start) {
+      if (placed[start])
+        continue;
+      Key key = std::move(keys_[start]);
+      Value value = std::move(values_[start]);
+      size_t slot = start;
+      while (order[slot] != start) {
+        keys_[slot] = std::move(keys_[order[slot]]);
+        values_[slot] = std::move(values_[order[slot]]);
+        placed[slot] = true;
+        slot = order[slot];
+      }
+      keys_[slot] = std::move(key);
+      values_[slot] = std::move(value);
+      placed[slot] = true;
+    }
+  }
+
   std::vector<Key> keys_;  // until Seal
   std::vector<Value> values_;
   std::vector<Group> groups_;

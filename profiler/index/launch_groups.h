@@ -20,6 +20,7 @@ class LaunchGroups : public Grouped<int64_t, size_t> {
   // |entries|: (launch id, event) in trace order. Replaces whatever was built before.
   void Build(const std::vector<std::pair<int64_t, size_t>>& entries) {
     Grouped<int64_t, size_t> groups;
+    groups.Reserve(entries.size());
     for (const auto& [id, event] : entries)
       groups.Add(id, event);
     groups.Seal();

@@ -9,6 +9,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "base/concurrent_task.h"
+
 namespace rblnsim::index {
 
 namespace {
@@ -56,9 +58,10 @@ bool IsDeviceSlice(const Event& event) {
 
 size_t NameTable::SlotOf(std::string_view name, size_t hash) const {
   const size_t mask = slots_.size() - 1;
+  const uint32_t tag = TagOf(hash);
   for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-    const uint32_t id = slots_[slot];
-    if (id == kNone || (hash_[id] == hash && text[id] == name))
+    const Slot& s = slots_[slot];
+    if (s.id == kNone || (s.tag == tag && text[s.id] == name))
       return slot;
   }
 }
@@ -66,31 +69,30 @@ size_t NameTable::SlotOf(std::string_view name, size_t hash) const {
 uint32_t NameTable::Find(std::string_view name) const {
   if (slots_.empty())
     return kNone;
-  return slots_[SlotOf(name, std::hash<std::string_view>()(name))];
+  return slots_[SlotOf(name, Hash(name))].id;
 }
 
-uint32_t NameTable::Intern(std::string_view name) {
+uint32_t NameTable::Intern(std::string_view name, size_t hash) {
   // At most half full, so a probe ends at an empty slot after a few steps.
   if ((text.size() + 1) * 2 > slots_.size())
     Grow();
-  const size_t hash = std::hash<std::string_view>()(name);
-  const size_t slot = SlotOf(name, hash);
-  if (slots_[slot] == kNone) {
-    slots_[slot] = static_cast<uint32_t>(text.size());
+  Slot& slot = slots_[SlotOf(name, hash)];
+  if (slot.id == kNone) {
+    slot = {static_cast<uint32_t>(text.size()), TagOf(hash)};
     text.push_back(name);
     hash_.push_back(hash);
   }
-  return slots_[slot];
+  return slot.id;
 }
 
 void NameTable::Grow() {
-  slots_.assign(std::max<size_t>(64, slots_.size() * 2), kNone);
+  slots_.assign(std::max<size_t>(64, slots_.size() * 2), Slot{kNone, 0});
   const size_t mask = slots_.size() - 1;
   for (uint32_t id = 0; id < text.size(); ++id) {
     size_t slot = hash_[id] & mask;
-    while (slots_[slot] != kNone)
+    while (slots_[slot].id != kNone)
       slot = (slot + 1) & mask;
-    slots_[slot] = id;
+    slots_[slot] = {id, TagOf(hash_[id])};
   }
 }
 
@@ -105,9 +107,21 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
   }
   try {
     TraceIndex index(trace, dialect);
-    index.FillColumns();
+    index.events_.name.resize(trace.events.size());
+    {
+      // Interning the names is the largest single cost of a build, and nothing else before the
+      // forest reads them: on a large trace a second thread interns while this one fills the
+      // other columns and the launch table.
+      ConcurrentTask names;
+      if (trace.events.size() >= kEventsForNameThread)
+        names.Start([&index] { index.FillNames(); });
+      else
+        index.FillNames();
+      index.FillColumns();
+      index.BuildLaunchTable();
+      names.Wait();
+    }
     index.BuildForest();
-    index.BuildLaunchTable();
     return index;
   } catch (const std::bad_alloc&) {
     return Status::ResourceExhausted("out of memory while indexing the trace (" +
@@ -115,10 +129,29 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
   }
 }
 
+void TraceIndex::FillNames() {
+  const std::vector<Event>& events = trace_->events;
+  const size_t n = events.size();
+  // Each name's slot is asked for this many names before it is probed.
+  constexpr size_t kAhead = 8;
+  size_t ahead[kAhead];
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) {
+    ahead[i] = NameTable::Hash(events[i].name);
+    names_.Prefetch(ahead[i]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const size_t hash = ahead[i % kAhead];
+    if (i + kAhead < n) {
+      ahead[i % kAhead] = NameTable::Hash(events[i + kAhead].name);
+      names_.Prefetch(ahead[i % kAhead]);
+    }
+    events_.name[i] = names_.Intern(events[i].name, hash);
+  }
+}
+
 void TraceIndex::FillColumns() {
   const std::vector<Event>& events = trace_->events;
   const size_t n = events.size();
-  events_.name.resize(n);
   events_.category.resize(n);
   events_.row.resize(n);
   events_.launch_id.assign(n, 0);
@@ -135,7 +168,6 @@ void TraceIndex::FillColumns() {
   const trace::ArgKey external_id_key = trace::ArgKey::Existing(kExternalIdArg);
   for (size_t i = 0; i < n; ++i) {
     const Event& e = events[i];
-    events_.name[i] = names_.Intern(e.name);
     events_.category[i] = e.category;
     // Events come in runs on one row; only a change of row is looked up.
     if (i == 0 || e.pid != last_pid || e.tid != last_tid) {

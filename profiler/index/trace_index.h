@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -41,15 +42,30 @@ struct NameTable {
   size_t size() const { return text.size(); }
   // kNone when no event has that name.
   uint32_t Find(std::string_view name) const;
-  uint32_t Intern(std::string_view name);
+  uint32_t Intern(std::string_view name) { return Intern(name, Hash(name)); }
+  // |hash| is Hash(name). Interning many names, a caller hashes a few names ahead and calls
+  // Prefetch for them: with hundreds of thousands of names nearly every probe misses the caches.
+  uint32_t Intern(std::string_view name, size_t hash);
+  void Prefetch(size_t hash) const {
+    if (!slots_.empty())
+      __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+  static size_t Hash(std::string_view name) { return std::hash<std::string_view>()(name); }
 
  private:
+  // An id and the high half of its name's hash: a probe compares the tag before it reads the
+  // name, which lies in the trace's events, far from the table.
+  struct Slot {
+    uint32_t id;
+    uint32_t tag;
+  };
+  static uint32_t TagOf(size_t hash) { return static_cast<uint32_t>(uint64_t{hash} >> 32); }
   // The slot |name| (hash |hash|) occupies, or the empty slot it would take.
   size_t SlotOf(std::string_view name, size_t hash) const;
   void Grow();
 
-  std::vector<size_t> hash_;     // id -> hash of text[id], for probing and regrowing
-  std::vector<uint32_t> slots_;  // power-of-two size; an id or kNone
+  std::vector<size_t> hash_;  // id -> hash of text[id], for regrowing
+  std::vector<Slot> slots_;   // power-of-two size; id kNone when empty
 };
 
 // Per-event bits of EventColumns::flags.
@@ -137,6 +153,8 @@ class TraceIndex {
   static StatusOr<TraceIndex> Build(const trace::Trace& trace);
   // Reads it as |dialect|: only that dialect's marker is a launch table marker.
   static StatusOr<TraceIndex> Build(const trace::Trace& trace, trace::Dialect dialect);
+  // From this many events on, Build interns the names on a second thread.
+  static constexpr size_t kEventsForNameThread = size_t{1} << 16;
 
   const trace::Trace& trace() const { return *trace_; }
   trace::Dialect dialect() const { return dialect_; }
@@ -164,6 +182,7 @@ class TraceIndex {
  private:
   TraceIndex(const trace::Trace& trace, trace::Dialect dialect)
       : trace_(&trace), dialect_(dialect) {}
+  void FillNames();
   void FillColumns();
   void BuildForest();
   void BuildLaunchTable();

@@ -48,6 +48,28 @@ TEST(GroupedTest, MatchesAMapOfVectorsOnShuffledKeys) {
   }
 }
 
+// Keys that arrive in order (the usual case: launch ids grow through a trace) are grouped where
+// they stand; the groups must be the same as after a sort.
+TEST(GroupedTest, KeysInOrderAreGroupedAsTheyStand) {
+  for (const std::vector<uint64_t>& keys :
+       {std::vector<uint64_t>{1, 1, 2, 5, 5, 5, 9}, std::vector<uint64_t>{1, 1, 2, 5, 5, 5, 4}}) {
+    Grouped<uint64_t, int> groups;
+    std::map<uint64_t, std::vector<int>> expected;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      groups.Add(keys[i], static_cast<int>(i));
+      expected[keys[i]].push_back(static_cast<int>(i));
+    }
+    groups.Seal();
+    ASSERT_EQ(groups.size(), expected.size());
+    auto want = expected.begin();
+    for (const auto& [key, values] : groups) {
+      EXPECT_EQ(key, want->first);
+      EXPECT_EQ(std::vector<int>(values.begin(), values.end()), want->second) << key;
+      ++want;
+    }
+  }
+}
+
 TEST(GroupedTest, ACopyViewsItsOwnValues) {
   Grouped<int, int> groups;
   groups.Add(1, 10);

@@ -45,6 +45,33 @@ TEST(NameTableTest, InternsEachNameOnceAndFindsEveryOne) {
   EXPECT_EQ(table.text[42], names[42]);
 }
 
+// From kEventsForNameThread events on, the names are interned on a second thread while the
+// other columns are filled: the ids must be those of one thread interning in trace order.
+TEST(NameTableTest, ALargeTraceInternsOnASecondThreadInTraceOrder) {
+  Trace trace;
+  const size_t n = index::TraceIndex::kEventsForNameThread + 1000;
+  for (size_t i = 0; i < n; ++i) {
+    trace::Event& e = trace.events.emplace_back();
+    // Host op names repeat; device slice names are new every few events.
+    e.name = i % 3 == 0 ? "aten::mm" : (i % 3 == 1 ? "slice_" + std::to_string(i / 3) : "rbln");
+    e.ts_ns = static_cast<int64_t>(i);
+    e.category = i % 3 == 1 ? trace::Category::kKernel : trace::Category::kCpuOp;
+  }
+  auto index = index::TraceIndex::Build(trace);
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  index::NameTable one_thread;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t id = one_thread.Intern(trace.events[i].name);
+    ASSERT_EQ(index->events().name[i], id) << i;
+    ASSERT_EQ(index->Name(i), std::string_view(trace.events[i].name)) << i;
+  }
+  EXPECT_EQ(index->names().size(), one_thread.size());
+  EXPECT_EQ(index->names().Find("slice_77"), one_thread.Find("slice_77"));
+  // The forest, built after the names, reads them.
+  ASSERT_GT(index->forest().size(), 0u);
+  EXPECT_EQ(index->names().text[index->forest().name[0]], "aten::mm");
+}
+
 TEST(DialectTest, DetectsEachDialect) {
   EXPECT_EQ(DetectDialect(ValidCurrentTrace(1)), Dialect::kCurrent);
   Trace markers_only = ValidCurrentTrace(1);
