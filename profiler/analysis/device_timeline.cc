@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/sorted_runs.h"
 #include "profiler/analysis/launch_latency.h"
 
 namespace rblnsim::analysis {
@@ -21,8 +22,11 @@ struct DeviceRow {
   int64_t start_ns;
   int64_t end_ns;
   int64_t marker_start_ns;  // of the slice's launch; kNoMarker when it has none
+  // A total order, so that SortAlmostSorted gives the one result std::sort would: of slices with
+  // equal spans, the one whose launch was marked first is met first.
   bool operator<(const DeviceRow& o) const {
-    return std::tie(pid, start_ns, end_ns) < std::tie(o.pid, o.start_ns, o.end_ns);
+    return std::tie(pid, start_ns, end_ns, marker_start_ns) <
+           std::tie(o.pid, o.start_ns, o.end_ns, o.marker_start_ns);
   }
 };
 
@@ -79,20 +83,31 @@ IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
     device_slices += columns.Has(i, index::kDeviceSlice) ? 1 : 0;
   std::vector<DeviceRow> rows;
   rows.reserve(device_slices);
+  auto last = marker_by_id.end();
   for (size_t i = 0; i < columns.size(); ++i) {
     if (!columns.Has(i, index::kDeviceSlice))
       continue;
     const Event& e = index.event(i);
     int64_t marker = kNoMarker;
     if (std::optional<int64_t> id = index.LaunchId(i)) {
-      auto it = std::lower_bound(marker_by_id.begin(), marker_by_id.end(),
-                                 std::make_pair(*id, std::numeric_limits<int64_t>::min()));
-      if (it != marker_by_id.end() && it->first == *id)
-        marker = it->second;
+      // A launch's slices come together, and launches in id order: the last launch looked up,
+      // or the one after it, is almost always the one; only a miss pays for a search.
+      if (last == marker_by_id.end() || last->first != *id) {
+        if (last != marker_by_id.end() && last + 1 != marker_by_id.end() &&
+            (last + 1)->first == *id) {
+          ++last;
+        } else {
+          last = std::lower_bound(marker_by_id.begin(), marker_by_id.end(),
+                                  std::make_pair(*id, std::numeric_limits<int64_t>::min()));
+        }
+      }
+      if (last != marker_by_id.end() && last->first == *id)
+        marker = last->second;
     }
     rows.push_back({e.pid, e.ts_ns, e.end_ns(), marker});
   }
-  std::sort(rows.begin(), rows.end());
+  // Slices come in start order per device, so this is one pass in the usual case.
+  SortAlmostSorted(&rows);
   IdleBreakdown idle;
   int64_t idle_total = 0;
   for (size_t i = 0; i < rows.size();) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/sorted_runs.h"
 #include "profiler/analysis/dialect_rules.h"
 
 namespace rblnsim::analysis {
@@ -22,8 +23,9 @@ struct SliceRef {
   int64_t launch_id;
   int64_t start_ns;
   int64_t end_ns;
+  // Total, for SortAlmostSorted; a launch's first start and last end do not depend on it.
   bool operator<(const SliceRef& o) const {
-    return std::tie(launch_id, start_ns) < std::tie(o.launch_id, o.start_ns);
+    return std::tie(launch_id, start_ns, end_ns) < std::tie(o.launch_id, o.start_ns, o.end_ns);
   }
 };
 
@@ -79,14 +81,22 @@ void CollectLaunches(const index::TraceIndex& index, LatencyReport* report) {
 // Joins device slices to launches (both sorted by launch_id) for first start / last end.
 void JoinDeviceSlices(const index::TraceIndex& index, LatencyReport* report) {
   const index::EventColumns& columns = index.events();
+  auto joined = [&columns](size_t i) {
+    return columns.Has(i, index::kDeviceSlice) && columns.Has(i, index::kHasLaunchId);
+  };
+  size_t count = 0;
+  for (size_t i = 0; i < columns.size(); ++i)
+    count += joined(i) ? 1 : 0;
   std::vector<SliceRef> slices;
+  slices.reserve(count);
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (!columns.Has(i, index::kDeviceSlice) || !columns.Has(i, index::kHasLaunchId))
+    if (!joined(i))
       continue;
     const Event& e = index.event(i);
     slices.push_back({columns.launch_id[i], e.ts_ns, e.end_ns()});
   }
-  std::sort(slices.begin(), slices.end());
+  // Launches that do not overlap leave their slices in launch order: then this is one pass.
+  SortAlmostSorted(&slices);
   size_t s = 0;
   for (LaunchLatency& l : report->launches) {
     for (; s < slices.size() && slices[s].launch_id < l.launch_id; ++s) {

@@ -83,6 +83,29 @@ TEST(IdleBreakdown, OverlappingSlicesAreOneBusyInterval) {
   EXPECT_EQ(r.idle.busy_ns, 200);
 }
 
+// Two slices on one device with the same span, of launches marked at different times: the gap
+// before them is judged by the launch marked first, whatever order the trace lists them in.
+TEST(IdleBreakdown, SlicesWithEqualSpansAreMetInMarkerOrder) {
+  for (const bool early_first : {true, false}) {
+    SyntheticTrace t;
+    t.Marker(1, 0, 10);
+    t.Slice("a", 1, 100, 100);
+    t.Marker(2, 50, 10);    // before the device went idle at 200
+    t.Marker(3, 5000, 10);  // after it
+    if (early_first) {
+      t.Slice("b", 2, 8000, 100, 1);
+      t.Slice("c", 3, 8000, 100, 2);
+    } else {
+      t.Slice("c", 3, 8000, 100, 2);
+      t.Slice("b", 2, 8000, 100, 1);
+    }
+    const LatencyReport r = Analyze(t.trace);
+    EXPECT_EQ(r.idle.gaps, 1) << early_first;
+    EXPECT_EQ(r.idle.host_wait_ns, 0) << early_first;
+    EXPECT_EQ(r.idle.other_ns, 7800) << early_first;
+  }
+}
+
 TEST(DeviceBusy, FractionOfEachBucket) {
   SyntheticTrace t;
   t.Slice("a", 1, 0, 50);     // half of bucket 0
