@@ -61,6 +61,7 @@ void EventPrefetcher::Work() {
     lock.lock();
     result_ = std::move(reads);
     done_ = true;
+    finished_.store(true, std::memory_order_release);
     wake_.notify_all();
   }
 }
@@ -151,31 +152,65 @@ void EventPrefetcher::Collect() {
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return done_; });
     done_ = false;
+    finished_.store(false, std::memory_order_relaxed);
     reads = std::move(result_);
   }
   in_flight_ = false;
-  if (taken_ == 0 && !ready_.empty())
-    ++misses_;
-  if (reads.empty())
+  ready_.push_back(Stretch{std::move(reads)});
+}
+
+void EventPrefetcher::Retire() {
+  if (ready_.front().taken == 0)
     ++misses_;
   // The old stretch's events are freed here, on this thread; the worker's arena is untouched
   // while it reads the next one.
-  ready_ = std::move(reads);
-  next_ = 0;
-  taken_ = 0;
+  retired_ = std::move(ready_.front());
+  ready_.pop_front();
+}
+
+bool EventPrefetcher::CollectIfDone() {
+  if (!in_flight_)
+    return true;
+  if (ready_.size() >= kMaxReady || !finished_.load(std::memory_order_acquire))
+    return false;
+  Collect();
+  return true;
+}
+
+uint64_t EventPrefetcher::ahead_end() const {
+  for (auto it = ready_.rbegin(); it != ready_.rend(); ++it) {
+    if (it->Left())
+      return it->reads.back().end;
+  }
+  return 0;
+}
+
+std::optional<uint64_t> EventPrefetcher::ahead_begin() const {
+  for (const Stretch& stretch : ready_) {
+    if (stretch.Left())
+      return stretch.reads[stretch.next].begin;
+  }
+  if (in_flight_)
+    return pending_begin_;
+  return std::nullopt;
 }
 
 std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
   while (true) {
-    while (next_ < ready_.size() && ready_[next_].begin < pos)
-      ++next_;
-    if (next_ < ready_.size()) {
-      if (ready_[next_].begin != pos)
-        return std::nullopt;
-      Read& read = ready_[next_++];
-      ++taken_;
-      *event = &read.event;
-      return read.end;
+    while (!ready_.empty()) {
+      Stretch& stretch = ready_.front();
+      while (stretch.Left() && stretch.reads[stretch.next].begin < pos)
+        ++stretch.next;
+      if (stretch.Left()) {
+        Read& read = stretch.reads[stretch.next];
+        if (read.begin != pos)
+          return std::nullopt;
+        ++stretch.next;
+        ++stretch.taken;
+        *event = &read.event;
+        return read.end;
+      }
+      Retire();
     }
     if (!in_flight_ || pos < pending_begin_)
       return std::nullopt;

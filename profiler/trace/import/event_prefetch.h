@@ -13,8 +13,10 @@
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_PREFETCH_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_EVENT_PREFETCH_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,17 +51,16 @@ class EventPrefetcher {
   bool Start(std::string_view text, uint64_t text_offset);
   // A stretch is in flight.
   bool busy() const { return in_flight_; }
+  // Once the stretch in flight is read, adds it to those Take hands out, so that the next can
+  // start at once: the second thread then need not wait for the walk to reach its stretch. At
+  // most kMaxReady stretches wait. True when nothing is in flight now.
+  bool CollectIfDone();
+  static constexpr size_t kMaxReady = 2;
   // Where the events read so far and not yet handed out end; 0 when there are none.
-  uint64_t ahead_end() const { return next_ < ready_.size() ? ready_.back().end : 0; }
+  uint64_t ahead_end() const;
   // Where the first event read ahead and not yet handed out begins, or the stretch in flight
   // does; nullopt when neither.
-  std::optional<uint64_t> ahead_begin() const {
-    if (next_ < ready_.size())
-      return ready_[next_].begin;
-    if (in_flight_)
-      return pending_begin_;
-    return std::nullopt;
-  }
+  std::optional<uint64_t> ahead_begin() const;
 
   // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; nullopt
   // if none begins there. The event is the caller's to move from until the next Take. Waits for
@@ -74,6 +75,13 @@ class EventPrefetcher {
     uint64_t begin = 0;
     uint64_t end = 0;
     RawEvent event;
+  };
+  // A stretch's events and how far Take has got in them.
+  struct Stretch {
+    std::vector<Read> reads;
+    size_t next = 0;   // the first not handed out
+    size_t taken = 0;  // handed out
+    bool Left() const { return next < reads.size(); }
   };
   static std::vector<Read> ReadStretch(EventReader* reader,
                                        char* data,
@@ -95,12 +103,16 @@ class EventPrefetcher {
   std::condition_variable wake_;
   bool job_ = false;
   bool done_ = false;
+  // done_, readable without the lock: a hint that Collect would not wait.
+  std::atomic<bool> finished_{false};
   bool stop_ = false;
   std::vector<Read> result_;
-  std::thread worker_;       // last: started once everything it reads is set up
-  std::vector<Read> ready_;  // the last stretch collected
-  size_t next_ = 0;          // the first of ready_ not handed out
-  size_t taken_ = 0;         // handed out from ready_
+  std::thread worker_;  // last: started once everything it reads is set up
+  void Retire();
+
+  std::deque<Stretch> ready_;  // collected, in file order
+  // The last stretch Take passed, freed at the next: its last event may still be in use.
+  Stretch retired_;
   int misses_ = 0;
 };
 

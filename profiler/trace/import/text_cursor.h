@@ -48,6 +48,13 @@ class TextCursor {
   // as in SkipValue.
   StatusOr<uint64_t> Skip(uint64_t pos, bool string, size_t max_depth = kMaxJsonDepth);
 
+  // Has the window hold the text up to |until| (or to its end), keeping it from |pos| on, for a
+  // reader that looks ahead: errors of the source wait for the walk (TextWindow::ReadAhead).
+  void ReadAhead(uint64_t pos, uint64_t until) {
+    while (window_.end() < until && window_.ReadAhead(KeepFrom(pos), until - window_.end())) {
+    }
+  }
+
   // [begin, end) as simdjson reads it; both must be in the window (after Skip(begin)).
   TextPiece Piece(uint64_t begin, uint64_t end) const;
 

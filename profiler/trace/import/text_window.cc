@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace rblnsim::trace::import {
@@ -48,6 +49,8 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
     size_ -= drop;
     begin_ += drop;
   }
+  if (deferred_error_)
+    return *std::exchange(deferred_error_, std::nullopt);
   if (eof_)
     return Status::Ok();
   const size_t more = std::max(chunk_bytes_, min_bytes);
@@ -71,7 +74,23 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
   return Status::Ok();
 }
 
+bool TextWindow::ReadAhead(uint64_t keep_from, size_t min_bytes) {
+  if (eof_ || deferred_error_)
+    return false;
+  const uint64_t end_before = end();
+  Status read = Extend(keep_from, min_bytes);
+  if (!read.ok()) {
+    // What was read before the failure stays, padded for simdjson like any other text.
+    if (capacity_ >= size_ + kPaddingBytes)
+      PadEnd();
+    deferred_error_ = std::move(read);
+  }
+  return end() > end_before;
+}
+
 Status TextWindow::Drain() {
+  if (deferred_error_)
+    return *std::exchange(deferred_error_, std::nullopt);
   if (source_failed_)
     return Status::Ok();  // the reader already has the source's error
   std::vector<char> sink(chunk_bytes_);

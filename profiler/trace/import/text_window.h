@@ -44,6 +44,12 @@ class TextWindow {
   // of the whole text. Errors come from the source, or "out of memory while reading the trace".
   Status Extend(uint64_t keep_from, size_t min_bytes = 0);
 
+  // Extend for a reader that looks ahead (a second thread's stretch) rather than one that needs
+  // the bytes now: an error of the source is not reported here but kept, and the next Extend or
+  // Drain reports it, once the reader has used the bytes read before it. So the text and the
+  // errors a reader sees are those of reading only on demand. False when nothing more was read.
+  bool ReadAhead(uint64_t keep_from, size_t min_bytes);
+
   // Reads the rest of the source without keeping it. Used after a parse error so that damage
   // in a gzip file is reported rather than what the damage did to the text. Ok when an earlier
   // Extend already failed in the source: that error is the one to report.
@@ -66,6 +72,7 @@ class TextWindow {
   uint64_t begin_ = 0;
   bool eof_ = false;
   bool source_failed_ = false;
+  std::optional<Status> deferred_error_;  // from ReadAhead, for the next Extend or Drain
 };
 
 }  // namespace rblnsim::trace::import

@@ -66,9 +66,10 @@ class TopLevelReader {
     threads_ =
         options.threads > 0 ? options.threads : (std::thread::hardware_concurrency() >= 2 ? 2 : 1);
     prefetch_keep_args_ = std::move(read);
-    // Equal shares: this thread reads one stretch and assembles both while the second thread
-    // reads the other (measured best on a 2-core VM among shares of 1/8 to 1/3 of a chunk).
-    share_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
+    // This thread reads a share and assembles it and the second thread's stretch: with the
+    // stretch twice the share, both threads are about equally busy (measured best on a 2-core
+    // VM against shares of 1/6 and 1/12 of a chunk).
+    share_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 8);
     stretch_bytes_ = std::max<size_t>(1, options.window_chunk_bytes / 4);
   }
 
@@ -265,9 +266,9 @@ class TopLevelReader {
         });
   }
 
-  // Hands the second thread the next stretch of the window past what it has read: from the
-  // first line that starts with '{' a share ahead of |pos|. Only text already in the window is
-  // given, so the window is read and refilled exactly as without a second thread.
+  // Hands the second thread the next stretch past what it has read: from the first line that
+  // starts with '{' a share ahead of |pos|. The window reads ahead for it (TextWindow::ReadAhead:
+  // errors of the source still come where the walk meets them).
   void Prefetch(uint64_t pos) {
     if (!prefetch_) {
       // A thread pays only once the window holds a share and a stretch ahead: small traces
@@ -284,9 +285,12 @@ class TopLevelReader {
         return;
       }
     }
-    if (prefetch_->busy() || prefetch_->misses() >= kMaxPrefetchMisses)
+    if (prefetch_->misses() >= kMaxPrefetchMisses || !prefetch_->CollectIfDone())
       return;
     const uint64_t from = std::max(pos, prefetch_->ahead_end()) + share_bytes_;
+    // Waiting for the walk to need the text left the second thread idle for a third of an
+    // import. Usually the text is in already, read after the last stretch was handed out.
+    cursor_.ReadAhead(pos, from + stretch_bytes_);
     if (from >= window_.end())
       return;
     const std::optional<uint64_t> start =
@@ -294,7 +298,10 @@ class TopLevelReader {
     if (!start)
       return;
     const uint64_t end = std::min<uint64_t>(window_.end(), *start + stretch_bytes_);
-    prefetch_->Start(window_.view().substr(*start - window_.begin(), end - *start), *start);
+    if (!prefetch_->Start(window_.view().substr(*start - window_.begin(), end - *start), *start))
+      return;
+    // The next stretch's text is read while the second thread reads this one (it has a copy).
+    cursor_.ReadAhead(pos, end + share_bytes_ + stretch_bytes_);
   }
   // Stretches that gave the walk nothing before the second thread is left alone.
   static constexpr int kMaxPrefetchMisses = 4;

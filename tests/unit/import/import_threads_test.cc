@@ -4,10 +4,12 @@
 // error, and on a Kineto-shaped file most events must indeed come from the second thread.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "tests/unit/import/gzip_text.h"
 #include "tests/unit/import/import_fingerprint.h"
 #include "tests/unit/import/kineto_json_builder.h"
 #include "tests/unit/replace_first.h"
@@ -103,6 +105,32 @@ TEST(ImportThreadsTest, DamageAheadIsReportedAsWithOneThread) {
           << "case " << i << ", chunk " << chunk;
     }
   }
+}
+
+// A damaged gzip file: the second thread's stretches make the window read ahead, into the
+// damage, long before the walk gets there. The error must still be the source's, reported where
+// the walk meets it, as with one thread.
+TEST(ImportThreadsTest, GzipDamageAheadIsReportedAsWithOneThread) {
+  const std::string gz = testing::GzipText(LargeTrace());
+  const std::string path = ::testing::TempDir() + "/import_threads_damaged.json.gz";
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(gz.data(), 1, gz.size() * 3 / 4, f);
+    std::fclose(f);
+  }
+  for (size_t chunk : kChunkSizes) {
+    ImportOptions options;
+    options.window_chunk_bytes = chunk;
+    options.threads = 1;
+    const auto one = ImportChromeTrace(path, options);
+    options.threads = 2;
+    const auto two = ImportChromeTrace(path, options);
+    ASSERT_FALSE(one.ok());
+    EXPECT_NE(one.status().message().find("gzip"), std::string::npos) << one.status().message();
+    EXPECT_EQ(testing::ImportFingerprint(two), testing::ImportFingerprint(one)) << chunk;
+  }
+  std::remove(path.c_str());
 }
 
 // Pretty-printed: no line is a whole event, so nothing is taken from the second thread, which

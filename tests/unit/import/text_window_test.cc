@@ -123,5 +123,55 @@ TEST_F(GzipWindowTest, AfterAFailedRefillDrainLeavesTheErrorToTheReader) {
   EXPECT_TRUE(window.Drain().ok());
 }
 
+// Reading ahead keeps the text from |keep_from| on like Extend, but a source's failure waits: the
+// bytes read before it are in the window, and the next Extend (once the reader needs more) or
+// Drain reports it, as reading on demand would have.
+TEST(TextWindowTest, ReadAheadKeepsTextLikeExtend) {
+  const std::string text = Digits(100);
+  TextWindow window(TextSourceFromMemory(text), 16);
+  ASSERT_TRUE(window.Extend(0).ok());
+  EXPECT_TRUE(window.ReadAhead(10, 40));
+  EXPECT_EQ(window.begin(), 10u);
+  EXPECT_EQ(window.end(), 56u);
+  EXPECT_EQ(window.view(), text.substr(10, 46));
+  while (window.ReadAhead(window.begin(), 16)) {
+  }
+  EXPECT_TRUE(window.at_eof());
+  EXPECT_EQ(window.view(), text.substr(10));
+  EXPECT_FALSE(window.ReadAhead(10, 16));  // nothing more to read
+}
+
+TEST_F(GzipWindowTest, ReadAheadLeavesTheSourcesErrorToTheNextExtend) {
+  const std::string gz = Gzip(Digits(300000));
+  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+  ASSERT_TRUE(source.ok());
+  TextWindow window(std::move(*source), 4096);
+  while (window.ReadAhead(0, 4096)) {
+  }
+  const std::string read = std::string(window.view());
+  EXPECT_GT(read.size(), 4096u);
+  EXPECT_EQ(read, Digits(read.size()));
+  for (size_t i = window.size(); i < window.size() + simdjson::SIMDJSON_PADDING; ++i)
+    ASSERT_EQ(window.data()[i], '\0') << i;
+  // The reader uses what was read, then asks for more: now it gets the error.
+  const Status status = window.Extend(0);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
+  EXPECT_EQ(window.view(), read);
+  EXPECT_TRUE(window.Drain().ok());  // reported once
+}
+
+TEST_F(GzipWindowTest, ADrainAfterReadingAheadReportsTheWaitingError) {
+  const std::string gz = Gzip(Digits(300000));
+  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+  ASSERT_TRUE(source.ok());
+  TextWindow window(std::move(*source), 4096);
+  while (window.ReadAhead(0, 4096)) {
+  }
+  const Status status = window.Drain();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("truncated gzip stream"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rblnsim::trace::import
