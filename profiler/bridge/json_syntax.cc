@@ -1,8 +1,9 @@
 #include "profiler/bridge/json_syntax.h"
 
-#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -175,18 +176,18 @@ class JsonRecognizer {
       return false;
     // Grammatically valid numbers outside what a double (or a 64-bit integer) holds are refused
     // by common readers, simdjson included, which would then reject the whole trace.
-    const std::string token(text_.substr(start, pos_ - start));
-    const bool integral = token.find_first_of(".eE") == std::string::npos;
-    errno = 0;
-    if (integral) {
+    const std::string_view token = text_.substr(start, pos_ - start);
+    if (token.find_first_of(".eE") == std::string_view::npos) {
+      // Integers are most annotation values (ids, counts): checked in place, no copy.
+      const char* end = token.data() + token.size();
       if (token[0] == '-') {
-        (void)std::strtoll(token.c_str(), nullptr, 10);
-      } else {
-        (void)std::strtoull(token.c_str(), nullptr, 10);
+        int64_t value = 0;
+        return std::from_chars(token.data(), end, value).ec != std::errc::result_out_of_range;
       }
-      return errno != ERANGE;
+      uint64_t value = 0;
+      return std::from_chars(token.data(), end, value).ec != std::errc::result_out_of_range;
     }
-    return std::isfinite(std::strtod(token.c_str(), nullptr));
+    return std::isfinite(std::strtod(std::string(token).c_str(), nullptr));
   }
 
   bool NumberSyntax() {

@@ -46,6 +46,18 @@ TEST(BridgeJsonSyntaxTest, RejectsWhatWouldCorruptATraceFile) {
   EXPECT_FALSE(IsValidJsonValue(std::string("1\0", 2)));
 }
 
+// Numbers a 64-bit integer or a double cannot hold are refused, as simdjson refuses them.
+TEST(BridgeJsonSyntaxTest, NumbersMustFitA64BitIntegerOrADouble) {
+  for (const char* text :
+       {"18446744073709551615", "-9223372036854775808", "[4294967296, -1]", "1e308", "1e-400"}) {
+    EXPECT_TRUE(IsValidJsonValue(text)) << text;
+  }
+  for (const char* text : {"18446744073709551616", "-9223372036854775809",
+                           "[1, 99999999999999999999]", "1e309", "-1e999"}) {
+    EXPECT_FALSE(IsValidJsonValue(text)) << text;
+  }
+}
+
 TEST(BridgeJsonSyntaxTest, BoundsNestingDepth) {
   EXPECT_TRUE(IsValidJsonValue(std::string(64, '[') + std::string(64, ']')));
   EXPECT_FALSE(IsValidJsonValue(std::string(100000, '[') + std::string(100000, ']')));
