@@ -75,6 +75,12 @@ IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
   for (const LaunchLatency& l : launches)
     marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
   std::sort(marker_by_id.begin(), marker_by_id.end());
+  return ComputeIdleBreakdown(index, marker_by_id, back_to_back_ns);
+}
+
+IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
+                                   const std::vector<std::pair<int64_t, int64_t>>& marker_by_id,
+                                   int64_t back_to_back_ns) {
   const index::EventColumns& columns = index.events();
   // Counted first: grown by doubling, the array of a trace's every device slice was the largest
   // allocation of an analysis, old and new copies alive together.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/concurrent_task.h"
 #include "base/sorted_runs.h"
 #include "profiler/analysis/dialect_rules.h"
 
@@ -18,6 +19,9 @@ size_t RankIndex(size_t n, size_t p) {
   const size_t rank = (p * n + 99) / 100;  // ceil(p/100 * n) in integers: no rounding surprises
   return rank == 0 ? 0 : rank - 1;
 }
+
+// From this many launches on, the idle breakdown is computed on a second thread.
+constexpr size_t kLaunchesForIdleThread = 4096;
 
 struct SliceRef {
   int64_t launch_id;
@@ -197,6 +201,20 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
   report.window_end_ns = trace.capture_end_ns;
   report.marker_name = MarkerNameOf(DetectDialect(trace));
   CollectLaunches(index, &report);
+  // The idle breakdown needs only each launch's marker (launches are in id order here), so on a
+  // large trace it is computed on a second thread while the rest of the report is.
+  std::vector<std::pair<int64_t, int64_t>> marker_by_id;
+  marker_by_id.reserve(report.launches.size());
+  for (const LaunchLatency& l : report.launches)
+    marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
+  ConcurrentTask idle;
+  auto compute_idle = [&] {
+    report.idle = ComputeIdleBreakdown(index, marker_by_id, options.back_to_back_ns);
+  };
+  if (marker_by_id.size() >= kLaunchesForIdleThread)
+    idle.Start(compute_idle);
+  else
+    compute_idle();
   JoinDeviceSlices(index, &report);
   std::sort(report.launches.begin(), report.launches.end(),
             [](const LaunchLatency& a, const LaunchLatency& b) {
@@ -205,7 +223,7 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
             });
   Summarize(options, &report);
   FillQueueSeries(&report);
-  report.idle = ComputeIdleBreakdown(index, report.launches, options.back_to_back_ns);
+  idle.Wait();
   if (report.window_end_ns <= report.window_start_ns) {
     // No capture window in the trace: the span of its events stands in.
     bool any = false;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -132,6 +133,10 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
 void FillQueueSeries(LatencyReport* report);
 IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<LaunchLatency>& launches,
+                                   int64_t back_to_back_ns);
+// The same from each launch's (launch_id, marker start), sorted.
+IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
+                                   const std::vector<std::pair<int64_t, int64_t>>& marker_by_id,
                                    int64_t back_to_back_ns);
 
 // Device busy over time: for each of |buckets| equal buckets of the report's window, the

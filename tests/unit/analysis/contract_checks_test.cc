@@ -77,6 +77,52 @@ TEST(ContractChecksTest, ValidLaunchPassesEveryRule) {
     EXPECT_FALSE(rule.skipped) << rule.id;
 }
 
+// Many launches, each an op holding a marker and a kernel, one flow per launch: enough flow
+// events that the flow rules run on a second thread.
+Trace ManyLaunches(int launches) {
+  using L = ValidLaunch;
+  testing::KinetoJsonBuilder b;
+  b.ProcessRows(L::kDevicePid, "RBLN", "RBLN 0", 5000000);
+  b.ProcessRows(L::kHostPid, "python3", "CPU", L::kHostPid);
+  b.ThreadRows(L::kHostPid, L::kHostPid, "thread 4321 (python3)");
+  b.ThreadRows(L::kDevicePid, L::kLaneTid, "lane 7");
+  for (int i = 1; i <= launches; ++i) {
+    const int64_t at = 100'000 + int64_t{i} * 100'000;
+    const std::string id = std::to_string(i);
+    b.Complete("cpu_op", "aten::mm", L::kHostPid, L::kHostPid, at, 50'000,
+               "\"External id\": " + id);
+    b.Complete("privateuse1_runtime", "rbln_run", L::kHostPid, L::kHostPid, at + 10'000, 5'000,
+               "\"launch_id\": " + id);
+    b.Flow('s', static_cast<uint64_t>(i), L::kHostPid, L::kHostPid, at + 10'000);
+    b.Complete("kernel", "i" + id + "_0_W0_mm_0", L::kDevicePid, L::kLaneTid, at + 20'000, 10'000,
+               "\"launch_id\": " + id);
+    b.Flow('f', static_cast<uint64_t>(i), L::kDevicePid, L::kLaneTid, at + 20'000);
+  }
+  b.Window(0, 100'000 + int64_t{launches + 1} * 100'000);
+  return Import(b.Build());
+}
+
+TEST(ContractChecksTest, ManyFlowsAreCheckedOnASecondThreadInRuleOrder) {
+  Trace t = ManyLaunches(2500);
+  const CheckReport valid = CheckContract(t, {});
+  const CheckReport small = CheckContract(ValidTrace(), {});
+  ASSERT_EQ(valid.rules.size(), small.rules.size());
+  for (size_t i = 0; i < valid.rules.size(); ++i)
+    EXPECT_EQ(valid.rules[i].id, small.rules[i].id) << i;
+  EXPECT_TRUE(valid.passed);
+  // A flow rule and a rule of this thread fail together, each with its own example.
+  Event& kernel = Named(t, "i1700_0_W0_mm_0");
+  kernel.flow_role = FlowRole::kNone;
+  kernel.flow_id = 0;
+  Named(t, "i900_0_W0_mm_0").category = Category::kCpuOp;
+  EXPECT_EQ(Failed(t), (Rules{"device-category", "flow-finish"}));
+  const CheckReport report = CheckContract(t, {});
+  const RuleResult* flow = report.Find("flow-finish");
+  ASSERT_NE(flow, nullptr);
+  ASSERT_EQ(flow->examples.size(), 1u);
+  EXPECT_EQ(flow->examples[0].detail, "flow 1700 has no finish");
+}
+
 TEST(ContractChecksTest, DeviceSliceBeforeItsMarker) {
   Trace t = ValidTrace();
   Kernel(t).ts_ns = Marker(t).ts_ns - 2'000;

@@ -106,6 +106,30 @@ TEST(IdleBreakdown, SlicesWithEqualSpansAreMetInMarkerOrder) {
   }
 }
 
+// From a few thousand launches on, the idle breakdown is computed on a second thread while the
+// rest of the report is: it must equal the breakdown computed on its own.
+TEST(IdleBreakdown, ALargeReportHasTheBreakdownComputedAlone) {
+  SyntheticTrace t;
+  for (int i = 1; i <= 6000; ++i) {
+    const int64_t at = int64_t{i} * 1'000;
+    t.Marker(i, at, 10);
+    // Gaps of every kind: some launches start late, some back to back, some after a long pause.
+    t.Slice("k", i, at + (i % 3 == 0 ? 600 : 100), i % 5 == 0 ? 900 : 300);
+  }
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.launches.size(), 6000u);
+  auto index = index::TraceIndex::Build(t.trace);
+  ASSERT_TRUE(index.ok());
+  const IdleBreakdown alone = ComputeIdleBreakdown(*index, r.launches, 1000);
+  EXPECT_GT(alone.gaps, 0);
+  EXPECT_EQ(r.idle.gaps, alone.gaps);
+  EXPECT_EQ(r.idle.host_wait_ns, alone.host_wait_ns);
+  EXPECT_EQ(r.idle.device_wait_ns, alone.device_wait_ns);
+  EXPECT_EQ(r.idle.other_ns, alone.other_ns);
+  EXPECT_EQ(r.idle.span_ns, alone.span_ns);
+  EXPECT_EQ(r.idle.busy_ns, alone.busy_ns);
+}
+
 TEST(DeviceBusy, FractionOfEachBucket) {
   SyntheticTrace t;
   t.Slice("a", 1, 0, 50);     // half of bucket 0
