@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "base/concurrent_task.h"
 #include "profiler/analysis/explain_report.h"
@@ -17,6 +18,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/keep_until_exit.h"
 #include "tools/rblnsim/lib/reports/trace_reports.h"
 #include "tools/rblnsim/output_guard.h"
 
@@ -112,6 +114,7 @@ int AnalyzeCommand(const AnalyzeOptions& options) {
       return ReportError(written);
   }
   const bool failed = (score && !score->passed) || (contract && !contract->passed);
+  KeepUntilExit(std::move(imported));
   return failed ? 1 : 0;
 }
 

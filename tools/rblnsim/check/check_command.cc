@@ -1,6 +1,7 @@
 #include "tools/rblnsim/check/check_command.h"
 
 #include <cstdio>
+#include <utility>
 
 #include "profiler/analysis/contract_checks.h"
 #include "profiler/analysis/registry.h"
@@ -9,6 +10,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "profiler/trace/import/import_report.h"
 #include "tools/rblnsim/bad_input.h"
+#include "tools/rblnsim/keep_until_exit.h"
 #include "tools/rblnsim/output_guard.h"
 
 namespace rblnsim::cli {
@@ -51,6 +53,7 @@ int CheckCommand(const CheckCommandOptions& options) {
       return ReportError(written);
     }
   }
+  KeepUntilExit(std::move(imported));
   return report.passed ? 0 : 1;
 }
 
