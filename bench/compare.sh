@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process comparison on one simulated trace, measured with /usr/bin/time -v only:
 #   1. `rblnsim run` of bench/scenarios/million_launches.yaml (RBLNSIM_SIM_LAUNCHES) with --trace:
-#      wall time and peak RSS of a traced run at that scale, and the same run without --trace;
+#      wall time and peak RSS of a traced run at that scale, and the same run with --no-trace;
 #   2. a trace of about RBLNSIM_COMPARE_MB MB from the same scenario (the run above when its
 #      size is within 10%, else a rerun with the launch count scaled to that size);
 #   3. `rblnsim check` + `rblnsim analyze`, and the one pass `rblnsim analyze --check`, on it,
@@ -13,15 +13,14 @@
 #   5. bench/compare_report.py writes OUT_JSON and fails if the two disagree on any figure.
 #
 # Usage: bench/compare.sh [OUT_JSON]   (default: build/bench/compare.json)
-# Environment: BUILD_DIR (build), RBLNSIM_COMPARE_MB (1000), RBLNSIM_SIM_LAUNCHES (250000).
+# Environment: BUILD_DIR (build), RBLNSIM_COMPARE_MB (1000), RBLNSIM_SIM_LAUNCHES (1000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 out=${1:-$build/bench/compare.json}
 target_mb=${RBLNSIM_COMPARE_MB:-1000}
-# A multiple of 1000. 10^6 is the target's size, but the scenario language caps a workload at
-# 500,000 executed steps, so the default is what it can run.
-sim_launches=${RBLNSIM_SIM_LAUNCHES:-250000}
+# A multiple of 1000; 10^6 is the target's size.
+sim_launches=${RBLNSIM_SIM_LAUNCHES:-1000000}
 rblnsim=$build/bin/rblnsim
 scenario=bench/scenarios/million_launches.yaml
 
@@ -59,10 +58,10 @@ simulate() {  # simulate NAME LAUNCHES TRACE [RUN_ARGS...] (LAUNCHES a multiple 
 echo "compare.sh: simulating $sim_launches launches with tracing" >&2
 simulate sim "$sim_launches" "$tmp/sim.json"
 sim_bytes=$(stat -c %s "$tmp/sim.json")
-# The same simulation without --trace: what writing the trace adds to a run.
+# The same simulation with --no-trace: what writing the trace adds to a run.
 echo "compare.sh: simulating $sim_launches launches without tracing" >&2
 timed untraced "$rblnsim" run "$scenario" --set "workload.profile.0.repeat=$((sim_launches / 1000))" \
-  --bridge c-abi
+  --bridge c-abi --no-trace
 target_bytes=$((target_mb * 1000000))
 trace=$tmp/sim.json
 launches=$sim_launches

@@ -249,7 +249,7 @@ def targets(suites, compare):
                      f"{s['max_rss_bytes'] / GB:.2f} GB ({s['wall_s']:.1f} s wall)",
                      s["max_rss_bytes"] <= 1.5 * GB if s["launches"] >= 1_000_000 else None))
         if s.get("vs_untraced") is not None:
-            rows.append(("Same, wall against the same run without --trace", "<= 2x",
+            rows.append(("Same, wall against the same run with --no-trace", "<= 2x",
                          f"{s['vs_untraced']:.2f}x ({s['wall_s']:.1f} s vs "
                          f"{s['untraced']['wall_s']:.1f} s; untraced peak RSS "
                          f"{s['untraced']['max_rss_bytes'] / GB:.2f} GB)",

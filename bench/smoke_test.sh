@@ -32,7 +32,7 @@ for want in "## Targets" "Importer on a >= 500 MB trace" "bare simdjson On-Deman
             "## Whole-process comparison" "all equal" "Simulation end to end" \
             "against the bare SystemC event-hop rate" "BM_EndToEnd512/1000" "Wall time linear" \
             '`rblnsim diff` of a pair, wall' '| rblnsim diff (this trace' "2 threads:" "paired runs" \
-            'vs `python3 -c json.load` of the file alone' "without --trace" \
+            'vs `python3 -c json.load` of the file alone' "with --no-trace" \
             "## Why the open targets are not met (profiles)"; do
   grep -qF "$want" "$work/RESULTS.md" || { echo "RESULTS.md lacks '$want'" >&2; cat "$work/RESULTS.md" >&2; exit 1; }
 done

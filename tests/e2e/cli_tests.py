@@ -328,6 +328,21 @@ def test_golden_stdout():
                           "(RBLNSIM_UPDATE_GOLDEN=1 regenerates it)\n" + out
 
 
+def test_no_trace_prints_the_same_and_writes_nothing():
+    traced, _ = run_seed(env={"RBLN_PROFILER": "1"})
+    tmp = tempfile.mkdtemp(prefix="rblnsim-e2e-")
+    os.chdir(tmp)  # where the default trace.json would go
+    untraced = rblnsim(["run", SEED, "--no-trace"], env={"RBLN_PROFILER": "1"})
+    assert os.listdir(tmp) == [], os.listdir(tmp)
+    expected = re.sub(r"\ntrace written to \S+ \(\d+ events\)\n", "", traced.stdout)
+    assert expected != traced.stdout
+    assert untraced.stdout == expected, untraced.stdout
+    both = rblnsim(["run", SEED, "--no-trace", "--trace", os.path.join(tmp, "t.json")],
+                   check=False)
+    assert both.returncode == 2 and both.stderr.count("\n") == 1, both.stderr
+    assert "--no-trace" in both.stderr and os.listdir(tmp) == []
+
+
 def test_deterministic_trace():
     # traceName records the path, as Kineto does, so every run writes to the same path.
     tmp = tempfile.mkdtemp(prefix="rblnsim-e2e-")

@@ -14,8 +14,12 @@ void AddRunCommand(CLI::App* app, RunOptions* options) {
   CLI::App* run = app->add_subcommand(
       "run", "Simulate a scenario and print the key_averages table, the device events and a trace");
   run->add_option("scenario", options->scenario_path, "Scenario YAML file")->required();
-  run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")
-      ->check(NonEmptyPath());
+  CLI::Option* trace =
+      run->add_option("--trace", options->trace_path, "Chrome trace to write (default trace.json)")
+          ->check(NonEmptyPath());
+  run->add_flag("--no-trace", options->no_trace,
+                "Write no Chrome trace; the reports and other outputs are as with one")
+      ->excludes(trace);
   run->add_option("--set", options->sets, "Override a scenario key: path=value (repeatable)");
   run->add_option("--overlay", options->overlays,
                   "Layer a YAML overlay over the scenario (repeatable)");

@@ -109,11 +109,12 @@ int RunCommand(const RunOptions& options) {
     return ReportError(sort_ok.WithPrefix("--sort-by: "));
   std::vector<trace::NamedPath> inputs = Named("--overlay", options.overlays);
   inputs.push_back({"scenario", options.scenario_path});
-  Status outputs = CheckOutputsBeforeWork(inputs,
-                                          {{"--trace", options.trace_path},
-                                           {"--metrics", options.metrics_path},
-                                           {"--truth", options.truth_path}},
-                                          {"--roofline", options.roofline_dir});
+  Status outputs =
+      CheckOutputsBeforeWork(inputs,
+                             {{"--trace", options.no_trace ? std::string() : options.trace_path},
+                              {"--metrics", options.metrics_path},
+                              {"--truth", options.truth_path}},
+                             {"--roofline", options.roofline_dir});
   if (!outputs.ok())
     return ReportError(outputs);
 
@@ -177,11 +178,13 @@ int RunCommand(const RunOptions& options) {
       return ReportError(roofline);
   }
 
-  Status written = trace::WriteChromeTrace(trace, options.trace_path);
-  if (!written.ok())
-    return ReportError(written);
-  std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
-              trace.events.size());
+  if (!options.no_trace) {
+    Status written = trace::WriteChromeTrace(trace, options.trace_path);
+    if (!written.ok())
+      return ReportError(written);
+    std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
+                trace.events.size());
+  }
   if (!options.metrics_path.empty()) {
     Status metrics =
         WriteMetricsFile(options.metrics_path, MetricsOf(scenario, device_events, session));

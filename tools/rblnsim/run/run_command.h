@@ -17,6 +17,7 @@ namespace rblnsim::cli {
 struct RunOptions {
   std::string scenario_path;
   std::string trace_path = "trace.json";
+  bool no_trace = false;  // --no-trace: trace_path is not written
   std::vector<std::string> sets;
   std::vector<std::string> overlays;
   std::optional<uint64_t> seed;
