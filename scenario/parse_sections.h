@@ -15,10 +15,11 @@ namespace rblnsim::scenario {
 
 // Limits on executed steps: a repeat count, and steps executed by the whole workload once every
 // repeat is unrolled. The simulator keeps every profiled host op, launch and device record until
-// the trace is written: about 7 KB per executed device op (plus 1.8 KB of trace JSON), so the
-// limit holds a valid scenario near 3.5 GB instead of letting it end in bad_alloc. One repeat may
-// use the whole budget.
-inline constexpr int64_t kMaxExecutedSteps = 500'000;
+// the trace is written: 3.5 KB (current dialect) to 4.2 KB (c-abi) per executed device op (plus
+// 2.2 to 2.7 KB of trace JSON), so the limit holds a valid scenario near 4 GB instead of letting
+// it end in bad_alloc. One repeat may use the whole budget. 2^20: a million launches and their
+// warm-up fit.
+inline constexpr int64_t kMaxExecutedSteps = 1'048'576;
 inline constexpr int64_t kMaxRepeatCount = kMaxExecutedSteps;
 
 // Sweep limits keep expansion and per-value validation cheap.

@@ -264,11 +264,11 @@ workload:
             - {cpu: y}
 )";
   };
-  // 250 x 1000 x 2 = 500,000: exactly the limit.
-  const Scenario ok = LoadOk(nested(250, 1000));
-  EXPECT_EQ(ok.workload.profile[0].body[0].count, 1000);
-  EXPECT_THAT(LoadError(nested(250, 1001)), HasSubstr("test.yaml:6:15: huge loop count"));
-  EXPECT_THAT(LoadError(nested(1, 500'001)), HasSubstr("huge loop count: repeat 500001"));
+  // 512 x 1024 x 2 = 1,048,576: exactly the limit.
+  const Scenario ok = LoadOk(nested(512, 1024));
+  EXPECT_EQ(ok.workload.profile[0].body[0].count, 1024);
+  EXPECT_THAT(LoadError(nested(512, 1025)), HasSubstr("test.yaml:6:15: huge loop count"));
+  EXPECT_THAT(LoadError(nested(1, 1'048'577)), HasSubstr("huge loop count: repeat 1048577"));
   EXPECT_THAT(LoadError(nested(0, 1)), HasSubstr("must be at least 1, got 0"));
 }
 

@@ -42,6 +42,30 @@ TEST(ArgKeysTest, AKeySeenAbsentIsFoundOnceInterned) {
   EXPECT_EQ(FindArgKey("stream (absent)"), id);
 }
 
+// Many keys, more than the thread's cache has room for, looked up in turns and in the pattern
+// of a trace (host op keys, then device slice keys): every answer stays right as entries are
+// replaced, absent ones included.
+TEST(ArgKeysTest, KeysInTurnsKeepTheirIdsThroughTheCache) {
+  std::vector<std::string> keys = {"External id", "Record function id", "Ev Idx",     "Input Dims",
+                                   "Input type",  "launch_id",          "categories", "device",
+                                   "stream",      "correlation"};
+  for (int i = 0; i < 300; ++i)
+    keys.push_back("key " + std::to_string(i));
+  std::vector<uint16_t> ids;
+  for (const std::string& key : keys) {
+    const std::optional<uint16_t> id = InternArgKey(key);
+    ASSERT_TRUE(id.has_value()) << key;
+    ids.push_back(*id);
+  }
+  for (int round = 0; round < 50; ++round) {
+    for (size_t i = 0; i < keys.size(); i += 1 + static_cast<size_t>(round % 7)) {
+      ASSERT_EQ(FindArgKey(keys[i]), ids[i]) << keys[i];
+      ASSERT_EQ(FindArgKey(keys[i % 10]), ids[i % 10]) << keys[i % 10];
+      ASSERT_FALSE(FindArgKey(keys[i] + " (never interned)").has_value()) << keys[i];
+    }
+  }
+}
+
 TEST(ArgKeysTest, LongKeysAreNeverInterned) {
   const std::string longest(kMaxInternedArgKeyBytes, 'k');
   const std::string too_long(kMaxInternedArgKeyBytes + 1, 'k');
