@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <memory>
 #include <string>
 
 #include "profiler/trace/import/text_source.h"
@@ -81,6 +82,13 @@ class GzipWindowTest : public ::testing::Test {
     return path_;
   }
   void TearDown() override { std::remove(path_.c_str()); }
+  // A window over the first half of a gzip file: damaged, its source ends in an error.
+  std::unique_ptr<TextWindow> HalfAGzipFile() {
+    const std::string gz = Gzip(Digits(300000));
+    auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
+    EXPECT_TRUE(source.ok());
+    return source.ok() ? std::make_unique<TextWindow>(std::move(*source), 4096) : nullptr;
+  }
   std::string path_;
 };
 
@@ -100,10 +108,9 @@ TEST_F(GzipWindowTest, InflatesPieceByPieceAcrossMembers) {
 }
 
 TEST_F(GzipWindowTest, DamageIsAnErrorWithACompressedOffset) {
-  const std::string gz = Gzip(Digits(300000));
-  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
-  ASSERT_TRUE(source.ok());
-  TextWindow window(std::move(*source), 4096);
+  const std::unique_ptr<TextWindow> damaged = HalfAGzipFile();
+  ASSERT_NE(damaged, nullptr);
+  TextWindow& window = *damaged;
   Status status = window.Drain();
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message().rfind("byte ", 0), 0u) << status.message();
@@ -111,10 +118,9 @@ TEST_F(GzipWindowTest, DamageIsAnErrorWithACompressedOffset) {
 }
 
 TEST_F(GzipWindowTest, AfterAFailedRefillDrainLeavesTheErrorToTheReader) {
-  const std::string gz = Gzip(Digits(300000));
-  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
-  ASSERT_TRUE(source.ok());
-  TextWindow window(std::move(*source), 4096);
+  const std::unique_ptr<TextWindow> damaged = HalfAGzipFile();
+  ASSERT_NE(damaged, nullptr);
+  TextWindow& window = *damaged;
   Status status;
   while (status.ok() && !window.at_eof())
     status = window.Extend(window.end());
@@ -142,10 +148,9 @@ TEST(TextWindowTest, ReadAheadKeepsTextLikeExtend) {
 }
 
 TEST_F(GzipWindowTest, ReadAheadLeavesTheSourcesErrorToTheNextExtend) {
-  const std::string gz = Gzip(Digits(300000));
-  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
-  ASSERT_TRUE(source.ok());
-  TextWindow window(std::move(*source), 4096);
+  const std::unique_ptr<TextWindow> damaged = HalfAGzipFile();
+  ASSERT_NE(damaged, nullptr);
+  TextWindow& window = *damaged;
   while (window.ReadAhead(0, 4096)) {
   }
   const std::string read = std::string(window.view());
@@ -162,10 +167,9 @@ TEST_F(GzipWindowTest, ReadAheadLeavesTheSourcesErrorToTheNextExtend) {
 }
 
 TEST_F(GzipWindowTest, ADrainAfterReadingAheadReportsTheWaitingError) {
-  const std::string gz = Gzip(Digits(300000));
-  auto source = OpenTextSource(Write(gz.substr(0, gz.size() / 2)));
-  ASSERT_TRUE(source.ok());
-  TextWindow window(std::move(*source), 4096);
+  const std::unique_ptr<TextWindow> damaged = HalfAGzipFile();
+  ASSERT_NE(damaged, nullptr);
+  TextWindow& window = *damaged;
   while (window.ReadAhead(0, 4096)) {
   }
   const Status status = window.Drain();
