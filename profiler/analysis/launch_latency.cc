@@ -199,7 +199,7 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
   LatencyReport report;
   report.window_start_ns = trace.capture_start_ns;
   report.window_end_ns = trace.capture_end_ns;
-  report.marker_name = MarkerNameOf(DetectDialect(trace));
+  report.marker_name = MarkerNameOf(index.DetectedDialect());
   CollectLaunches(index, &report);
   // The idle breakdown needs only each launch's marker (launches are in id order here), so on a
   // large trace it is computed on a second thread while the rest of the report is.

@@ -199,6 +199,8 @@ void TraceIndex::FillColumns() {
       flags |= kLaunchMarker;
       if (e.name == dialect_marker)
         flags |= kDialectMarker;
+      if (e.name == trace::kCurrentMarkerName)
+        current_markers_ = true;
     }
     if (IsDeviceSliceOf(e, (flags & kHasLaunchIdArg) != 0))
       flags |= kDeviceSlice;
@@ -264,6 +266,14 @@ void TraceIndex::BuildLaunchTable() {
   }
   launches_.markers_by_launch.Build(markers_by_launch);
   launches_.slices_by_launch.Build(slices_by_launch);
+}
+
+trace::Dialect TraceIndex::DetectedDialect() const {
+  for (const trace::ProcessRow& row : trace_->processes) {
+    if (trace::IsNpuProcess(row))
+      return trace::Dialect::kCurrent;
+  }
+  return current_markers_ ? trace::Dialect::kCurrent : trace::Dialect::kCAbi;
 }
 
 std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {

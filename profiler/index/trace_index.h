@@ -158,6 +158,9 @@ class TraceIndex {
 
   const trace::Trace& trace() const { return *trace_; }
   trace::Dialect dialect() const { return dialect_; }
+  // trace::DetectDialect(trace()) as of the build, without another pass over the events: the
+  // dialect the trace is written in, which dialect() may override.
+  trace::Dialect DetectedDialect() const;
   const NameTable& names() const { return names_; }
   const EventColumns& events() const { return events_; }
   // Every (pid, tid) an event sits on, in first-appearance order.
@@ -189,6 +192,7 @@ class TraceIndex {
 
   const trace::Trace* trace_;
   trace::Dialect dialect_;
+  bool current_markers_ = false;  // an event is a launch marker of the current dialect
   NameTable names_;
   std::vector<std::pair<int64_t, int64_t>> rows_;
   EventColumns events_;

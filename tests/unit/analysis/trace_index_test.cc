@@ -86,6 +86,32 @@ TEST(DialectTest, DetectsEachDialect) {
   EXPECT_EQ(DetectDialect(Trace()), Dialect::kCAbi);
 }
 
+// The index tells the dialect the trace is written in from its own pass over the events, also
+// when it reads the trace in the other one.
+TEST(DialectTest, TheIndexDetectsAsDetectDialectDoes) {
+  Trace markers_only = ValidCurrentTrace(1);
+  markers_only.processes.clear();
+  auto c_abi = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
+  ASSERT_TRUE(c_abi.ok());
+  for (const Trace* t : {&markers_only, &c_abi->trace}) {
+    const Trace rows_only = ValidCurrentTrace(0);
+    for (const Trace* trace : {t, &rows_only}) {
+      for (const Dialect read_as : {Dialect::kCAbi, Dialect::kCurrent}) {
+        auto index = index::TraceIndex::Build(*trace, read_as);
+        ASSERT_TRUE(index.ok());
+        EXPECT_EQ(index->dialect(), read_as);
+        EXPECT_EQ(index->DetectedDialect(), DetectDialect(*trace));
+      }
+    }
+  }
+  auto index = index::TraceIndex::Build(markers_only, Dialect::kCAbi);
+  ASSERT_TRUE(index.ok());
+  EXPECT_EQ(index->DetectedDialect(), Dialect::kCurrent);
+  index = index::TraceIndex::Build(c_abi->trace, Dialect::kCurrent);
+  ASSERT_TRUE(index.ok());
+  EXPECT_EQ(index->DetectedDialect(), Dialect::kCAbi);
+}
+
 TEST(DialectTest, LanesAndMarkers) {
   EXPECT_EQ(LaneOfCategory(trace::Category::kKernel), LaneKind::kCompute);
   EXPECT_EQ(LaneOfCategory(trace::Category::kGpuMemcpy), LaneKind::kCopy);
