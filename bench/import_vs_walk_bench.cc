@@ -33,6 +33,17 @@ double SecondsOf(Fn&& fn) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Runs |once(&seconds)| twice; the faster run's seconds, or false if either run failed.
+template <typename Once>
+bool FasterOfTwo(Once& once, double* seconds) {
+  double first = 0;
+  double second = 0;
+  if (!once(&first) || !once(&second))
+    return false;
+  *seconds = std::min(first, second);
+  return true;
+}
+
 void BM_ImportVsWalk(benchmark::State& state) {
   const SharedTraceFile& file = SharedTrace();
   if (file.path.empty()) {
@@ -63,25 +74,15 @@ void BM_ImportVsWalk(benchmark::State& state) {
       imported.reset();
       return ok;
     };
-    auto import = [&] {
-      double first = 0;
-      double second = 0;
-      if (!import_once(&first) || !import_once(&second))
-        return false;
-      import_time = std::min(first, second);
-      return true;
-    };
+    auto import = [&] { return FasterOfTwo(import_once, &import_time); };
     auto walk_cold = [&](double* seconds) {
       parser.emplace();
       *seconds = SecondsOf([&] { walked = WalkTraceFile(file.path, &*parser); });
       return walked.has_value();
     };
     auto walks = [&] {
-      double first = 0;
-      double second = 0;
-      if (!walk_cold(&first) || !walk_cold(&second))
+      if (!FasterOfTwo(walk_cold, &walk_time))
         return false;
-      walk_time = std::min(first, second);
       warm_walk_time = SecondsOf([&] { walked = WalkTraceFile(file.path, &*parser); });
       return walked.has_value();
     };
