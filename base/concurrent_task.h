@@ -33,6 +33,17 @@ class ConcurrentTask {
     }
   }
 
+  // Start(fn) when |on_second_thread|, else runs |fn| here: for work that only pays for a thread
+  // above some size.
+  void StartIf(bool on_second_thread, std::function<void()> fn) {
+    if (on_second_thread) {
+      Start(std::move(fn));
+    } else {
+      fn_ = std::move(fn);
+      Run();
+    }
+  }
+
   void Wait() {
     if (thread_.joinable())
       thread_.join();

@@ -67,15 +67,11 @@ class ContractChecker {
     RuleSink window = Rule("inside-capture-window", "events lie inside the capture window");
     RuleSink one_process_name = Rule("one-process-name", "every pid has exactly one process_name");
     ConcurrentTask flows;
-    auto flow_rules = [&] {
+    flows.StartIf(flow_events_.size() >= kFlowEventsForSecondThread, [&] {
       FlowStart(flow_start);
       FlowFinish(flow_finish);
       FlowUnique(flow_unique);
-    };
-    if (flow_events_.size() >= kFlowEventsForSecondThread)
-      flows.Start(flow_rules);
-    else
-      flow_rules();
+    });
     DeviceCategory(device_category);
     MarkerPerLaunch(marker_per_launch);
     MarkerInsideOp(marker_inside_op);

@@ -208,13 +208,9 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
   for (const LaunchLatency& l : report.launches)
     marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
   ConcurrentTask idle;
-  auto compute_idle = [&] {
+  idle.StartIf(marker_by_id.size() >= kLaunchesForIdleThread, [&] {
     report.idle = ComputeIdleBreakdown(index, marker_by_id, options.back_to_back_ns);
-  };
-  if (marker_by_id.size() >= kLaunchesForIdleThread)
-    idle.Start(compute_idle);
-  else
-    compute_idle();
+  });
   JoinDeviceSlices(index, &report);
   std::sort(report.launches.begin(), report.launches.end(),
             [](const LaunchLatency& a, const LaunchLatency& b) {

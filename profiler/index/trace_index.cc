@@ -113,10 +113,7 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
       // forest reads them: on a large trace a second thread interns while this one fills the
       // other columns and the launch table.
       ConcurrentTask names;
-      if (trace.events.size() >= kEventsForNameThread)
-        names.Start([&index] { index.FillNames(); });
-      else
-        index.FillNames();
+      names.StartIf(trace.events.size() >= kEventsForNameThread, [&index] { index.FillNames(); });
       index.FillColumns();
       index.BuildLaunchTable();
       names.Wait();

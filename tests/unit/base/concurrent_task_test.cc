@@ -52,6 +52,23 @@ TEST(ConcurrentTaskTest, TheDestructorWaitsForTheTask) {
   EXPECT_EQ(value.load(), 7);
 }
 
+// StartIf(false, fn) runs fn at once on the caller's thread; what it throws still comes from
+// Wait, as from a task on a thread of its own.
+TEST(ConcurrentTaskTest, StartIfFalseRunsOnTheCallersThread) {
+  std::thread::id ran_on;
+  ConcurrentTask task;
+  task.StartIf(false, [&] { ran_on = std::this_thread::get_id(); });
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  task.Wait();
+  ConcurrentTask beside;
+  beside.StartIf(true, [&] { ran_on = std::this_thread::get_id(); });
+  beside.Wait();
+  EXPECT_NE(ran_on, std::this_thread::get_id());
+  ConcurrentTask failing;
+  failing.StartIf(false, [] { throw std::runtime_error("late"); });
+  EXPECT_THROW(failing.Wait(), std::runtime_error);
+}
+
 TEST(ConcurrentTaskTest, NothingStartedIsNothingToWaitFor) {
   ConcurrentTask task;
   EXPECT_NO_THROW(task.Wait());
