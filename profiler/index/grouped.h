@@ -54,6 +54,10 @@ class Grouped {
     // stand where the groups want them.
     if (!std::is_sorted(keys_.begin(), keys_.end()))
       PutInKeyOrder();
+    size_t groups = 0;
+    for (size_t i = 0; i < keys_.size(); ++i)
+      groups += i == 0 || keys_[i - 1] < keys_[i] ? 1 : 0;
+    groups_.reserve(groups_.size() + groups);
     for (size_t begin = 0; begin < keys_.size();) {
       size_t end = begin + 1;
       while (end < keys_.size() && !(keys_[begin] < keys_[end]))

@@ -39,6 +39,7 @@ bool Encloses(const Event& outer, const Event& inner) {
 void TraceIndex::BuildForest() {
   const std::vector<Event>& events = trace_->events;
   std::vector<Item> items;
+  items.reserve(forest_candidates_);
   for (uint32_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     if (e.phase != trace::Phase::kComplete)

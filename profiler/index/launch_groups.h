@@ -8,25 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 #include "profiler/index/grouped.h"
 
 namespace rblnsim::index {
 
-class LaunchGroups : public Grouped<int64_t, size_t> {
- public:
-  // |entries|: (launch id, event) in trace order. Replaces whatever was built before.
-  void Build(const std::vector<std::pair<int64_t, size_t>>& entries) {
-    Grouped<int64_t, size_t> groups;
-    groups.Reserve(entries.size());
-    for (const auto& [id, event] : entries)
-      groups.Add(id, event);
-    groups.Seal();
-    Grouped<int64_t, size_t>::operator=(std::move(groups));
-  }
-};
+// Filled with Reserve, Add (in trace order) and Seal.
+using LaunchGroups = Grouped<int64_t, size_t>;
 
 }  // namespace rblnsim::index
 

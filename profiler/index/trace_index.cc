@@ -85,8 +85,16 @@ uint32_t NameTable::Intern(std::string_view name, size_t hash) {
   return slot.id;
 }
 
-void NameTable::Grow() {
-  slots_.assign(std::max<size_t>(64, slots_.size() * 2), Slot{kNone, 0});
+void NameTable::ReserveSlots(size_t names) {
+  size_t slots = 64;
+  while (slots < names * 2)
+    slots *= 2;
+  if (slots > slots_.size())
+    Rehash(slots);
+}
+
+void NameTable::Rehash(size_t slots) {
+  slots_.assign(slots, Slot{kNone, 0});
   const size_t mask = slots_.size() - 1;
   for (uint32_t id = 0; id < text.size(); ++id) {
     size_t slot = hash_[id] & mask;
@@ -129,8 +137,12 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
 void TraceIndex::FillNames() {
   const std::vector<Event>& events = trace_->events;
   const size_t n = events.size();
+  // At most one name per event. Reserved pages that no name reaches are address space, not
+  // memory; grown by doubling, the arrays would be copied and their pages written twice.
+  names_.ReserveIds(n);
   // Each name's slot is asked for this many names before it is probed.
   constexpr size_t kAhead = 8;
+  constexpr size_t kNamesSample = size_t{1} << 16;
   size_t ahead[kAhead];
   for (size_t i = 0; i < std::min(n, kAhead); ++i) {
     ahead[i] = NameTable::Hash(events[i].name);
@@ -143,6 +155,14 @@ void TraceIndex::FillNames() {
       names_.Prefetch(ahead[i % kAhead]);
     }
     events_.name[i] = names_.Intern(events[i].name, hash);
+    // Once a sample shows how many names the events bring, the slots are sized for the whole
+    // trace: doubling, every smaller table would be written, rehashed and freed on the way.
+    if (i + 1 == kNamesSample && n >= 4 * kNamesSample) {
+      const double per_event = static_cast<double>(names_.size()) / kNamesSample;
+      names_.ReserveSlots(static_cast<size_t>(1.1 * per_event * static_cast<double>(n)));
+      for (size_t k = 0; k < kAhead && i + 1 + k < n; ++k)
+        names_.Prefetch(ahead[(i + 1 + k) % kAhead]);
+    }
   }
 }
 
@@ -199,6 +219,10 @@ void TraceIndex::FillColumns() {
       if (e.name == trace::kCurrentMarkerName)
         current_markers_ = true;
     }
+    if (e.phase == trace::Phase::kComplete &&
+        (e.category == Category::kCpuOp || e.category == Category::kUserAnnotation ||
+         (flags & kLaunchMarker) != 0))
+      ++forest_candidates_;
     if (IsDeviceSliceOf(e, (flags & kHasLaunchIdArg) != 0))
       flags |= kDeviceSlice;
     if (e.phase == trace::Phase::kComplete && IsPrivateUse1Event(e))
@@ -238,17 +262,19 @@ void TraceIndex::BuildLaunchTable() {
         launches_.npu_lanes[{row.pid, row.tid}] = *lane;
     }
   }
-  std::vector<std::pair<int64_t, size_t>> markers_by_launch, slices_by_launch;
+  // Two passes: the first marks and counts the table's events, the second places them in
+  // vectors of their exact size. Grown by doubling, each vector would be copied and its pages
+  // written twice; on a trace of millions of events, page faults of fresh memory are a large
+  // part of an index's build.
+  size_t markers = 0, markers_with_id = 0, slices = 0, slices_with_id = 0;
   for (size_t i = 0; i < events.size(); ++i) {
-    const Event& e = events[i];
     const uint16_t flags = events_.flags[i];
     if ((flags & kDialectMarker) != 0) {
-      launches_.markers.push_back(i);
-      if ((flags & kHasLaunchId) != 0)
-        markers_by_launch.emplace_back(events_.launch_id[i], i);
+      ++markers;
+      markers_with_id += (flags & kHasLaunchId) != 0 ? 1 : 0;
       continue;
     }
-    if (e.phase != trace::Phase::kComplete)
+    if (events[i].phase != trace::Phase::kComplete)
       continue;
     // A launch_id marks device work wherever it sits, and so does an NPU row; otherwise the row
     // decides.
@@ -257,12 +283,27 @@ void TraceIndex::BuildLaunchTable() {
       continue;
     }
     events_.flags[i] |= kOffHost;
-    launches_.device_slices.push_back(i);
-    if ((flags & kHasLaunchId) != 0)
-      slices_by_launch.emplace_back(events_.launch_id[i], i);
+    ++slices;
+    slices_with_id += (flags & kHasLaunchId) != 0 ? 1 : 0;
   }
-  launches_.markers_by_launch.Build(markers_by_launch);
-  launches_.slices_by_launch.Build(slices_by_launch);
+  launches_.markers.reserve(markers);
+  launches_.device_slices.reserve(slices);
+  launches_.markers_by_launch.Reserve(markers_with_id);
+  launches_.slices_by_launch.Reserve(slices_with_id);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const uint16_t flags = events_.flags[i];
+    if ((flags & kDialectMarker) != 0) {
+      launches_.markers.push_back(i);
+      if ((flags & kHasLaunchId) != 0)
+        launches_.markers_by_launch.Add(events_.launch_id[i], i);
+    } else if ((flags & kOffHost) != 0) {
+      launches_.device_slices.push_back(i);
+      if ((flags & kHasLaunchId) != 0)
+        launches_.slices_by_launch.Add(events_.launch_id[i], i);
+    }
+  }
+  launches_.markers_by_launch.Seal();
+  launches_.slices_by_launch.Seal();
 }
 
 trace::Dialect TraceIndex::DetectedDialect() const {

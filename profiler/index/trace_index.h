@@ -13,6 +13,7 @@
 #ifndef RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
 #define RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -40,6 +41,13 @@ struct NameTable {
   std::vector<std::string_view> text;  // id -> name
 
   size_t size() const { return text.size(); }
+  // Room for |names| names without regrowing the id arrays.
+  void ReserveIds(size_t names) {
+    text.reserve(names);
+    hash_.reserve(names);
+  }
+  // Slots for |names| names in all, so that interning them does not regrow the table.
+  void ReserveSlots(size_t names);
   // kNone when no event has that name.
   uint32_t Find(std::string_view name) const;
   uint32_t Intern(std::string_view name) { return Intern(name, Hash(name)); }
@@ -62,7 +70,8 @@ struct NameTable {
   static uint32_t TagOf(size_t hash) { return static_cast<uint32_t>(uint64_t{hash} >> 32); }
   // The slot |name| (hash |hash|) occupies, or the empty slot it would take.
   size_t SlotOf(std::string_view name, size_t hash) const;
-  void Grow();
+  void Grow() { Rehash(std::max<size_t>(64, slots_.size() * 2)); }
+  void Rehash(size_t slots);
 
   std::vector<size_t> hash_;  // id -> hash of text[id], for regrowing
   std::vector<Slot> slots_;   // power-of-two size; id kNone when empty
@@ -193,6 +202,7 @@ class TraceIndex {
   const trace::Trace* trace_;
   trace::Dialect dialect_;
   bool current_markers_ = false;  // an event is a launch marker of the current dialect
+  size_t forest_candidates_ = 0;  // complete cpu_op / user_annotation events and launch markers
   NameTable names_;
   std::vector<std::pair<int64_t, int64_t>> rows_;
   EventColumns events_;

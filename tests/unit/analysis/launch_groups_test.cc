@@ -3,15 +3,25 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace rblnsim::index {
 namespace {
 
-TEST(LaunchGroups, GroupsByIdAscendingKeepingTraceOrderWithinAGroup) {
+LaunchGroups Group(std::initializer_list<std::pair<int64_t, size_t>> entries) {
   LaunchGroups groups;
-  groups.Build({{7, 0}, {3, 1}, {7, 2}, {-1, 3}, {3, 4}, {7, 5}});
+  groups.Reserve(entries.size());
+  for (const auto& [id, event] : entries)
+    groups.Add(id, event);
+  groups.Seal();
+  return groups;
+}
+
+TEST(LaunchGroups, GroupsByIdAscendingKeepingTraceOrderWithinAGroup) {
+  const LaunchGroups groups = Group({{7, 0}, {3, 1}, {7, 2}, {-1, 3}, {3, 4}, {7, 5}});
   ASSERT_EQ(groups.size(), 3u);
   std::vector<int64_t> ids;
   std::vector<std::vector<size_t>> events;
@@ -24,8 +34,7 @@ TEST(LaunchGroups, GroupsByIdAscendingKeepingTraceOrderWithinAGroup) {
 }
 
 TEST(LaunchGroups, FindAtAndCountAsAMapWould) {
-  LaunchGroups groups;
-  groups.Build({{10, 4}, {12, 5}, {10, 6}});
+  const LaunchGroups groups = Group({{10, 4}, {12, 5}, {10, 6}});
   const auto found = groups.find(10);
   ASSERT_NE(found, groups.end());
   EXPECT_EQ(found->first, 10);
@@ -39,8 +48,7 @@ TEST(LaunchGroups, FindAtAndCountAsAMapWould) {
 }
 
 TEST(LaunchGroups, Empty) {
-  LaunchGroups groups;
-  groups.Build({});
+  const LaunchGroups groups = Group({});
   EXPECT_TRUE(groups.empty());
   EXPECT_EQ(groups.begin(), groups.end());
   EXPECT_EQ(groups.find(0), groups.end());

@@ -72,6 +72,47 @@ TEST(NameTableTest, ALargeTraceInternsOnASecondThreadInTraceOrder) {
   EXPECT_EQ(index->names().text[index->forest().name[0]], "aten::mm");
 }
 
+// Reserving slots for more names keeps every id and finds every name already interned.
+TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
+  // The table views its names: they must outlive it.
+  std::vector<std::string> names;
+  for (int i = 0; i <= 1000; ++i)
+    names.push_back("n" + std::to_string(i));
+  index::NameTable table;
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_EQ(table.Intern(names[i]), static_cast<uint32_t>(i));
+  table.ReserveSlots(200'000);
+  table.ReserveSlots(10);  // never shrinks
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_EQ(table.Find(names[i]), static_cast<uint32_t>(i));
+  EXPECT_EQ(table.Intern(names[1000]), 1000u);
+  EXPECT_EQ(table.Intern(names[7]), 7u);
+}
+
+// A large trace's table is sized from the names of its first events. Whether that sample
+// over- or under-states the rest, the ids are those of interning one name at a time.
+TEST(NameTableTest, SlotsSizedFromASampleGiveTheSameIds) {
+  for (const bool unique_first : {true, false}) {
+    Trace trace;
+    const size_t n = 300'000;
+    for (size_t i = 0; i < n; ++i) {
+      trace::Event& e = trace.events.emplace_back();
+      const bool unique = (i < n / 2) == unique_first;
+      e.name = unique ? "slice_" + std::to_string(i) : "aten::mm";
+      e.ts_ns = static_cast<int64_t>(i);
+      e.category = trace::Category::kKernel;
+    }
+    auto index = index::TraceIndex::Build(trace);
+    ASSERT_TRUE(index.ok()) << index.status().message();
+    index::NameTable one_at_a_time;
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(index->events().name[i], one_at_a_time.Intern(trace.events[i].name)) << i;
+    EXPECT_EQ(index->names().size(), one_at_a_time.size());
+    EXPECT_EQ(index->names().Find("slice_299999"), one_at_a_time.Find("slice_299999"));
+    EXPECT_EQ(index->names().Find("slice_0"), one_at_a_time.Find("slice_0"));
+  }
+}
+
 TEST(DialectTest, DetectsEachDialect) {
   EXPECT_EQ(DetectDialect(ValidCurrentTrace(1)), Dialect::kCurrent);
   Trace markers_only = ValidCurrentTrace(1);
