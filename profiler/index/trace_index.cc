@@ -40,6 +40,38 @@ bool IsDeviceSliceOf(const Event& e, bool has_launch_id_arg) {
   }
 }
 
+// About how many distinct names |events| hold, from blocks of events spread over the trace:
+// host op names repeat through a trace, device slice names are new with each launch, and a
+// trace may hold either kind first. Within a block a name counts once; a name that recurs in
+// every block (an op's) adds one per block, which is small against a trace's size. 0 for a
+// trace too small to sample.
+size_t EstimateNames(const std::vector<Event>& events) {
+  constexpr size_t kBlocks = 16;
+  constexpr size_t kBlockEvents = 4096;
+  if (events.size() < 4 * kBlocks * kBlockEvents)
+    return 0;
+  std::vector<size_t> seen(2 * kBlockEvents);  // hashes, open addressing; 0 is empty
+  const size_t mask = seen.size() - 1;
+  size_t distinct = 0;
+  for (size_t block = 0; block < kBlocks; ++block) {
+    std::fill(seen.begin(), seen.end(), 0);
+    const size_t begin = block * (events.size() - kBlockEvents) / (kBlocks - 1);
+    for (size_t i = begin; i < begin + kBlockEvents; ++i) {
+      const size_t hash = index::NameTable::Hash(events[i].name) | 1;
+      size_t slot = hash & mask;
+      while (seen[slot] != 0 && seen[slot] != hash)
+        slot = (slot + 1) & mask;
+      if (seen[slot] == 0) {
+        seen[slot] = hash;
+        ++distinct;
+      }
+    }
+  }
+  // With a tenth to spare: an estimate short of the count regrows the slots once more.
+  return static_cast<size_t>(1.1 * static_cast<double>(distinct) *
+                             static_cast<double>(events.size()) / (kBlocks * kBlockEvents));
+}
+
 struct RowHash {
   size_t operator()(const std::pair<int64_t, int64_t>& k) const {
     return std::hash<int64_t>()(k.first) * 31 + std::hash<int64_t>()(k.second);
@@ -140,9 +172,11 @@ void TraceIndex::FillNames() {
   // At most one name per event. Reserved pages that no name reaches are address space, not
   // memory; grown by doubling, the arrays would be copied and their pages written twice.
   names_.ReserveIds(n);
+  // Doubling, the slots would be written, rehashed and freed once per smaller table on the way
+  // to the last: a large trace's are sized from a sample first.
+  names_.ReserveSlots(EstimateNames(events));
   // Each name's slot is asked for this many names before it is probed.
   constexpr size_t kAhead = 8;
-  constexpr size_t kNamesSample = size_t{1} << 16;
   size_t ahead[kAhead];
   for (size_t i = 0; i < std::min(n, kAhead); ++i) {
     ahead[i] = NameTable::Hash(events[i].name);
@@ -155,14 +189,6 @@ void TraceIndex::FillNames() {
       names_.Prefetch(ahead[i % kAhead]);
     }
     events_.name[i] = names_.Intern(events[i].name, hash);
-    // Once a sample shows how many names the events bring, the slots are sized for the whole
-    // trace: doubling, every smaller table would be written, rehashed and freed on the way.
-    if (i + 1 == kNamesSample && n >= 4 * kNamesSample) {
-      const double per_event = static_cast<double>(names_.size()) / kNamesSample;
-      names_.ReserveSlots(static_cast<size_t>(1.1 * per_event * static_cast<double>(n)));
-      for (size_t k = 0; k < kAhead && i + 1 + k < n; ++k)
-        names_.Prefetch(ahead[(i + 1 + k) % kAhead]);
-    }
   }
 }
 

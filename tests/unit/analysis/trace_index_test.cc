@@ -89,8 +89,8 @@ TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
   EXPECT_EQ(table.Intern(names[7]), 7u);
 }
 
-// A large trace's table is sized from the names of its first events. Whether that sample
-// over- or under-states the rest, the ids are those of interning one name at a time.
+// A large trace's table is sized from samples of its events first. Whether its unique names
+// come first or last, the ids are those of interning one name at a time.
 TEST(NameTableTest, SlotsSizedFromASampleGiveTheSameIds) {
   for (const bool unique_first : {true, false}) {
     Trace trace;
