@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "base/rbln_vocabulary.h"
 #include "scenario/scenario.h"
 
@@ -42,7 +43,9 @@ using InputSignature = std::vector<scenario::TensorType>;
 
 struct HostTimeline {
   std::vector<std::string> names;
-  std::vector<HostEvent> events;       // in start order; children after their parent
+  // In start order; children after their parent. Chunked: a long session's spans are written
+  // once, never copied by a doubling vector.
+  ChunkedVector<HostEvent, 4096> events;
   std::vector<InputSignature> shapes;  // distinct input signatures, see HostEvent::shapes_id
 };
 
@@ -100,7 +103,7 @@ struct RoundTripTruth {
 };
 
 struct GroundTruth {
-  std::vector<LaunchTruth> launches;
+  ChunkedVector<LaunchTruth, 1024> launches;  // chunked as HostTimeline::events
   std::vector<FallbackTruth> fallbacks;
   std::vector<RecompileTruth> recompiles;
   std::vector<RoundTripTruth> round_trips;
