@@ -35,6 +35,11 @@ class SliceNames {
   }
 
   size_t size() const { return begin_.size(); }
+  // Room for |names| names of |bytes| characters in all, their NULs included.
+  void Reserve(size_t names, size_t bytes) {
+    begin_.reserve(names);
+    text_.reserve(bytes);
+  }
   // Valid while the list is not changed, moved or destroyed.
   const char* c_str(uint32_t id) const { return text_.data() + begin_[id]; }
   std::string_view operator[](uint32_t id) const { return c_str(id); }

@@ -51,6 +51,16 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
   // launch order already and sort in one pass.
   std::vector<std::pair<int64_t, size_t>> markers;
   std::vector<std::pair<int64_t, size_t>> slices;
+  // Counted first: doubling, each array would be copied and its pages written twice.
+  size_t marker_count = 0, slice_count = 0;
+  for (const LaunchTag& tag : tags) {
+    if (tag.launch_id.has_value()) {
+      marker_count += tag.is_marker ? 1 : 0;
+      slice_count += !tag.is_marker && tag.is_device ? 1 : 0;
+    }
+  }
+  markers.reserve(marker_count);
+  slices.reserve(slice_count);
   for (size_t i = 0; i < tags.size(); ++i) {
     const LaunchTag& tag = tags[i];
     if (tag.is_marker) {

@@ -59,6 +59,9 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
   std::vector<RunName> run_names;
   int64_t current_launch = -1;
   capture.slices.reserve(session.records.size());
+  // At most a name per record, and the compiler's names are about twenty characters: reserved
+  // pages no name reaches are address space, and a doubling buffer would copy every name.
+  capture.names.Reserve(session.records.size(), session.records.size() * 24);
   for (const rebel100::DeviceRecord& record : session.records) {
     if (record.launch_id != current_launch) {
       run_names.clear();
