@@ -67,15 +67,21 @@ void FillQueueSeries(LatencyReport* report) {
   }
 }
 
-IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
-                                   const std::vector<LaunchLatency>& launches,
-                                   int64_t back_to_back_ns) {
-  std::vector<std::pair<int64_t, int64_t>> marker_by_id;  // (launch_id, marker start)
+std::vector<std::pair<int64_t, int64_t>> MarkerStartsById(
+    const std::vector<LaunchLatency>& launches) {
+  std::vector<std::pair<int64_t, int64_t>> marker_by_id;
   marker_by_id.reserve(launches.size());
   for (const LaunchLatency& l : launches)
     marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
-  std::sort(marker_by_id.begin(), marker_by_id.end());
-  return ComputeIdleBreakdown(index, marker_by_id, back_to_back_ns);
+  if (!std::is_sorted(marker_by_id.begin(), marker_by_id.end()))
+    std::sort(marker_by_id.begin(), marker_by_id.end());
+  return marker_by_id;
+}
+
+IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
+                                   const std::vector<LaunchLatency>& launches,
+                                   int64_t back_to_back_ns) {
+  return ComputeIdleBreakdown(index, MarkerStartsById(launches), back_to_back_ns);
 }
 
 IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,

@@ -203,10 +203,7 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
   CollectLaunches(index, &report);
   // The idle breakdown needs only each launch's marker (launches are in id order here), so on a
   // large trace it is computed on a second thread while the rest of the report is.
-  std::vector<std::pair<int64_t, int64_t>> marker_by_id;
-  marker_by_id.reserve(report.launches.size());
-  for (const LaunchLatency& l : report.launches)
-    marker_by_id.emplace_back(l.launch_id, l.marker_start_ns);
+  const std::vector<std::pair<int64_t, int64_t>> marker_by_id = MarkerStartsById(report.launches);
   ConcurrentTask idle;
   idle.StartIf(marker_by_id.size() >= kLaunchesForIdleThread, [&] {
     report.idle = ComputeIdleBreakdown(index, marker_by_id, options.back_to_back_ns);

@@ -134,6 +134,9 @@ void FillQueueSeries(LatencyReport* report);
 IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<LaunchLatency>& launches,
                                    int64_t back_to_back_ns);
+// Each launch's (launch_id, marker start), sorted: what the overload below reads.
+std::vector<std::pair<int64_t, int64_t>> MarkerStartsById(
+    const std::vector<LaunchLatency>& launches);
 // The same from each launch's (launch_id, marker start), sorted.
 IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<std::pair<int64_t, int64_t>>& marker_by_id,

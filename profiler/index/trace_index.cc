@@ -333,11 +333,8 @@ void TraceIndex::BuildLaunchTable() {
 }
 
 trace::Dialect TraceIndex::DetectedDialect() const {
-  for (const trace::ProcessRow& row : trace_->processes) {
-    if (trace::IsNpuProcess(row))
-      return trace::Dialect::kCurrent;
-  }
-  return current_markers_ ? trace::Dialect::kCurrent : trace::Dialect::kCAbi;
+  return (trace::HasNpuProcessRow(*trace_) || current_markers_) ? trace::Dialect::kCurrent
+                                                                : trace::Dialect::kCAbi;
 }
 
 std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {

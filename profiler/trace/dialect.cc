@@ -1,5 +1,7 @@
 #include "profiler/trace/dialect.h"
 
+#include <algorithm>
+
 namespace rblnsim::trace {
 
 std::string_view DialectName(Dialect dialect) {
@@ -72,12 +74,14 @@ bool IsNpuProcess(const ProcessRow& row) {
   return false;
 }
 
+bool HasNpuProcessRow(const Trace& trace) {
+  // Kineto's default "GPU <n>" row can win the pid's name; IsNpuProcess reads the later ones too.
+  return std::any_of(trace.processes.begin(), trace.processes.end(), IsNpuProcess);
+}
+
 Dialect DetectDialect(const Trace& trace) {
-  for (const ProcessRow& row : trace.processes) {
-    // Kineto's default "GPU <n>" row can win the pid's name; the NPU name is then a second one.
-    if (IsNpuProcess(row))
-      return Dialect::kCurrent;
-  }
+  if (HasNpuProcessRow(trace))
+    return Dialect::kCurrent;
   for (const Event& event : trace.events) {
     if (IsLaunchMarker(event, Dialect::kCurrent))
       return Dialect::kCurrent;

@@ -69,6 +69,8 @@ enum class LaneKind : uint8_t { kCompute = 0, kCopy = 1, kHost = 2, kCollective 
 std::optional<LaneKind> LaneKindFromName(std::string_view name);
 // A device row of the current dialect: any of its process_name values starts with "NPU ".
 bool IsNpuProcess(const ProcessRow& row);
+// Whether any of |trace|'s process rows is an NPU row: the first sign DetectDialect reads.
+bool HasNpuProcessRow(const Trace& trace);
 
 // A device command's name without the per-run "i{instance}_{sequence}_W{workload}_" prefix of
 // the default naming template: "i1_2_W0_mm_1" -> "mm_1". Other names are returned unchanged.

@@ -1,6 +1,10 @@
 // Queue length over time, the HTA-style idle breakdown and device busy per time bucket.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "profiler/analysis/launch_latency.h"
 #include "profiler/index/trace_index.h"
 #include "tests/unit/analysis_latency/synthetic_trace.h"
@@ -128,6 +132,24 @@ TEST(IdleBreakdown, ALargeReportHasTheBreakdownComputedAlone) {
   EXPECT_EQ(r.idle.other_ns, alone.other_ns);
   EXPECT_EQ(r.idle.span_ns, alone.span_ns);
   EXPECT_EQ(r.idle.busy_ns, alone.busy_ns);
+}
+
+// The latency report hands the breakdown its launches in id order; a report's own list is in
+// marker order. Either way the pairs come out by launch id.
+TEST(IdleBreakdown, MarkerStartsComeByLaunchId) {
+  std::vector<LaunchLatency> launches(3);
+  launches[0].launch_id = 9;
+  launches[0].marker_start_ns = 5;
+  launches[1].launch_id = 2;
+  launches[1].marker_start_ns = 50;
+  launches[2].launch_id = 4;
+  launches[2].marker_start_ns = 1;
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(MarkerStartsById(launches), (Pairs{{2, 50}, {4, 1}, {9, 5}}));
+  std::sort(launches.begin(), launches.end(), [](const LaunchLatency& a, const LaunchLatency& b) {
+    return a.launch_id < b.launch_id;
+  });
+  EXPECT_EQ(MarkerStartsById(launches), (Pairs{{2, 50}, {4, 1}, {9, 5}}));
 }
 
 TEST(DeviceBusy, FractionOfEachBucket) {
