@@ -15,6 +15,7 @@ StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
   const scenario::Scenario& scenario = *config.scenario;
   SimulatedRuntime& runtime = SimulatedRuntime::Get();
   RBLNSIM_RETURN_IF_ERROR(runtime.Configure(scenario, ClockMode::kSimulated));
+  runtime.KeepDeviceRecords(config.keep_device_records);
 
   SimulatedSession out;
   out.warmup = runtime.RunWarmup();

@@ -26,6 +26,9 @@ struct SessionConfig {
   const scenario::Scenario* scenario = nullptr;
   // The seam the consumer side uses: the runtime activity API (current) or the rbln_kineto C-ABI.
   trace::Dialect dialect = trace::Dialect::kCurrent;
+  // SimulatedSession::session.records holds the device records (tests read them). Otherwise
+  // they are let go once converted for the export: the trace carries them.
+  bool keep_device_records = false;
 };
 
 struct SimulatedSession {

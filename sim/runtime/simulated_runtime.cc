@@ -194,6 +194,8 @@ StatusOr<abi::ProducerCapture> SimulatedRuntime::End() {
   SessionData session = simulation_->EndSession();
   in_session_ = false;
   abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_, host_thread_);
+  if (!keep_device_records_)
+    session.records = {};
   last_session_ = std::move(session);
   // A failed window (a command that timed out) still captured everything that ran: export it,
   // with the failure on stderr and in commands_timed_out, as the CLI still writes its trace.

@@ -46,6 +46,10 @@ class SimulatedRuntime : public abi::CaptureSource {
   bool profiler_enabled() const { return profiler_enabled_; }
   // The last ended session's host side and ground truth (taken once).
   std::optional<SessionData> TakeLastSession();
+  // Whether the last session keeps its device records once they are converted for the export.
+  // Off by default: the export and the trace carry them, and a long session's records would sit
+  // beside the export while the consumer reads it, in the consumer's own process too.
+  void KeepDeviceRecords(bool keep) { keep_device_records_ = keep; }
   Simulation* simulation() { return simulation_.get(); }
   // True between a seam's begin that started recording and its end. A caller that drives the
   // window itself (the CLI) begins the simulation's session on its own when this stays false
@@ -91,6 +95,7 @@ class SimulatedRuntime : public abi::CaptureSource {
   SteadyMapping steady_;
   HostThread host_thread_;
   bool in_session_ = false;
+  bool keep_device_records_ = false;
   std::optional<SessionData> last_session_;
 };
 

@@ -31,9 +31,9 @@ bool HasMetadata(const trace::Trace& trace, const std::string& key) {
   return false;
 }
 
-void ExpectProfiledSeedSession(trace::Dialect dialect) {
+void ExpectProfiledSeedSession(trace::Dialect dialect, bool keep_device_records) {
   const scenario::Scenario scenario = SeedScenario();
-  auto simulated = sim::SimulateSession({&scenario, dialect});
+  auto simulated = sim::SimulateSession({&scenario, dialect, keep_device_records});
   ASSERT_TRUE(simulated.ok()) << simulated.status().message();
   ASSERT_TRUE(simulated->warmup.ok()) << simulated->warmup.message();
   ASSERT_TRUE(simulated->window.ok()) << simulated->window.message();
@@ -52,17 +52,18 @@ void ExpectProfiledSeedSession(trace::Dialect dialect) {
   EXPECT_EQ(simulated->stats->producer.launches, kSeedLaunches);
 
   EXPECT_EQ(simulated->session.truth.launches.size(), kSeedLaunches);
-  EXPECT_EQ(simulated->session.records.size(), kSeedDeviceEvents);
+  // The records are in the trace: the session keeps them only when asked to.
+  EXPECT_EQ(simulated->session.records.size(), keep_device_records ? kSeedDeviceEvents : 0u);
   // The host timeline is in the trace now, not kept twice.
   EXPECT_TRUE(simulated->session.timeline.events.empty());
 }
 
 TEST(SimulateSession, CurrentSeamGivesTraceTruthAndStats) {
-  ExpectProfiledSeedSession(trace::Dialect::kCurrent);
+  ExpectProfiledSeedSession(trace::Dialect::kCurrent, /*keep_device_records=*/false);
 }
 
 TEST(SimulateSession, CAbiSeamGivesTheSameDeviceWork) {
-  ExpectProfiledSeedSession(trace::Dialect::kCAbi);
+  ExpectProfiledSeedSession(trace::Dialect::kCAbi, /*keep_device_records=*/true);
 }
 
 TEST(SimulateSession, WithoutTheProfilerTheTraceHasHostWorkOnly) {

@@ -52,6 +52,7 @@ TEST(RecordOverflow, ProducerStatsAndStatusReportCarryTheExactDrop) {
   s.device.record_buffer_capacity = kBuffer;
   sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
   ASSERT_TRUE(runtime.Configure(s, sim::ClockMode::kSimulated).ok());
+  runtime.KeepDeviceRecords(true);  // read below
 
   AbiSession session;
   const std::string err = CaptureStderr([&] { session = RunAbiSession(); });

@@ -213,7 +213,8 @@ std::vector<ExportedSlice> DeviceSlices(const std::vector<ExportedSlice>& slices
 }
 
 sim::SimulatedSession SimulateInProcess(const scenario::Scenario& scenario) {
-  auto simulated = sim::SimulateSession({&scenario, trace::Dialect::kCurrent});
+  auto simulated = sim::SimulateSession({&scenario, trace::Dialect::kCurrent,
+                                         /*keep_device_records=*/true});
   if (!simulated.ok()) {
     std::fprintf(stderr, "%s\n", simulated.status().message().c_str());
     std::abort();

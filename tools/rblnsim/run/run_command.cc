@@ -131,9 +131,13 @@ int RunCommand(const RunOptions& options) {
     std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", simulated->warmup.message().c_str());
     return 1;
   }
-  // The device records are in the trace now and nothing below reads them: a long window's
-  // records would otherwise sit beside the trace, its index and the tables built on it.
-  simulated->session.records = {};
+  // The launches' ground truth is read only by the roofline, the metrics, the truth file and a
+  // latency expectation: a run that asks for none of them lets it go before the trace is
+  // indexed. (The device records and the host timeline went when the trace took them.)
+  const bool expects_latency = !options.no_expect && scenario.expect.latency_p99_max_ns.has_value();
+  if (options.roofline_dir.empty() && options.metrics_path.empty() && options.truth_path.empty() &&
+      !expects_latency)
+    simulated->session.truth.launches = {};
   const bool active = simulated->active;
   const Status& window = simulated->window;
   const trace::Trace& trace = simulated->trace;
