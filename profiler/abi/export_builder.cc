@@ -50,20 +50,24 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   auto launch_id_at = [&](size_t i) {
     return i < markers ? capture.markers[i].launch_id : capture.slices[i - markers].launch_id;
   };
-  // Every launch id's text in one buffer, each NUL-terminated: a string object per slice was
-  // four times the bytes and an allocation for none of them.
-  std::vector<size_t> text_at(total);
-  launch_text_.reserve(total * 8);
+  // Each run of positions with one launch id (a marker; a launch's device records, which come
+  // together) shares one launch_id annotation: the ABI hands out pointers, and a launch's
+  // slices may point at the same one. Every id's text lies in one buffer, NUL-terminated.
+  std::vector<uint32_t> annotation_at(total);
+  std::vector<size_t> text_at;
   for (size_t i = 0; i < total; ++i) {
-    char digits[24];
-    const auto [end_ptr, ec] = std::to_chars(digits, digits + sizeof(digits), launch_id_at(i));
-    text_at[i] = launch_text_.size();
-    launch_text_.insert(launch_text_.end(), digits, end_ptr);
-    launch_text_.push_back('\0');
+    if (i == 0 || i == markers || launch_id_at(i) != launch_id_at(i - 1)) {
+      char digits[24];
+      const auto [end_ptr, ec] = std::to_chars(digits, digits + sizeof(digits), launch_id_at(i));
+      text_at.push_back(launch_text_.size());
+      launch_text_.insert(launch_text_.end(), digits, end_ptr);
+      launch_text_.push_back('\0');
+    }
+    annotation_at[i] = static_cast<uint32_t>(text_at.size() - 1);
   }
-  annotations_.reserve(total);
-  for (size_t i = 0; i < total; ++i)
-    annotations_.push_back({kLaunchIdKey, launch_text_.data() + text_at[i], 0});
+  annotations_.reserve(text_at.size());
+  for (size_t at : text_at)
+    annotations_.push_back({kLaunchIdKey, launch_text_.data() + at, 0});
 
   // One timeline in start order; markers precede their device work at equal timestamps. The
   // (start, position) keys are sorted, so the order is stable, and each slice is then written
@@ -79,7 +83,7 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   slices_.reserve(total);
   for (const auto& [start_ns, i] : by_start) {
     RblnKinetoSlice slice{};
-    slice.annotations = &annotations_[i];
+    slice.annotations = &annotations_[annotation_at[i]];
     slice.annotations_count = 1;
     slice.start_steady_ns = start_ns;
     if (i < markers) {

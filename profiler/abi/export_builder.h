@@ -29,7 +29,7 @@ class ExportBuilder {
   SliceNames slice_names_;
   std::vector<std::vector<std::string>> category_sets_;
   std::vector<std::vector<const char*>> category_ptrs_;
-  std::vector<char> launch_text_;  // every slice's launch_id as JSON number text, NUL-ended
+  std::vector<char> launch_text_;  // launch_id values as JSON number text, each NUL-ended
   std::vector<RblnKinetoAnnotation> annotations_;
   std::vector<RblnKinetoDevice> devices_;
   std::vector<RblnKinetoLane> lanes_;
