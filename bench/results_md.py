@@ -289,7 +289,7 @@ def render_compare(c, out):
         out.append(f"| rblnsim diff (this trace and a {dt['pair_bytes'] / MB:,.0f} MB pair) | "
                    f"{dt['wall_s']:.2f} | {cpu(dt)} | {dt['max_rss_bytes'] / MB:,.0f} |")
     out.append("")
-    out.append("Each process above but diff ran twice; the table has its faster run (bench/compare.sh, "
+    out.append("Each process above ran twice; the table has its faster run (bench/compare.sh, "
                "timed_best).\n")
     out.append(f"Python / rblnsim: {c['speedup']:.1f}x the wall time, {c['rss_ratio']:.1f}x the "
                "peak RSS.")
