@@ -90,10 +90,13 @@ function(rblnsim_test name)
 endfunction()
 
 # rblnsim_fast_allocator(TARGET): an executable of ours allocates through mimalloc (see
-# RBLNSIM_MIMALLOC). Linked as a shared library ahead of libc, it replaces malloc and operator new
-# for the whole process.
+# RBLNSIM_MIMALLOC). Linked as a shared library ahead of libc, it replaces malloc for the whole
+# process; tools/rblnsim/operator_new.cc keeps operator new throwing over it and advises large
+# blocks as huge pages.
 function(rblnsim_fast_allocator target)
   if(RBLNSIM_MIMALLOC)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tools/rblnsim/operator_new.cc)
     target_link_libraries(${target} PRIVATE mimalloc)
+    target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR})
   endif()
 endfunction()

@@ -1,9 +1,11 @@
-// The rblnsim tool's operator new and delete: malloc and free, whichever allocator serves them
-// (mimalloc when built with RBLNSIM_MIMALLOC), and std::bad_alloc when memory runs out. The
-// commands report running out of memory as an error ("out of memory while reading the trace",
-// exit 4), which needs operator new to throw; mimalloc's own replacement is C code that aborts
-// instead, and does not see a new handler installed from C++. Defined in the executable, these
-// take precedence over both mimalloc's and libstdc++'s.
+// The operator new and delete of our executables (rblnsim and the benchmarks, through
+// rblnsim_fast_allocator): malloc and free, whichever allocator serves them (mimalloc when built
+// with RBLNSIM_MIMALLOC), std::bad_alloc when memory runs out, and blocks of megabytes advised
+// as transparent huge pages (huge_pages.h). The commands report running out of memory as an
+// error ("out of memory while reading the trace", exit 4), which needs operator new to throw;
+// mimalloc's own replacement is C code that aborts instead, and does not see a new handler
+// installed from C++. Defined in the executable, these take precedence over both mimalloc's and
+// libstdc++'s.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,8 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+
+#include "tools/rblnsim/huge_pages.h"
 
 namespace {
 
@@ -54,17 +58,23 @@ void* AllocateWith(TryAllocate&& try_allocate) {
   }
 }
 
+// The trace's event vector, the index's columns, a session's buffers: the blocks whose first
+// writes cost page faults are the big ones, and all of them come through here.
 void* Allocate(std::size_t size) {
-  return AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
+  void* p = AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
+  rblnsim::AdviseHugePages(p, size);
+  return p;
 }
 
 void* AllocateAligned(std::size_t size, std::align_val_t align) {
   const std::size_t alignment =
       std::max(static_cast<std::size_t>(align), sizeof(void*));  // posix_memalign's floor
-  return AllocateWith([size, alignment]() -> void* {
-    void* p = nullptr;
-    return posix_memalign(&p, alignment, size == 0 ? 1 : size) == 0 ? p : nullptr;
+  void* p = AllocateWith([size, alignment]() -> void* {
+    void* q = nullptr;
+    return posix_memalign(&q, alignment, size == 0 ? 1 : size) == 0 ? q : nullptr;
   });
+  rblnsim::AdviseHugePages(p, size);
+  return p;
 }
 
 template <typename Fn>
