@@ -2,18 +2,31 @@
 // a buffer that fills to millions of elements is written once: a std::vector doubling its way
 // there copies everything it holds at each step and touches up to twice the memory, which made
 // the simulator's time per command grow with the length of a session.
+//
+// A chunk is megabytes of raw storage, and an element is constructed only when it is appended:
+// memory is written for the first time where elements land, a short buffer touches few pages,
+// and a large one is allocated in blocks that the allocator may back with huge pages.
 #ifndef RBLNSIM_BASE_CHUNKED_VECTOR_H_
 #define RBLNSIM_BASE_CHUNKED_VECTOR_H_
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace rblnsim {
 
-template <typename T, size_t kChunkElements = 8192>
+// Elements in a chunk of about |bytes| (at least one).
+template <typename T>
+constexpr size_t ChunkElementsFor(size_t bytes) {
+  return std::max<size_t>(1, (bytes + sizeof(T) - 1) / sizeof(T));
+}
+inline constexpr size_t kDefaultChunkBytes = size_t{8} << 20;
+
+template <typename T, size_t kChunkElements = ChunkElementsFor<T>(kDefaultChunkBytes)>
 class ChunkedVector {
  public:
   template <bool kConst>
@@ -49,8 +62,16 @@ class ChunkedVector {
   using const_iterator = Iterator<true>;
 
   ChunkedVector() = default;
-  ChunkedVector(ChunkedVector&&) noexcept = default;
-  ChunkedVector& operator=(ChunkedVector&&) noexcept = default;
+  ChunkedVector(ChunkedVector&& other) noexcept
+      : chunks_(std::exchange(other.chunks_, {})), size_(std::exchange(other.size_, 0)) {}
+  ChunkedVector& operator=(ChunkedVector&& other) noexcept {
+    if (this != &other) {
+      Release();
+      chunks_ = std::exchange(other.chunks_, {});
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
   ChunkedVector(const ChunkedVector& other) { *this = other; }
   ChunkedVector& operator=(const ChunkedVector& other) {
     if (this != &other) {
@@ -60,24 +81,26 @@ class ChunkedVector {
     }
     return *this;
   }
+  ~ChunkedVector() { Release(); }
 
   // A default-constructed element at the end, for the caller to fill in place; it stays where it
   // is however many elements follow.
   T& emplace_back() {
     if (size_ == chunks_.size() * kChunkElements)
-      chunks_.push_back(std::make_unique<T[]>(kChunkElements));
-    T& item = chunks_[size_ / kChunkElements][size_ % kChunkElements];
-    item = T();
+      chunks_.push_back(std::allocator<T>().allocate(kChunkElements));
+    T* item = std::construct_at(chunks_[size_ / kChunkElements] + size_ % kChunkElements);
     ++size_;
-    return item;
+    return *item;
   }
   void push_back(const T& item) { emplace_back() = item; }
 
   // Keeps one chunk, so a buffer reused session after session does not reallocate its start.
   void clear() {
-    if (chunks_.size() > 1)
-      chunks_.resize(1);
-    size_ = 0;
+    DestroyAll();
+    while (chunks_.size() > 1) {
+      std::allocator<T>().deallocate(chunks_.back(), kChunkElements);
+      chunks_.pop_back();
+    }
   }
 
   size_t size() const { return size_; }
@@ -96,7 +119,19 @@ class ChunkedVector {
   const_iterator end() const { return {this, size_}; }
 
  private:
-  std::vector<std::unique_ptr<T[]>> chunks_;
+  void DestroyAll() {
+    for (size_t i = 0; i < size_; ++i)
+      std::destroy_at(&(*this)[i]);
+    size_ = 0;
+  }
+  void Release() {
+    DestroyAll();
+    for (T* chunk : chunks_)
+      std::allocator<T>().deallocate(chunk, kChunkElements);
+    chunks_.clear();
+  }
+
+  std::vector<T*> chunks_;  // each of kChunkElements, constructed up to size_
   size_t size_ = 0;
 };
 

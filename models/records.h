@@ -45,7 +45,7 @@ struct HostTimeline {
   std::vector<std::string> names;
   // In start order; children after their parent. Chunked: a long session's spans are written
   // once, never copied by a doubling vector.
-  ChunkedVector<HostEvent, 4096> events;
+  ChunkedVector<HostEvent> events;
   std::vector<InputSignature> shapes;  // distinct input signatures, see HostEvent::shapes_id
 };
 
@@ -103,7 +103,7 @@ struct RoundTripTruth {
 };
 
 struct GroundTruth {
-  ChunkedVector<LaunchTruth, 1024> launches;  // chunked as HostTimeline::events
+  ChunkedVector<LaunchTruth> launches;  // chunked as HostTimeline::events
   std::vector<FallbackTruth> fallbacks;
   std::vector<RecompileTruth> recompiles;
   std::vector<RoundTripTruth> round_trips;

@@ -67,5 +67,44 @@ TEST(ChunkedVectorTest, CopiesAreDeepAndMovesKeepTheElements) {
   EXPECT_EQ(copy.size(), 7u);
 }
 
+// Counts the live instances, to see which slots of a chunk hold an element.
+struct Counted {
+  static inline int live = 0;
+  Counted() { ++live; }
+  Counted(const Counted&) { ++live; }
+  Counted& operator=(const Counted&) = default;
+  ~Counted() { --live; }
+};
+
+TEST(ChunkedVectorTest, OnlyAppendedElementsAreConstructed) {
+  {
+    ChunkedVector<Counted, 4> items;
+    for (int i = 0; i < 5; ++i)
+      items.emplace_back();
+    // Two chunks of four slots: five elements, not eight. A chunk's unused slots stay raw memory,
+    // so a short buffer writes only the pages its elements land on.
+    EXPECT_EQ(Counted::live, 5);
+    items.clear();
+    EXPECT_EQ(Counted::live, 0);
+    for (int i = 0; i < 6; ++i)
+      items.emplace_back();
+    ChunkedVector<Counted, 4> copy = items;
+    EXPECT_EQ(Counted::live, 12);
+    ChunkedVector<Counted, 4> moved = std::move(copy);
+    EXPECT_EQ(Counted::live, 12);
+    copy = std::move(moved);  // assigning over a moved-from vector
+    EXPECT_EQ(Counted::live, 12);
+  }
+  EXPECT_EQ(Counted::live, 0);  // every element destroyed once
+}
+
+TEST(ChunkedVectorTest, DefaultChunksHoldMegabytes) {
+  struct Record {
+    char bytes[48];
+  };
+  EXPECT_EQ(ChunkElementsFor<Record>(kDefaultChunkBytes), (kDefaultChunkBytes + 47) / 48);
+  EXPECT_EQ(ChunkElementsFor<Record>(1), 1u);
+}
+
 }  // namespace
 }  // namespace rblnsim
