@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -26,11 +27,12 @@ bool TextWindow::Reserve(size_t bytes) {
   size_t grown = capacity_ + capacity_ / 2;
   if (grown < wanted)
     grown = wanted;
-  void* p = std::realloc(bytes_.get(), grown);
-  if (p == nullptr)
+  std::unique_ptr<char[]> larger(new (std::nothrow) char[grown]);
+  if (!larger)
     return false;
-  bytes_.release();
-  bytes_.reset(static_cast<char*>(p));
+  if (size_ > 0)
+    std::memcpy(larger.get(), bytes_.get(), size_);
+  bytes_ = std::move(larger);
   capacity_ = grown;
   return true;
 }

@@ -56,17 +56,16 @@ class TextWindow {
   Status Drain();
 
  private:
-  struct FreeDeleter {
-    void operator()(char* p) const { std::free(p); }
-  };
-  // malloc/realloc rather than std::string: growing must neither zero-fill every step nor throw
-  // when memory runs out (a gzip bomb inside one element is an error, not a crash).
+  // new (std::nothrow) char[] rather than std::string: growing must neither zero-fill every step
+  // nor throw when memory runs out (a gzip bomb inside one element is an error, not a crash).
+  // Not realloc: operator new is where an executable's allocation policy lives (the rblnsim
+  // tool's advises blocks of megabytes as huge pages, and a window is one).
   bool Reserve(size_t bytes);
   void PadEnd();
 
   std::unique_ptr<TextSource> source_;
   size_t chunk_bytes_;
-  std::unique_ptr<char, FreeDeleter> bytes_;
+  std::unique_ptr<char[]> bytes_;
   size_t capacity_ = 0;  // allocated bytes, padding included
   size_t size_ = 0;
   uint64_t begin_ = 0;
