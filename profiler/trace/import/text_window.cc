@@ -55,7 +55,14 @@ Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
     return *std::exchange(deferred_error_, std::nullopt);
   if (eof_)
     return Status::Ok();
-  const size_t more = std::max(chunk_bytes_, min_bytes);
+  size_t more = std::max(chunk_bytes_, min_bytes);
+  // A source of known size needs no more window than what is left of it, and one byte over to
+  // see its end: a trace of a few kB then costs a buffer of a few kB, not a chunk of megabytes.
+  if (const std::optional<uint64_t> total = source_->size_hint(); total && *total >= end()) {
+    const uint64_t left = *total - end() + 1;
+    if (left < more)
+      more = std::max<size_t>(min_bytes, static_cast<size_t>(left));
+  }
   if (more > SIZE_MAX - size_ || !Reserve(size_ + more))
     return Status::ResourceExhausted("out of memory while reading the trace");
   // Fill the whole request: a gzip source may hand out little at a time.

@@ -57,6 +57,22 @@ TEST(TextWindowTest, KeepingEverythingGrowsTheWindow) {
   EXPECT_EQ(window.view(), text);
 }
 
+TEST(TextWindowTest, ASourceOfKnownSizeGetsNoLargerWindow) {
+  // A chunk of 8 MiB over a text of 100 bytes: the window holds the text, one byte to see its
+  // end, and simdjson's padding; not the chunk.
+  const std::string text = Digits(100);
+  TextWindow window(TextSourceFromMemory(text), size_t{8} << 20);
+  ASSERT_TRUE(window.Extend(0).ok());
+  EXPECT_TRUE(window.at_eof());
+  EXPECT_EQ(window.view(), text);
+  EXPECT_LE(window.readable(), text.size() + 1 + simdjson::SIMDJSON_PADDING);
+  // Asking for more than is left still gets what was asked for.
+  TextWindow asked(TextSourceFromMemory(text), 16);
+  ASSERT_TRUE(asked.Extend(0, 4096).ok());
+  EXPECT_EQ(asked.view(), text);
+  EXPECT_GE(asked.readable(), 4096u);
+}
+
 TEST(TextWindowTest, PaddingIsReadableAndZero) {
   TextWindow window(TextSourceFromMemory("[1,2,3]"), 4096);
   ASSERT_TRUE(window.Extend(0).ok());
