@@ -16,6 +16,8 @@ namespace rblnsim {
 
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 inline constexpr std::size_t kHugeBlockBytes = std::size_t{4} << 20;
+// However a block of kHugeBlockBytes lies, it holds at least one whole huge page.
+static_assert(kHugeBlockBytes >= 2 * kHugePageBytes);
 
 // The whole huge pages inside a block of |size| bytes at |p|, as an offset into the block and a
 // length: the range that may be advised without touching the neighbours' memory. Empty (bytes
@@ -40,8 +42,6 @@ inline bool AdviseHugePages(void* p, std::size_t size) {
   if (p == nullptr || size < kHugeBlockBytes)
     return false;
   const HugePageSpan span = WholeHugePagesIn(p, size);
-  if (span.bytes == 0)
-    return false;
   return madvise(static_cast<char*>(p) + span.offset, span.bytes, MADV_HUGEPAGE) == 0;
 }
 
