@@ -69,8 +69,46 @@ if ((${#changed[@]} == 0)); then
   exit 0
 fi
 
+# The units are checked with a copy of the compile commands, rewritten twice. The build
+# force-includes GCC precompiled headers (cmake_pch.hxx), which clang cannot read: the copy leaves
+# them out, so each file is seen with the includes it names itself. And a unity build compiles
+# generated Unity/unity_N_cxx.cxx files that #include a target's sources: the copy gives each such
+# source its batch's command, so it is checked as the unit it is in a RBLNSIM_UNITY=OFF tree.
+tidy_db=$(mktemp -d)
+trap 'rm -rf "$tidy_db"' EXIT
+python3 - "$build_dir/compile_commands.json" "$tidy_db/compile_commands.json" <<'EOF'
+import json, os, re, shlex, sys
+entries = json.load(open(sys.argv[1]))
+def strip(args):
+    out, skip = [], False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a == "-include" and i + 1 < len(args) and args[i + 1].endswith("cmake_pch.hxx"):
+            skip = True
+            continue
+        if a == "-Winvalid-pch":
+            continue
+        out.append(a)
+    return out
+def unity_sources(path):
+    if not re.search(r"/Unity/unity_[0-9]+_(cxx|c)[.](cxx|c)$", path):
+        return None
+    return re.findall(r'^#include "([^"]+)"$', open(path).read(), re.M)
+expanded = []
+for entry in entries:
+    args = strip(entry["arguments"] if "arguments" in entry else shlex.split(entry["command"]))
+    path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    sources = unity_sources(path)
+    for source in sources if sources is not None else [path]:
+        expanded.append({"directory": entry["directory"], "file": source,
+                         "arguments": [source if a in (entry["file"], path) else a for a in args]})
+json.dump(expanded, open(sys.argv[2], "w"))
+EOF
+
 # The translation units compile_commands.json knows, relative to the checkout.
-mapfile -t known < <(python3 - "$build_dir/compile_commands.json" "$root" <<'EOF'
+mapfile -t known < <(python3 - "$tidy_db/compile_commands.json" "$root" <<'EOF'
 import json, os, sys
 root = sys.argv[2]
 for entry in json.load(open(sys.argv[1])):
@@ -125,35 +163,6 @@ header_filter='^$'
 if ((${#headers[@]} > 0)); then
   header_filter="/($(printf '%s\n' "${headers[@]}" | sed -e 's/[.[\*^$()+?{|]/\\&/g' | paste -sd '|'))\$"
 fi
-
-# The build force-includes GCC precompiled headers (cmake_pch.hxx), which clang cannot read: the
-# units are checked with a copy of the compile commands that leaves them out, so each file is seen
-# with the includes it names itself.
-tidy_db=$(mktemp -d)
-trap 'rm -rf "$tidy_db"' EXIT
-python3 - "$build_dir/compile_commands.json" "$tidy_db/compile_commands.json" <<'EOF'
-import json, shlex, sys
-entries = json.load(open(sys.argv[1]))
-def strip(args):
-    out, skip = [], False
-    for i, a in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if a == "-include" and i + 1 < len(args) and args[i + 1].endswith("cmake_pch.hxx"):
-            skip = True
-            continue
-        if a == "-Winvalid-pch":
-            continue
-        out.append(a)
-    return out
-for entry in entries:
-    if "arguments" in entry:
-        entry["arguments"] = strip(entry["arguments"])
-    else:
-        entry["command"] = shlex.join(strip(shlex.split(entry["command"])))
-json.dump(entries, open(sys.argv[2], "w"))
-EOF
 
 # The build uses GCC; clang does not know some of its warning options.
 printf '%s\0' "${units[@]}" |

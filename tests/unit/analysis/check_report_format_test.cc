@@ -9,27 +9,20 @@
 #include "profiler/analysis/contract_checks.h"
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tests/unit/import/kineto_json_builder.h"
+#include "tests/unit/text_lines.h"
 
 namespace rblnsim::analysis {
 namespace {
 
-trace::Trace ValidTrace() {
+trace::Trace ValidLaunchTrace() {
   auto result = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
   EXPECT_TRUE(result.ok());
   return result.ok() ? result->trace : trace::Trace();
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
-
 TEST(CheckReportFormatTest, TextForAPassingTrace) {
   const std::vector<std::string> lines =
-      Lines(FormatCheckReportText(CheckContract(ValidTrace(), {})));
+      testing::SplitLines(FormatCheckReportText(CheckContract(ValidLaunchTrace(), {})));
   ASSERT_EQ(lines.size(), 13u);
   EXPECT_EQ(lines[0],
             "PASS device-category: device slices use cat kernel, gpu_memcpy or "
@@ -40,7 +33,7 @@ TEST(CheckReportFormatTest, TextForAPassingTrace) {
 }
 
 TEST(CheckReportFormatTest, TextShowsFiveExamplesAndTheRest) {
-  trace::Trace t = ValidTrace();
+  trace::Trace t = ValidLaunchTrace();
   for (trace::Event& e : t.events)
     e.dur_ns = -1;  // 4 events
   for (int i = 0; i < 3; ++i)
@@ -48,7 +41,7 @@ TEST(CheckReportFormatTest, TextShowsFiveExamplesAndTheRest) {
   CheckOptions options;
   options.sync = true;
   const std::string text = FormatCheckReportText(CheckContract(t, options));
-  const std::vector<std::string> lines = Lines(text);
+  const std::vector<std::string> lines = testing::SplitLines(text);
   auto fail = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
     return l.rfind("FAIL no-negative-durations", 0) == 0;
   });
@@ -61,7 +54,7 @@ TEST(CheckReportFormatTest, TextShowsFiveExamplesAndTheRest) {
 }
 
 TEST(CheckReportFormatTest, JsonIsValidAndComplete) {
-  trace::Trace t = ValidTrace();
+  trace::Trace t = ValidLaunchTrace();
   t.events[0].name = "weird \"name\"\n\x01";
   t.events[0].dur_ns = -5;
   CheckOptions options;
@@ -92,7 +85,8 @@ TEST(CheckReportFormatTest, JsonIsValidAndComplete) {
   }
   EXPECT_TRUE(found);
   // The text form keeps each offender on one line whatever the name holds.
-  for (const std::string& line : Lines(FormatCheckReportText(CheckContract(t, options)))) {
+  for (const std::string& line :
+       testing::SplitLines(FormatCheckReportText(CheckContract(t, options)))) {
     EXPECT_EQ(line.find('\x01'), std::string::npos);
   }
 }

@@ -13,6 +13,7 @@
 #include "profiler/trace/import/chrome_trace_import.h"
 #include "tests/unit/analysis/current_trace.h"
 #include "tests/unit/import/kineto_json_builder.h"
+#include "tests/unit/text_lines.h"
 
 namespace rblnsim::analysis {
 namespace {
@@ -32,7 +33,7 @@ CheckReport Check(const Trace& t, int64_t min_launches = 1) {
   return CheckContract(t, options);
 }
 
-Rules Failed(const CheckReport& report) {
+Rules FailedRules(const CheckReport& report) {
   Rules failed;
   for (const RuleResult& rule : report.rules) {
     if (!rule.passed)
@@ -42,16 +43,8 @@ Rules Failed(const CheckReport& report) {
   return failed;
 }
 
-Rules Failed(const Trace& t, int64_t min_launches = 1) {
-  return Failed(Check(t, min_launches));
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
+Rules FailedRules(const Trace& t, int64_t min_launches = 1) {
+  return FailedRules(Check(t, min_launches));
 }
 
 TEST(CurrentContractTest, ValidTracePassesEveryRuleInOrder) {
@@ -88,7 +81,7 @@ TEST(CurrentContractTest, MarkerRemoved) {
   Trace t = ValidCurrentTrace(2);
   const Event& marker = CurrentMarker(t, 0);
   t.events.erase(t.events.begin() + (&marker - t.events.data()));
-  const Rules failed = Failed(t);
+  const Rules failed = FailedRules(t);
   EXPECT_TRUE(failed.count("one-marker-per-launch")) << ::testing::PrintToString(failed);
   // Its launch's finishes now have no start.
   EXPECT_TRUE(failed.count("no-orphan-finish"));
@@ -98,7 +91,7 @@ TEST(CurrentContractTest, ActivityOnTheWrongLane) {
   Trace t = ValidCurrentTrace(2);
   FindEvent(t, CurrentTrace::Kernel(1)).tid = 1;  // a kernel on the copy lane
   const CheckReport report = Check(t);
-  EXPECT_EQ(Failed(report), Rules{"activity-on-matching-lane"});
+  EXPECT_EQ(FailedRules(report), Rules{"activity-on-matching-lane"});
   const RuleResult* rule = report.Find("activity-on-matching-lane");
   ASSERT_NE(rule, nullptr);
   ASSERT_EQ(rule->examples.size(), 1u);
@@ -108,7 +101,7 @@ TEST(CurrentContractTest, ActivityOnTheWrongLane) {
 TEST(CurrentContractTest, ActivityOnAHostRow) {
   Trace t = ValidCurrentTrace(1);
   FindEvent(t, CurrentTrace::Copy(0)).pid = CurrentTrace::kHostPid;
-  EXPECT_EQ(Failed(t), Rules{"activity-on-matching-lane"});
+  EXPECT_EQ(FailedRules(t), Rules{"activity-on-matching-lane"});
 }
 
 TEST(CurrentContractTest, FlowIdOutsideTheBlock) {
@@ -120,7 +113,7 @@ TEST(CurrentContractTest, FlowIdOutsideTheBlock) {
       e.flow_id = 0xE0000000u;
   }
   const CheckReport report = Check(t);
-  EXPECT_EQ(Failed(report), Rules{"flow-start-at-marker"});
+  EXPECT_EQ(FailedRules(report), Rules{"flow-start-at-marker"});
   const RuleResult* rule = report.Find("flow-start-at-marker");
   ASSERT_EQ(rule->examples.size(), 1u);
   EXPECT_NE(rule->examples[0].detail.find("0xE0000000 lies outside the rbln block"),
@@ -134,7 +127,7 @@ TEST(CurrentContractTest, OneFinishMissing) {
   kernel.flow_role = FlowRole::kNone;
   kernel.flow_id = 0;
   const CheckReport report = Check(t);
-  EXPECT_EQ(Failed(report), Rules{"flow-finish-count"});
+  EXPECT_EQ(FailedRules(report), Rules{"flow-finish-count"});
   const RuleResult* rule = report.Find("flow-finish-count");
   EXPECT_EQ(rule->examples[0].detail,
             "flow 0xF0000000 has 2 finishes for 3 activities of launch 1");
@@ -145,7 +138,7 @@ TEST(CurrentContractTest, FinishOnAnotherLaunchsSlice) {
   FindEvent(t, CurrentTrace::Kernel(1)).flow_id = CurrentTrace::kFlowBase;  // launch 0's flow
   const CheckReport report = Check(t);
   // Both flows' counts are off by one too.
-  EXPECT_EQ(Failed(report), (Rules{"flow-finish-on-launch", "flow-finish-count"}));
+  EXPECT_EQ(FailedRules(report), (Rules{"flow-finish-on-launch", "flow-finish-count"}));
   EXPECT_EQ(report.Find("flow-finish-on-launch")->examples[0].detail,
             "finish of flow 0xF0000000 lands on launch 2, its start is on launch 1");
   EXPECT_EQ(report.Find("flow-finish-count")->violation_count, 2);
@@ -156,7 +149,7 @@ TEST(CurrentContractTest, ActivityBeforeItsMarker) {
   Event& copy = FindEvent(t, CurrentTrace::Copy(1));
   copy.ts_ns = CurrentMarker(t, 1).ts_ns - 700;
   const CheckReport report = Check(t);
-  EXPECT_EQ(Failed(report), Rules{"activity-after-marker"});
+  EXPECT_EQ(FailedRules(report), Rules{"activity-after-marker"});
   EXPECT_EQ(report.Find("activity-after-marker")->examples[0].detail,
             "starts 700 ns before its marker");
 }
@@ -166,7 +159,7 @@ TEST(CurrentContractTest, NoNpuRow) {
   t.processes[1].name = "GPU 0";
   const CheckReport report = Check(t);
   EXPECT_EQ(report.contract, Dialect::kCurrent);  // the rbln launch markers still tell
-  const Rules failed = Failed(report);
+  const Rules failed = FailedRules(report);
   EXPECT_TRUE(failed.count("npu-row")) << ::testing::PrintToString(failed);
   EXPECT_TRUE(failed.count("activity-on-matching-lane"));  // nothing sits on an NPU row now
   EXPECT_FALSE(report.Find("npu-row")->examples[0].has_event);
@@ -175,7 +168,7 @@ TEST(CurrentContractTest, NoNpuRow) {
 TEST(CurrentContractTest, MarkerOutsideEveryHostOp) {
   Trace t = ValidCurrentTrace(2);
   FindEvent(t, CurrentTrace::Op(1)).ts_ns += 6'000;  // now starts after its marker
-  EXPECT_EQ(Failed(t), Rules{"marker-inside-host-op"});
+  EXPECT_EQ(FailedRules(t), Rules{"marker-inside-host-op"});
 }
 
 TEST(CurrentContractTest, GraphModeWantsTheCompiledRegion) {
@@ -183,7 +176,7 @@ TEST(CurrentContractTest, GraphModeWantsTheCompiledRegion) {
   CheckOptions options;
   options.launcher_contains = "Torch-Compiled Region";
   // The eager ops enclose the markers, but no compiled region does.
-  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{"marker-inside-host-op"});
+  EXPECT_EQ(FailedRules(CheckContract(t, options)), Rules{"marker-inside-host-op"});
   for (int i = 0; i < 2; ++i) {
     Event region = FindEvent(t, CurrentTrace::Op(i));
     region.category = trace::Category::kUserAnnotation;
@@ -192,14 +185,14 @@ TEST(CurrentContractTest, GraphModeWantsTheCompiledRegion) {
     region.dur_ns += 200;
     t.events.push_back(region);
   }
-  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{});
+  EXPECT_EQ(FailedRules(CheckContract(t, options)), Rules{});
 }
 
 TEST(CurrentContractTest, MarkerAtTheEdgeOfItsOpIsInside) {
   Trace t = ValidCurrentTrace(1);
   Event& op = FindEvent(t, CurrentTrace::Op(0));
   op.dur_ns = CurrentMarker(t, 0).ts_ns - op.ts_ns;  // the op ends exactly at the marker
-  EXPECT_EQ(Failed(t), Rules{});
+  EXPECT_EQ(FailedRules(t), Rules{});
 }
 
 TEST(CurrentContractTest, MarkerWithoutActivity) {
@@ -208,7 +201,7 @@ TEST(CurrentContractTest, MarkerWithoutActivity) {
     return e.name == CurrentTrace::Copy(0) || e.name == CurrentTrace::Kernel(0) ||
            e.name == CurrentTrace::HostStep(0);
   });
-  const Rules failed = Failed(t);
+  const Rules failed = FailedRules(t);
   EXPECT_TRUE(failed.count("activity-besides-marker")) << ::testing::PrintToString(failed);
 }
 
@@ -220,13 +213,13 @@ TEST(CurrentContractTest, TwoMarkersForOneLaunch) {
   extra.flow_id = 0;
   t.events.push_back(extra);
   // The second marker has no flow start either: the test wants one start per marker.
-  EXPECT_EQ(Failed(t), (Rules{"one-marker-per-launch", "flow-start-at-marker"}));
+  EXPECT_EQ(FailedRules(t), (Rules{"one-marker-per-launch", "flow-start-at-marker"}));
 }
 
 TEST(CurrentContractTest, DuplicateFlowStart) {
   Trace t = ValidCurrentTrace(2);
   CurrentMarker(t, 1).flow_id = CurrentTrace::kFlowBase;  // launch 1 reuses launch 0's id
-  const Rules failed = Failed(t);
+  const Rules failed = FailedRules(t);
   EXPECT_TRUE(failed.count("flow-ids-unique")) << ::testing::PrintToString(failed);
 }
 
@@ -235,14 +228,14 @@ TEST(CurrentContractTest, StartOnAnEventThatIsNoMarker) {
   Event& op = FindEvent(t, CurrentTrace::Op(0));
   op.flow_id = CurrentTrace::kFlowBase + 7;
   op.flow_role = FlowRole::kStart;
-  EXPECT_EQ(Failed(t), Rules{"flow-start-at-marker"});
+  EXPECT_EQ(FailedRules(t), Rules{"flow-start-at-marker"});
 }
 
 TEST(CurrentContractTest, OrphanFinish) {
   Trace t = ValidCurrentTrace(1);
   Event& kernel = FindEvent(t, CurrentTrace::Kernel(0));
   kernel.flow_id = CurrentTrace::kFlowBase + 9;  // a flow nobody started
-  const Rules failed = Failed(t);
+  const Rules failed = FailedRules(t);
   EXPECT_TRUE(failed.count("no-orphan-finish")) << ::testing::PrintToString(failed);
 }
 
@@ -258,7 +251,7 @@ TEST(CurrentContractTest, FlowsOutsideTheBlockAreOtherProducers) {
   other.flow_id = 0x1234;
   other.flow_role = FlowRole::kFinish;  // a finish with no start, but not in our block
   t.events.push_back(other);
-  EXPECT_EQ(Failed(t), Rules{});
+  EXPECT_EQ(FailedRules(t), Rules{});
 }
 
 TEST(CurrentContractTest, UnanchoredStartWithinOneNsOfItsMarker) {
@@ -275,17 +268,17 @@ TEST(CurrentContractTest, UnanchoredStartWithinOneNsOfItsMarker) {
   options.unanchored_flows.push_back(start);
   marker.flow_role = FlowRole::kNone;
   marker.flow_id = 0;
-  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{});
+  EXPECT_EQ(FailedRules(CheckContract(t, options)), Rules{});
   options.unanchored_flows[0].ts_ns += 1;  // 2 ns off: no longer the marker's
-  EXPECT_EQ(Failed(CheckContract(t, options)), Rules{"flow-start-at-marker"});
+  EXPECT_EQ(FailedRules(CheckContract(t, options)), Rules{"flow-start-at-marker"});
 }
 
 TEST(CurrentContractTest, MinLaunchesAndKernelLaunches) {
   Trace t = ValidCurrentTrace(1);
-  EXPECT_EQ(Failed(t, /*min_launches=*/2), (Rules{"min-launches", "kernel-launches"}));
+  EXPECT_EQ(FailedRules(t, /*min_launches=*/2), (Rules{"min-launches", "kernel-launches"}));
   std::erase_if(t.events, [](const Event& e) { return e.name == CurrentTrace::Kernel(0); });
   // Still one launch, but it ran no kernel (its finish went with it: the flow count holds).
-  EXPECT_EQ(Failed(t, 1), Rules{"kernel-launches"});
+  EXPECT_EQ(FailedRules(t, 1), Rules{"kernel-launches"});
 }
 
 TEST(CurrentContractTest, VacuousRulesAreNotApplicable) {
@@ -296,7 +289,7 @@ TEST(CurrentContractTest, VacuousRulesAreNotApplicable) {
   EXPECT_EQ(report.Find("activity-on-matching-lane")->not_applicable, "0 activities");
   EXPECT_EQ(report.Find("capture-window")->not_applicable, "0 device activities");
   EXPECT_TRUE(report.Find("npu-row")->not_applicable.empty());
-  const std::vector<std::string> lines = Lines(FormatCheckReportText(report));
+  const std::vector<std::string> lines = testing::SplitLines(FormatCheckReportText(report));
   EXPECT_NE(std::find(lines.begin(), lines.end(),
                       "N/A flow-ids-unique: no two flow starts of the block share an id (n/a: 0 "
                       "flow starts in the rbln block)"),
@@ -331,7 +324,7 @@ TEST(CurrentContractTest, DeviceWorkAfterTheWindow) {
   const Event& kernel = FindEvent(t, CurrentTrace::Kernel(1));
   t.capture_end_ns = kernel.end_ns() - 250;
   const CheckReport report = Check(t);
-  EXPECT_EQ(Failed(report), Rules{"capture-window"});
+  EXPECT_EQ(FailedRules(report), Rules{"capture-window"});
   EXPECT_EQ(report.Find("capture-window")->examples[0].detail,
             "ends 250 ns after the capture window");
   // Without a window of the trace's own there is nothing to check.
@@ -349,7 +342,7 @@ TEST(CurrentContractTest, ForcedCAbiContractFailsACurrentTrace) {
   const CheckReport report = CheckContract(t, options);
   EXPECT_EQ(report.contract, Dialect::kCAbi);
   EXPECT_TRUE(report.contract_forced);
-  EXPECT_TRUE(Failed(report).count("marker-per-launch"));
+  EXPECT_TRUE(FailedRules(report).count("marker-per-launch"));
 }
 
 // Kineto, not CPU-only and with no session returning a DeviceInfo, writes a default row for pids
@@ -374,13 +367,13 @@ std::string CurrentJsonWithDefaultRow(bool default_row) {
 TEST(CurrentContractTest, TwoProcessNamesForOnePidFailThroughTheImporter) {
   auto clean = trace::ImportChromeTraceFromBuffer(CurrentJsonWithDefaultRow(false), "ok.json");
   ASSERT_TRUE(clean.ok()) << clean.status().message();
-  EXPECT_EQ(Failed(clean->trace), Rules{});
+  EXPECT_EQ(FailedRules(clean->trace), Rules{});
 
   auto doubled = trace::ImportChromeTraceFromBuffer(CurrentJsonWithDefaultRow(true), "two.json");
   ASSERT_TRUE(doubled.ok()) << doubled.status().message();
   const CheckReport report = Check(doubled->trace);
   EXPECT_EQ(report.contract, Dialect::kCurrent);
-  EXPECT_EQ(Failed(report), Rules{"one-process-name"});
+  EXPECT_EQ(FailedRules(report), Rules{"one-process-name"});
   EXPECT_EQ(report.Find("one-process-name")->examples[0].detail,
             "pid 0 has 2 different process_name rows: \"NPU 0\", \"python3\" (a viewer shows "
             "only one)");
@@ -392,7 +385,7 @@ TEST(CurrentContractTest, RenamedDeviceRowStillCountsAsNpu) {
   t.processes[1].name = "python3";
   t.processes[1].other_names = {"NPU 0"};
   EXPECT_EQ(DetectDialect(t), Dialect::kCurrent);
-  EXPECT_EQ(Failed(t), Rules{"one-process-name"});
+  EXPECT_EQ(FailedRules(t), Rules{"one-process-name"});
 }
 
 TEST(CAbiContractTest, TwoProcessNamesForOnePidFail) {
@@ -402,7 +395,7 @@ TEST(CAbiContractTest, TwoProcessNamesForOnePidFail) {
   ASSERT_TRUE(imported.ok()) << imported.status().message();
   const CheckReport report = Check(imported->trace);
   EXPECT_EQ(report.contract, Dialect::kCAbi);
-  EXPECT_EQ(Failed(report), Rules{"one-process-name"});
+  EXPECT_EQ(FailedRules(report), Rules{"one-process-name"});
 }
 
 TEST(CAbiContractTest, VacuousRulesAreNotApplicable) {
@@ -422,8 +415,8 @@ TEST(CAbiContractTest, VacuousRulesAreNotApplicable) {
   EXPECT_EQ(report.Find("inside-capture-window")->not_applicable,
             "the trace records no capture window");
   // The marker still needs its start: that rule checked something and fails.
-  EXPECT_EQ(Failed(report), Rules{"flow-start"});
-  EXPECT_EQ(Lines(FormatCheckReportText(report)).back(),
+  EXPECT_EQ(FailedRules(report), Rules{"flow-start"});
+  EXPECT_EQ(testing::SplitLines(FormatCheckReportText(report)).back(),
             "overall: FAIL (1 of 8 rules failed, 3 n/a, 1 skipped)");
 }
 

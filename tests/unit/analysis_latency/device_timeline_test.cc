@@ -14,7 +14,7 @@ namespace {
 
 using testing::SyntheticTrace;
 
-LatencyReport Analyze(const trace::Trace& trace, int64_t back_to_back_ns = 1000) {
+LatencyReport AnalyzeTimeline(const trace::Trace& trace, int64_t back_to_back_ns = 1000) {
   auto index = index::TraceIndex::Build(trace);
   EXPECT_TRUE(index.ok());
   LatencyOptions options;
@@ -29,7 +29,7 @@ TEST(QueueLength, StepsUpAtMarkersAndDownAtFirstDeviceSlice) {
     t.Marker(i + 1, 10 * i, 5);
     t.Slice("k", i + 1, 100 * (i + 1), 50);
   }
-  const LatencyReport r = Analyze(t.trace);
+  const LatencyReport r = AnalyzeTimeline(t.trace);
   ASSERT_EQ(r.queue.size(), 6u);
   const std::vector<std::pair<int64_t, int32_t>> want = {{0, 1},   {10, 2},  {20, 3},
                                                          {100, 2}, {200, 1}, {300, 0}};
@@ -49,7 +49,7 @@ TEST(QueueLength, PickupAndSubmitAtTheSameInstantIsNotTwoInFlight) {
   t.Slice("k", 1, 100, 50);
   t.Marker(2, 100, 5);  // submitted the instant launch 1 starts
   t.Slice("k", 2, 200, 50);
-  const LatencyReport r = Analyze(t.trace);
+  const LatencyReport r = AnalyzeTimeline(t.trace);
   EXPECT_EQ(r.queue_max, 1);
 }
 
@@ -65,7 +65,7 @@ TEST(IdleBreakdown, HostWaitDeviceWaitAndOther) {
   t.Marker(3, 350, 10);
   t.Slice("c", 3, 1000, 100);
   t.Slice("d", 3, 6100, 100);
-  const LatencyReport r = Analyze(t.trace);
+  const LatencyReport r = AnalyzeTimeline(t.trace);
   EXPECT_EQ(r.idle.gaps, 3);
   EXPECT_EQ(r.idle.host_wait_ns, 200);
   EXPECT_EQ(r.idle.device_wait_ns, 500);
@@ -73,7 +73,7 @@ TEST(IdleBreakdown, HostWaitDeviceWaitAndOther) {
   EXPECT_EQ(r.idle.span_ns, 6100);
   EXPECT_EQ(r.idle.busy_ns, 400);
   // A smaller back-to-back threshold moves the 500 ns gap to "other".
-  EXPECT_EQ(Analyze(t.trace, 100).idle.other_ns, 5500);
+  EXPECT_EQ(AnalyzeTimeline(t.trace, 100).idle.other_ns, 5500);
 }
 
 TEST(IdleBreakdown, OverlappingSlicesAreOneBusyInterval) {
@@ -82,7 +82,7 @@ TEST(IdleBreakdown, OverlappingSlicesAreOneBusyInterval) {
   t.Slice("a", 1, 100, 100, 1);
   t.Slice("b", 1, 150, 100, 2);  // another engine, overlapping
   t.Slice("c", 1, 250, 50, 3);   // starts exactly where b ends: no gap
-  const LatencyReport r = Analyze(t.trace);
+  const LatencyReport r = AnalyzeTimeline(t.trace);
   EXPECT_EQ(r.idle.gaps, 0);
   EXPECT_EQ(r.idle.busy_ns, 200);
 }
@@ -103,7 +103,7 @@ TEST(IdleBreakdown, SlicesWithEqualSpansAreMetInMarkerOrder) {
       t.Slice("c", 3, 8000, 100, 2);
       t.Slice("b", 2, 8000, 100, 1);
     }
-    const LatencyReport r = Analyze(t.trace);
+    const LatencyReport r = AnalyzeTimeline(t.trace);
     EXPECT_EQ(r.idle.gaps, 1) << early_first;
     EXPECT_EQ(r.idle.host_wait_ns, 0) << early_first;
     EXPECT_EQ(r.idle.other_ns, 7800) << early_first;
@@ -120,7 +120,7 @@ TEST(IdleBreakdown, ALargeReportHasTheBreakdownComputedAlone) {
     // Gaps of every kind: some launches start late, some back to back, some after a long pause.
     t.Slice("k", i, at + (i % 3 == 0 ? 600 : 100), i % 5 == 0 ? 900 : 300);
   }
-  const LatencyReport r = Analyze(t.trace);
+  const LatencyReport r = AnalyzeTimeline(t.trace);
   ASSERT_EQ(r.launches.size(), 6000u);
   auto index = index::TraceIndex::Build(t.trace);
   ASSERT_TRUE(index.ok());

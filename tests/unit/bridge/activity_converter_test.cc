@@ -23,7 +23,7 @@ using trace::FlowRole;
 constexpr int64_t kSteadyNs = 7'123'457;
 constexpr int64_t kSystemNs = 1'700'000'000'123'456'789;
 constexpr int64_t kOffsetNs = kSystemNs - kSteadyNs;
-constexpr int64_t kWindowNs = 1'000'000;
+constexpr int64_t kConvertWindowNs = 1'000'000;
 constexpr int32_t kHostPid = 4242;
 constexpr int32_t kHostTid = 4243;
 
@@ -31,7 +31,7 @@ ConvertWindow Window() {
   ConvertWindow window;
   window.offset_ns = kOffsetNs;
   window.capture_start_ns = kSystemNs;
-  window.capture_end_ns = kSystemNs + kWindowNs;
+  window.capture_end_ns = kSystemNs + kConvertWindowNs;
   return window;
 }
 
@@ -297,10 +297,12 @@ TEST(ActivityConverterTest, WindowDropsOnlyWorkEntirelyOutsideAndItsLaunchLosesT
   Activities in;
   in.launches = {MakeLaunch(1, -500), MakeLaunch(2, 10), MakeLaunch(3, 20)};
   in.activities = {
-      Make(Activity::Kind::kDevice, 0, "before", -400, -1, 1),                  // entirely before
-      Make(Activity::Kind::kDevice, 0, "straddles", -10, 10, 2),                // kept whole
-      Make(Activity::Kind::kDevice, 0, "at_end", kWindowNs, kWindowNs + 5, 3),  // kept
-      Make(Activity::Kind::kDevice, 2, "after", kWindowNs + 1, kWindowNs + 9, 3),  // dropped
+      Make(Activity::Kind::kDevice, 0, "before", -400, -1, 1),    // entirely before
+      Make(Activity::Kind::kDevice, 0, "straddles", -10, 10, 2),  // kept whole
+      Make(Activity::Kind::kDevice, 0, "at_end", kConvertWindowNs, kConvertWindowNs + 5,
+           3),  // kept
+      Make(Activity::Kind::kDevice, 2, "after", kConvertWindowNs + 1, kConvertWindowNs + 9,
+           3),  // dropped
   };
   const BridgeResult result = ConvertActivities(std::move(in), Window());
   EXPECT_EQ(result.stats.dropped_out_of_window, 2u);

@@ -14,6 +14,7 @@ using fakes::FakeSlice;
 using fakes::kSteadyAnchorNs;
 using fakes::kSystemAnchorNs;
 using fakes::kWindowNs;
+using fakes::RunFake;
 using trace::ArgValue;
 using trace::Category;
 using trace::RawJson;
@@ -26,12 +27,6 @@ FakeSlice SliceAt(int32_t pid, int32_t tid, int32_t kind, int64_t start_ns, int6
   slice.start_steady_ns = kSteadyAnchorNs + start_ns;
   slice.end_steady_ns = kSteadyAnchorNs + end_ns;
   return slice;
-}
-
-BridgeResult RunFake(FakeProducer* fake) {
-  StatusOr<BridgeResult> result = fakes::RunOneSession(fake);
-  EXPECT_TRUE(result.ok()) << result.status().message();
-  return result.ok() ? std::move(result).value() : BridgeResult{};
 }
 
 TEST(BridgeConvertTest, KindMapsToTheAdaptersCategory) {

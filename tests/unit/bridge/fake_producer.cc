@@ -1,5 +1,7 @@
 #include "tests/unit/bridge/fake_producer.h"
 
+#include <gtest/gtest.h>
+
 #include <cassert>
 #include <cstring>
 #include <memory>
@@ -191,6 +193,12 @@ StatusOr<BridgeResult> RunOneSession(FakeProducer* fake, bool with_stats) {
     return Status::Error("fake producer is inactive");
   RBLNSIM_RETURN_IF_ERROR(bridge.Start());
   return bridge.Stop(kSystemAnchorNs, kSystemAnchorNs + kWindowNs);
+}
+
+BridgeResult RunFake(FakeProducer* fake) {
+  StatusOr<BridgeResult> result = RunOneSession(fake);
+  EXPECT_TRUE(result.ok()) << result.status().message();
+  return result.ok() ? std::move(result).value() : BridgeResult{};
 }
 
 }  // namespace rblnsim::bridge::fakes

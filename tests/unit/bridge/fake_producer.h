@@ -118,6 +118,10 @@ void AddStandardRows(FakeProducer* fake);
 // [kSystemAnchorNs, kSystemAnchorNs + kWindowNs].
 StatusOr<BridgeResult> RunOneSession(FakeProducer* fake, bool with_stats = false);
 
+// RunOneSession for tests that expect it to succeed: a failure is a test failure and an empty
+// result.
+BridgeResult RunFake(FakeProducer* fake);
+
 }  // namespace rblnsim::bridge::fakes
 
 #endif  // RBLNSIM_TESTS_UNIT_BRIDGE_FAKE_PRODUCER_H_

@@ -14,6 +14,7 @@ namespace {
 using fakes::FakeProducer;
 using fakes::FakeSlice;
 using fakes::kSteadyAnchorNs;
+using fakes::RunFake;
 using trace::FlowRole;
 
 FakeSlice Marker(int64_t launch_id, int64_t start_ns) {
@@ -39,12 +40,6 @@ FakeSlice Device(int64_t launch_id, int32_t kind, int64_t start_ns) {
   if (launch_id > 0)
     slice.annotations = {{"launch_id", std::to_string(launch_id), 0}};
   return slice;
-}
-
-BridgeResult RunFake(FakeProducer* fake) {
-  StatusOr<BridgeResult> result = fakes::RunOneSession(fake);
-  EXPECT_TRUE(result.ok()) << result.status().message();
-  return result.ok() ? std::move(result).value() : BridgeResult{};
 }
 
 // The invariants torch-rbln's alignment test checks, over a whole result: no two starts share an

@@ -39,7 +39,7 @@ std::string DeepEvent(int64_t arrays, bool pretty) {
          sep + "\"args\": {\"deep\": " + std::string(arrays, '[') + std::string(arrays, ']') + "}}";
 }
 
-std::string Trace(Layout layout, int64_t arrays) {
+std::string NestedTrace(Layout layout, int64_t arrays) {
   const std::string plain =
       "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
       "\"ts\": 5.000, \"dur\": 1.000}";
@@ -60,7 +60,7 @@ std::string Trace(Layout layout, int64_t arrays) {
   return "";
 }
 
-// Where the first bracket past the limit sits in Trace(layout, arrays).
+// Where the first bracket past the limit sits in NestedTrace(layout, arrays).
 uint64_t FirstTooDeep(const std::string& json) {
   const size_t deep = json.find("\"deep\": ") + 8;
   return deep + (kLimit - 2);  // levels 1 and 2 are the event and its args
@@ -97,7 +97,7 @@ class ImportNestingTest : public TempDirTest {
 TEST_F(ImportNestingTest, OneLevelPastTheLimitIsAnErrorInEveryLayout) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(static_cast<int>(layout));
-    const std::string json = Trace(layout, kLimit - 1);  // innermost at level 1025
+    const std::string json = NestedTrace(layout, kLimit - 1);  // innermost at level 1025
     ExpectTooDeep(json, FirstTooDeep(json));
   }
 }
@@ -107,7 +107,7 @@ TEST_F(ImportNestingTest, TensOfThousandsOfLevelsAreAnErrorNotACrash) {
     for (Layout layout : kLayouts) {
       SCOPED_TRACE(std::to_string(arrays) + " arrays, layout " +
                    std::to_string(static_cast<int>(layout)));
-      const std::string json = Trace(layout, arrays);
+      const std::string json = NestedTrace(layout, arrays);
       ExpectTooDeep(json, FirstTooDeep(json));
     }
   }
@@ -146,7 +146,7 @@ TEST_F(ImportNestingTest, TopLevelMembersHaveTheSameLimit) {
 TEST_F(ImportNestingTest, AtTheLimitImportsAndSurvivesARewrite) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(static_cast<int>(layout));
-    const std::string json = Trace(layout, kLimit - 2);  // innermost at level 1024
+    const std::string json = NestedTrace(layout, kLimit - 2);  // innermost at level 1024
     auto r = ImportChromeTrace(Write("ok.json.gz", testing::GzipText(json)));
     ASSERT_TRUE(r.ok()) << r.status().message();
     const Event* deep = nullptr;

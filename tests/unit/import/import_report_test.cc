@@ -14,7 +14,8 @@
 namespace rblnsim::trace {
 namespace {
 
-ImportResult MustImport(const std::string& json, const ImportOptions& options = ImportOptions()) {
+ImportResult MustImportReport(const std::string& json,
+                              const ImportOptions& options = ImportOptions()) {
   auto result = ImportChromeTraceFromBuffer(json, "test.json", options);
   EXPECT_TRUE(result.ok()) << result.status().message();
   return result.ok() ? std::move(result).value() : ImportResult();
@@ -32,7 +33,7 @@ void ExpectEveryEventAccountedFor(const ImportResult& r) {
                                   r.end_before_begin_events);
 }
 
-const Event* FindEvent(const Trace& trace, const std::string& name) {
+const Event* FindByName(const Trace& trace, const std::string& name) {
   for (const Event& e : trace.events) {
     if (e.name == name)
       return &e;
@@ -45,7 +46,7 @@ std::string Wrap(const std::string& events) {
 }
 
 TEST(ImportReportTest, BeginEndPairsBecomeCompleteEvents) {
-  const ImportResult r = MustImport(
+  const ImportResult r = MustImportReport(
       Wrap("{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"outer\",\"pid\":1,\"tid\":2,\"ts\":100,"
            "\"args\":{\"a\":1,\"b\":\"from B\"}},"
            "{\"ph\":\"B\",\"name\":\"inner\",\"pid\":1,\"tid\":2,\"ts\":110},"
@@ -85,13 +86,13 @@ TEST(ImportReportTest, BeginEndPairsBecomeCompleteEvents) {
 }
 
 TEST(ImportReportTest, UnmatchedBeginsAndEndsAreCountedAndDropped) {
-  const ImportResult r =
-      MustImport(Wrap("{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5},"  // nothing open
-                      "{\"ph\":\"B\",\"name\":\"never closed\",\"pid\":1,\"tid\":1,\"ts\":10},"
-                      "{\"ph\":\"X\",\"name\":\"kept\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":1},"
-                      "{\"ph\":\"B\",\"name\":\"closed late\",\"pid\":1,\"tid\":2,\"ts\":20},"
-                      "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":15},"  // before its B
-                      "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":30}"));
+  const ImportResult r = MustImportReport(
+      Wrap("{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5},"  // nothing open
+           "{\"ph\":\"B\",\"name\":\"never closed\",\"pid\":1,\"tid\":1,\"ts\":10},"
+           "{\"ph\":\"X\",\"name\":\"kept\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":1},"
+           "{\"ph\":\"B\",\"name\":\"closed late\",\"pid\":1,\"tid\":2,\"ts\":20},"
+           "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":15},"  // before its B
+           "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":30}"));
   EXPECT_EQ(r.unmatched_end_events, 1);
   EXPECT_EQ(r.unmatched_begin_events, 1);
   EXPECT_EQ(r.end_before_begin_events, 1);
@@ -108,14 +109,14 @@ TEST(ImportReportTest, UnmatchedBeginsAndEndsAreCountedAndDropped) {
 }
 
 TEST(ImportReportTest, FlowAfterABeginAnchorsOnItsCompleteEvent) {
-  const ImportResult r = MustImport(
+  const ImportResult r = MustImportReport(
       Wrap("{\"ph\":\"X\",\"name\":\"before\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":100},"
            "{\"ph\":\"B\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":10},"
            "{\"ph\":\"s\",\"cat\":\"ac2g\",\"id\":9,\"pid\":1,\"tid\":1,\"ts\":10},"
            "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":20}"));
   EXPECT_EQ(r.flow_events, 1);
-  EXPECT_EQ(FindEvent(r.trace, "launch")->flow_role, FlowRole::kStart);
-  EXPECT_EQ(FindEvent(r.trace, "before")->flow_role, FlowRole::kNone);
+  EXPECT_EQ(FindByName(r.trace, "launch")->flow_role, FlowRole::kStart);
+  EXPECT_EQ(FindByName(r.trace, "before")->flow_role, FlowRole::kNone);
   ExpectEveryEventAccountedFor(r);
 }
 
@@ -123,7 +124,7 @@ TEST(ImportReportTest, FlowOnABeginNeverClosedIsAnOrphan) {
   const std::string json = Wrap(
       "{\"ph\":\"B\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":10},"
       "{\"ph\":\"s\",\"cat\":\"ac2g\",\"id\":9,\"pid\":1,\"tid\":1,\"ts\":10}");
-  const ImportResult r = MustImport(json);
+  const ImportResult r = MustImportReport(json);
   EXPECT_EQ(r.flow_events, 0);
   EXPECT_EQ(r.orphan_flow_events, 1);
   EXPECT_EQ(r.unmatched_begin_events, 1);
@@ -137,7 +138,7 @@ TEST(ImportReportTest, FlowOnABeginNeverClosedIsAnOrphan) {
 TEST(ImportReportTest, KeepArgsAppliesToBothHalves) {
   ImportOptions options;
   options.keep_args = std::vector<std::string>{"launch_id"};
-  const ImportResult r = MustImport(
+  const ImportResult r = MustImportReport(
       Wrap("{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1,\"args\":{\"x\":1}},"
            "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2,\"args\":{\"launch_id\":7,\"y\":2}}"),
       options);
@@ -147,7 +148,7 @@ TEST(ImportReportTest, KeepArgsAppliesToBothHalves) {
 }
 
 TEST(ImportReportTest, NonNumericRowsAreCountedByWhichIdIsNotANumber) {
-  const ImportResult r = MustImport(Wrap(
+  const ImportResult r = MustImportReport(Wrap(
       "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":\"main\",\"ts\":1,\"dur\":1},"
       "{\"ph\":\"i\",\"name\":\"b\",\"pid\":\"worker\",\"tid\":1,\"ts\":1},"
       "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":\"t\",\"args\":{\"name\":\"x\"}},"
@@ -168,21 +169,21 @@ TEST(ImportReportTest, NonNumericRowsAreCountedByWhichIdIsNotANumber) {
 }
 
 TEST(ImportReportTest, TheIssuesExampleLine) {
-  const ImportResult r =
-      MustImport(Wrap("{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":1},"
-                      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":\"main\",\"ts\":1,\"dur\":1},"
-                      "{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":2}"));
+  const ImportResult r = MustImportReport(
+      Wrap("{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":1},"
+           "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":\"main\",\"ts\":1,\"dur\":1},"
+           "{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":2}"));
   EXPECT_EQ(FormatImportNotice(r),
             "import: 3 events skipped (2 ph \"C\" unsupported, 1 non-numeric tid)");
   // Naming the input, for commands that read several; a path cannot break the line.
   EXPECT_EQ(FormatImportNotice(r, "run\n1/capture.json"),
             "import: run?1/capture.json: 3 events skipped (2 ph \"C\" unsupported, 1 non-numeric "
             "tid)");
-  EXPECT_EQ(FormatImportNotice(MustImport(Wrap("")), "clean.json"), "");
+  EXPECT_EQ(FormatImportNotice(MustImportReport(Wrap("")), "clean.json"), "");
 }
 
 TEST(ImportReportTest, EveryOtherReasonHasItsWords) {
-  const ImportResult r = MustImport(
+  const ImportResult r = MustImportReport(
       Wrap("{\"ph\":\"M\",\"name\":\"process_uptime\",\"pid\":1,\"tid\":0},"
            "{\"ph\":\"s\",\"cat\":\"fwdbwd\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
            "{\"ph\":\"t\",\"cat\":\"ac2g\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
@@ -213,7 +214,7 @@ TEST(ImportReportTest, ManyDistinctPhasesAreListedUpToABound) {
   }
   // A long ph is listed cut, so the list stays small whatever the file holds.
   events += ",{\"ph\":\"" + std::string(1000, 'L') + "\",\"pid\":1,\"tid\":1,\"ts\":1}";
-  const ImportResult r = MustImport(Wrap(events));
+  const ImportResult r = MustImportReport(Wrap(events));
   EXPECT_EQ(r.unknown_phase_events, static_cast<int64_t>(kMaxListedPhases) + 5);
   ASSERT_EQ(r.unknown_phases.size(), kMaxListedPhases);
   const std::string notice = FormatImportNotice(r);
@@ -222,18 +223,18 @@ TEST(ImportReportTest, ManyDistinctPhasesAreListedUpToABound) {
 }
 
 TEST(ImportReportTest, CleanKinetoTraceSaysNothing) {
-  const ImportResult r = MustImport(testing::ValidLaunchBuilder().Build());
+  const ImportResult r = MustImportReport(testing::ValidLaunchBuilder().Build());
   ExpectEveryEventAccountedFor(r);
   EXPECT_GT(r.span_events, 0);  // Kineto's bookkeeping is expected, not a loss
   EXPECT_EQ(FormatImportNotice(r), "");
 }
 
 TEST(ImportReportTest, JsonFormHasEveryCounter) {
-  const ImportResult r =
-      MustImport(Wrap("{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":1},"
-                      "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":\"main\",\"ts\":1,\"dur\":1},"
-                      "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1},"
-                      "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":3}"));
+  const ImportResult r = MustImportReport(
+      Wrap("{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"tid\":1,\"ts\":1},"
+           "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":\"main\",\"ts\":1,\"dur\":1},"
+           "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1},"
+           "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":3}"));
   StringSink sink;
   JsonWriter json(&sink);
   json.BeginObject().Key("import");

@@ -18,7 +18,7 @@
 namespace rblnsim::trace {
 namespace {
 
-constexpr size_t kChunkSizes[] = {1, 2, 3, 5, 7, 13, 64, 1000};
+constexpr size_t kWindowChunkSizes[] = {1, 2, 3, 5, 7, 13, 64, 1000};
 
 StatusOr<ImportResult> ImportInChunks(const std::string& json, size_t chunk_bytes) {
   ImportOptions options;
@@ -58,7 +58,7 @@ TEST(ImportWindowTest, EveryRefillSizeGivesTheSameImport) {
   EXPECT_EQ(escaped.IntArg("launch_id"), 9);
   ASSERT_EQ(escaped.args.size(), 2u);
   EXPECT_EQ(escaped.args[0].key, "k\"ey");
-  for (size_t chunk : kChunkSizes) {
+  for (size_t chunk : kWindowChunkSizes) {
     EXPECT_EQ(testing::ImportFingerprint(ImportInChunks(json, chunk)), whole) << "chunk " << chunk;
   }
 }
@@ -82,7 +82,7 @@ TEST(ImportWindowTest, ErrorsPastTheFirstRefillNameTheSameOffset) {
     ASSERT_FALSE(whole.ok());
     const int64_t offset = testing::ErrorLineOffset(whole.status().message(), "t.json");
     ASSERT_GT(offset, 1000) << whole.status().message();
-    for (size_t chunk : kChunkSizes) {
+    for (size_t chunk : kWindowChunkSizes) {
       const auto r = ImportInChunks(*bad, chunk);
       ASSERT_FALSE(r.ok());
       EXPECT_EQ(r.status().message(), whole.status().message()) << "chunk " << chunk;

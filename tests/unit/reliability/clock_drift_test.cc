@@ -21,10 +21,10 @@
 namespace rblnsim::testing {
 namespace {
 
-constexpr char kScenario[] = "tests/e2e/data/long_window.yaml";
+constexpr char kDriftScenario[] = "tests/e2e/data/long_window.yaml";
 constexpr double kToleranceNs = 1000;
 constexpr double kMinWindowNs = 10e9;
-constexpr size_t kLaunches = 80;
+constexpr size_t kDriftLaunches = 80;
 constexpr size_t kDeviceSlices = 480;
 
 struct ClockCase {
@@ -46,7 +46,7 @@ std::vector<std::string> Sets(const ClockCase& c) {
 // In a child: [n, (start, end) × n device slices in export order, m, (truth first start, truth
 // last end, exported first start, exported last end) × m launches], all steady-clock ns.
 std::vector<double> ExportedAndTrueTimes(const std::vector<std::string>& sets) {
-  auto loaded = scenario::LoadScenario(SourcePath(kScenario), {}, sets);
+  auto loaded = scenario::LoadScenario(SourcePath(kDriftScenario), {}, sets);
   if (!loaded.ok())
     return {};
   sim::SimulatedRuntime& runtime = sim::SimulatedRuntime::Get();
@@ -110,7 +110,7 @@ TEST_P(ClockDrift, ExportedSlicesStayWithinOneMicrosecondOfTruth) {
 
   const size_t base = 1 + 2 * slices;
   const auto launches = static_cast<size_t>(skewed[base]);
-  ASSERT_EQ(launches, kLaunches);
+  ASSERT_EQ(launches, kDriftLaunches);
   for (size_t l = 0; l < launches; ++l) {
     const double* row = &skewed[base + 1 + 4 * l];
     ASSERT_GE(row[2], 0) << "launch " << l << " has no exported device slice";
@@ -124,7 +124,7 @@ TEST_P(ClockDrift, ExportedSlicesStayWithinOneMicrosecondOfTruth) {
 TEST_P(ClockDrift, CliTracePassesCheck) {
   const TempDir dir;
   const std::string trace = dir.path() + "/drift.json";
-  std::vector<std::string> args = {"run", SourcePath(kScenario), "--trace", trace};
+  std::vector<std::string> args = {"run", SourcePath(kDriftScenario), "--trace", trace};
   for (const std::string& set : Sets(GetParam())) {
     args.push_back("--set");
     args.push_back(set);

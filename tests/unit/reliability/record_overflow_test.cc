@@ -14,7 +14,7 @@ namespace {
 
 constexpr int64_t kSeedRecords = 18;
 constexpr int64_t kBuffer = 10;
-constexpr int64_t kDropped = kSeedRecords - kBuffer;
+constexpr int64_t kDroppedRecords = kSeedRecords - kBuffer;
 constexpr char kStatusReport[] =
     "RBLN Profiler Generation Status Report: 10 device records captured, 8 dropped (record "
     "buffer full), 3 launches, 0 commands timed out, 0 ns device sync wait, 0 records past the "
@@ -37,8 +37,8 @@ TEST(RecordOverflow, SessionDataCountsEveryDrop) {
   });
   ASSERT_EQ(counts.size(), 3u);
   EXPECT_EQ(counts[0], kBuffer);
-  EXPECT_EQ(counts[1], kDropped);
-  EXPECT_EQ(counts[2], kDropped);  // the same figure in the session's producer counters
+  EXPECT_EQ(counts[1], kDroppedRecords);
+  EXPECT_EQ(counts[2], kDroppedRecords);  // the same figure in the session's producer counters
   // The reference: the default buffer holds all of them.
   ASSERT_EQ(roomy.size(), 2u);
   EXPECT_EQ(roomy[0], kSeedRecords);
@@ -64,7 +64,7 @@ TEST(RecordOverflow, ProducerStatsAndStatusReportCarryTheExactDrop) {
 
   ASSERT_EQ(session.stats_code, RBLN_KINETO_OK);
   EXPECT_EQ(session.stats.records_captured, static_cast<uint64_t>(kBuffer));
-  EXPECT_EQ(session.stats.records_dropped, static_cast<uint64_t>(kDropped));
+  EXPECT_EQ(session.stats.records_dropped, static_cast<uint64_t>(kDroppedRecords));
   EXPECT_EQ(session.stats.launches, 3u);
   EXPECT_EQ(session.stats.commands_timed_out, 0u);
 
@@ -73,7 +73,7 @@ TEST(RecordOverflow, ProducerStatsAndStatusReportCarryTheExactDrop) {
   const std::optional<sim::SessionData> data = runtime.TakeLastSession();
   ASSERT_TRUE(data.has_value());
   EXPECT_EQ(data->records.size(), static_cast<size_t>(kBuffer));
-  EXPECT_EQ(data->records_dropped, kDropped);
+  EXPECT_EQ(data->records_dropped, kDroppedRecords);
 }
 
 // The CLI path through the C-ABI (the dialect whose markers are slices the bridge receives):
@@ -95,7 +95,7 @@ TEST(RecordOverflow, CliReportsTheDropOnStdoutStderrAndInTheTrace) {
   auto producer = TraceCounters(trace, "rbln_producer");
   ASSERT_TRUE(producer.ok()) << producer.status().message();
   EXPECT_EQ((*producer)["records_captured"], static_cast<uint64_t>(kBuffer));
-  EXPECT_EQ((*producer)["records_dropped"], static_cast<uint64_t>(kDropped));
+  EXPECT_EQ((*producer)["records_dropped"], static_cast<uint64_t>(kDroppedRecords));
   EXPECT_EQ((*producer)["launches"], 3u);
 
   // The bridge received the 10 records plus the 3 rbln_run markers and dropped none of them.
@@ -135,7 +135,7 @@ TEST(RecordOverflow, CurrentBridgeCountsTheLaunchThatLostEveryRecord) {
       << run.out;
   auto producer = TraceCounters(trace, "rbln_producer");
   ASSERT_TRUE(producer.ok()) << producer.status().message();
-  EXPECT_EQ((*producer)["records_dropped"], static_cast<uint64_t>(kDropped));
+  EXPECT_EQ((*producer)["records_dropped"], static_cast<uint64_t>(kDroppedRecords));
   auto bridge = TraceCounters(trace, "rbln_bridge");
   ASSERT_TRUE(bridge.ok()) << bridge.status().message();
   EXPECT_EQ((*bridge)["slices_received"], static_cast<uint64_t>(kBuffer));
