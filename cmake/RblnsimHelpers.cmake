@@ -35,27 +35,33 @@ endfunction()
 find_package(GTest REQUIRED)
 include(GoogleTest)
 
-# rblnsim_test(NAME SRCS ... DEPS ...)
+# rblnsim_test(NAME [ONE_PROCESS_PER_TEST] SRCS ... DEPS ...)
 # Every test binary gets tests/test_main.cc: its own main() (libsystemc.so defines one too, and
-# whichever wins decides whether gtest runs at all) and a stub sc_main. ctest runs each TEST in its
-# own process, which is also what SystemC's one-elaboration-per-process rule needs.
+# whichever wins decides whether gtest runs at all) and a stub sc_main.
 #
-# Every discovered test gets RBLNSIM_TEST_ENVIRONMENT. Not through gtest_discover_tests'
-# PROPERTIES: that list is re-split at each of the several CMake layers it passes through, so a
-# "A;B;C" value arrives as ENVIRONMENT A plus two stray property names. Instead a small script,
-# included by ctest after the discovered tests, sets the whole list on the tests the discovery
-# named (its TEST_LIST), where ctest reads it as one value.
+# A binary is one ctest test that runs all of its TESTs in one process. ONE_PROCESS_PER_TEST is
+# for binaries whose TESTs elaborate the simulator: SystemC allows one elaboration per process, so
+# ctest runs each of their TESTs in its own process. Only those pay a process per TEST: under the
+# sanitizers a process costs about 0.15 s before its first test, which over 760 TESTs was half
+# of CI's sanitized test run.
+#
+# Every test gets RBLNSIM_TEST_ENVIRONMENT. Not through gtest_discover_tests' PROPERTIES: that
+# list is re-split at each of the several CMake layers it passes through, so a "A;B;C" value
+# arrives as ENVIRONMENT A plus two stray property names. Instead a small script, included by
+# ctest after the discovered tests, sets the whole list on the tests the discovery named (its
+# TEST_LIST), where ctest reads it as one value.
 set(RBLNSIM_TEST_ENVIRONMENT
     "RBLNSIM_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
     "RBLNSIM_BUILD_DIR=${CMAKE_BINARY_DIR}"
     "SC_COPYRIGHT_MESSAGE=DISABLE")
 #
-# Test code is compiled at -O1 in the optimised builds: a quarter less compile time for the
-# largest share of the tree, while the libraries under test keep the build's own -O2.
+# Test code is compiled at -O1 in the optimised builds and at -O0 in the sanitized one: a quarter
+# less compile time for the largest share of the tree, while the libraries under test keep the
+# build's own optimisation.
 #
 # gtest and gmock cost about 2.5 s of parsing per file and a hundred test files include them, so
 # every test target reuses one precompiled header, built once with test_main.cc (compiled once too).
-set(RBLNSIM_TEST_COMPILE_OPTIONS $<$<CONFIG:RelWithDebInfo,Release>:-O1> ${RBLNSIM_PCH_OPTIONS})
+set(RBLNSIM_TEST_COMPILE_OPTIONS $<$<CONFIG:RelWithDebInfo,Release>:-O1> $<$<CONFIG:Debug>:-O0> ${RBLNSIM_PCH_OPTIONS})
 add_library(rblnsim_test_main OBJECT ${CMAKE_SOURCE_DIR}/tests/test_main.cc)
 target_link_libraries(rblnsim_test_main PRIVATE GTest::gtest GTest::gmock)
 # Compiled as the executables are (-fPIE, not a library's -fPIC): GCC rejects a header built with
@@ -66,7 +72,7 @@ target_precompile_headers(rblnsim_test_main PRIVATE
   <gmock/gmock.h> <gtest/gtest.h> ${RBLNSIM_PCH_STD_HEADERS})
 
 function(rblnsim_test name)
-  cmake_parse_arguments(ARG "" "" "SRCS;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "ONE_PROCESS_PER_TEST" "" "SRCS;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SRCS} $<TARGET_OBJECTS:rblnsim_test_main>)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock)
   target_compile_options(${name} PRIVATE ${RBLNSIM_TEST_COMPILE_OPTIONS})
@@ -77,6 +83,11 @@ function(rblnsim_test name)
     target_precompile_headers(${name} REUSE_FROM rblnsim_test_main)
   endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  if(NOT ARG_ONE_PROCESS_PER_TEST)
+    add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${RBLNSIM_TEST_ENVIRONMENT}")
+    return()
+  endif()
   gtest_discover_tests(${name}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
     TEST_LIST ${name}_TESTS

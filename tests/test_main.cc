@@ -3,11 +3,21 @@
 // symbol to link against, and tests never call it.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 extern "C" int sc_main(int /*argc*/, char** /*argv*/) {
   return 0;
 }
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  // ctest counts a binary as one test: one that ran none (a filter that matched nothing, tests
+  // that failed to register) must not pass as if all were green.
+  if (status == 0 && !GTEST_FLAG_GET(list_tests) &&
+      testing::UnitTest::GetInstance()->test_to_run_count() == 0) {
+    std::fprintf(stderr, "%s: no tests ran\n", argv[0]);
+    return 1;
+  }
+  return status;
 }
