@@ -44,7 +44,8 @@ test-tsan: build-tsan/build.ninja
 	cmake --build build-tsan -j $(JOBS)
 	bash tools/run_ctest.sh build-tsan tsan
 
-# A bounded fuzz run (about 12 s per target) from the committed corpora; builds only the fuzzers.
+# A bounded fuzz run (12 s per target, two targets at a time) from the committed corpora; builds only
+# the fuzzers.
 test-fuzz: | setup
 	cmake --preset fuzz >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target rblnsim_fuzzers

@@ -24,46 +24,75 @@ trap 'rm -rf "$work"' EXIT
 targets=(scenario_loader_fuzzer:16384 trace_import_fuzzer:32768 kineto_consumer_fuzzer:16384
          capture_compare_fuzzer:32768 cli_flags_fuzzer:1024)
 
-status=0
-for entry in "${targets[@]}"; do
-  target=${entry%%:*}
-  max_len=${entry##*:}
-  binary=$build_dir/fuzz/$target
-  if [[ ! -x $binary ]]; then
-    echo "run_fuzzers: $binary is missing (cmake --build $build_dir --target rblnsim_fuzzers)" >&2
-    exit 1
-  fi
-  corpus=$work/$target/corpus
-  artifacts=$build_dir/fuzz-artifacts/$target
+# Each libFuzzer process uses one core: the targets run side by side, as many at a time as there
+# are cores (RBLNSIM_FUZZ_JOBS overrides), and report in the order listed.
+jobs=${RBLNSIM_FUZZ_JOBS:-$(nproc)}
+
+# run_target TARGET MAX_LEN: fuzzes one target; its report goes to $work/TARGET.report, and a
+# failure leaves $work/TARGET.failed (a status file, since `wait -n` may already have reaped it).
+run_target() {
+  local target=$1 max_len=$2
+  local binary=$build_dir/fuzz/$target
+  local corpus=$work/$target/corpus
+  local artifacts=$build_dir/fuzz-artifacts/$target
+  local report=$work/$target.report log=$work/$target.log
   mkdir -p "$corpus" "$artifacts"
   cp "$here/corpus/$target/"* "$corpus/"
   # git keeps no empty directories: a target without regressions has no folder in a clone.
   if [[ -d $here/regressions/$target ]]; then
     find "$here/regressions/$target" -type f ! -name 'README*' -exec cp {} "$corpus/" \;
   fi
-  options=(-max_total_time="$seconds" -max_len="$max_len" -timeout=25 -rss_limit_mb=2048
-           -artifact_prefix="$artifacts/" -print_final_stats=1)
+  local options=(-max_total_time="$seconds" -max_len="$max_len" -timeout=25 -rss_limit_mb=2048
+                 -artifact_prefix="$artifacts/" -print_final_stats=1)
   if [[ -f $here/$target.dict ]]; then
     options+=(-dict="$here/$target.dict")
   fi
-  log=$work/$target.log
-  start=$SECONDS
-  if "$binary" "${options[@]}" "$corpus" >"$log" 2>&1; then
-    result=ok
-  else
-    result=FAILED
-    status=1
-  fi
+  local start=$SECONDS result=ok
+  "$binary" "${options[@]}" "$corpus" >"$log" 2>&1 || result=FAILED
+  local execs inputs
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' ||
           echo "?")
   inputs=$(find "$corpus" -type f | wc -l)
   echo "run_fuzzers: $target $result: $execs executions in $((SECONDS - start)) s," \
-       "corpus $inputs inputs"
+       "corpus $inputs inputs" >"$report"
   if [[ $result != ok ]]; then
     # The sanitizer or contract report and the saved input.
-    grep -E -A40 '^==[0-9]+==ERROR|contract violated|SUMMARY|deadly signal|Test unit written' \
-      "$log" | head -n 80 >&2 || tail -n 60 "$log" >&2
-    echo "run_fuzzers: failing inputs are in $artifacts/" >&2
+    {
+      grep -E -A40 '^==[0-9]+==ERROR|contract violated|SUMMARY|deadly signal|Test unit written' \
+        "$log" | head -n 80 || tail -n 60 "$log"
+      echo "run_fuzzers: failing inputs are in $artifacts/"
+    } >>"$report"
+    touch "$work/$target.failed"
+  fi
+}
+
+for entry in "${targets[@]}"; do
+  binary=$build_dir/fuzz/${entry%%:*}
+  if [[ ! -x $binary ]]; then
+    echo "run_fuzzers: $binary is missing (cmake --build $build_dir --target rblnsim_fuzzers)" >&2
+    exit 1
+  fi
+done
+
+running=0
+for entry in "${targets[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "${entry%%:*}" "${entry##*:}" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+for entry in "${targets[@]}"; do
+  target=${entry%%:*}
+  if [[ -e $work/$target.failed ]]; then
+    status=1
+    cat "$work/$target.report" >&2
+  else
+    cat "$work/$target.report"
   fi
 done
 exit "$status"
