@@ -62,7 +62,8 @@ set(RBLNSIM_TEST_ENVIRONMENT
 # gtest and gmock cost about 2.5 s of parsing per file and a hundred test files include them, so
 # every test target reuses one precompiled header, built once with test_main.cc (compiled once too).
 set(RBLNSIM_TEST_COMPILE_OPTIONS $<$<CONFIG:RelWithDebInfo,Release>:-O1> $<$<CONFIG:Debug>:-O0> ${RBLNSIM_PCH_OPTIONS})
-add_library(rblnsim_test_main OBJECT ${CMAKE_SOURCE_DIR}/tests/test_main.cc)
+# Built only for the trees that have unit tests (a test binary pulls it in).
+add_library(rblnsim_test_main OBJECT EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/tests/test_main.cc)
 target_link_libraries(rblnsim_test_main PRIVATE GTest::gtest GTest::gmock)
 # Compiled as the executables are (-fPIE, not a library's -fPIC): GCC rejects a header built with
 # another code model.
