@@ -10,8 +10,10 @@
 # says so and exits 77, which ctest reports as skipped. Uncommitted edits count as changes.
 #
 # A changed .cc/.c is checked as its own translation unit; a changed header through the .cc of the
-# same name, with diagnostics limited to the changed files. At most $RBLNSIM_TIDY_MAX_FILES units
-# (default 4, each 10-20 s of clang-tidy) keep the test fast; 0 checks them all.
+# same name, with diagnostics limited to the changed files. A changed .cc the tree does not compile
+# (the unit tests, built only in the sanitized trees) is checked with the flags the tree's units
+# share. At most $RBLNSIM_TIDY_MAX_FILES units (default 4, each 10-20 s of clang-tidy) keep the
+# test fast; 0 checks them all.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -76,7 +78,7 @@ fi
 # source its batch's command, so it is checked as the unit it is in a RBLNSIM_UNITY=OFF tree.
 tidy_db=$(mktemp -d)
 trap 'rm -rf "$tidy_db"' EXIT
-python3 - "$build_dir/compile_commands.json" "$tidy_db/compile_commands.json" <<'EOF'
+python3 - "$build_dir/compile_commands.json" "$tidy_db/compile_commands.json" "${changed[@]}" <<'EOF'
 import json, os, re, shlex, sys
 entries = json.load(open(sys.argv[1]))
 def strip(args):
@@ -104,6 +106,31 @@ for entry in entries:
     for source in sources if sources is not None else [path]:
         expanded.append({"directory": entry["directory"], "file": source,
                          "arguments": [source if a in (entry["file"], path) else a for a in args]})
+# A changed .cc the tree does not compile (a unit test: the default preset leaves them to the
+# sanitized trees) is checked with the flags the tree's units share: one unit's command line, plus
+# every define and include directory another unit names. The project compiles all its C++ alike.
+known = {e["file"] for e in expanded}
+template = next((e for e in expanded if e["file"].endswith(".cc")), None)
+if template is not None:
+    extra, seen = [], set(template["arguments"])
+    for e in expanded:
+        args = e["arguments"]
+        for i, a in enumerate(args):
+            if a.startswith(("-D", "-I")) and len(a) > 2 and a not in seen:
+                seen.add(a)
+                extra.append(a)
+            elif a == "-isystem" and i + 1 < len(args) and args[i + 1] not in seen:
+                seen.add(args[i + 1])
+                extra += ["-isystem", args[i + 1]]
+    for source in sys.argv[3:]:
+        path = os.path.join(os.getcwd(), source)
+        if path in known or not source.endswith(".cc") or not os.path.isfile(path):
+            continue
+        args = [path if a == template["file"] else a for a in template["arguments"]]
+        args[1:1] = extra
+        expanded.append({"directory": template["directory"], "file": path, "arguments": args})
+        print(f"tidy_changed: {source}: not compiled in this tree; checked with the flags its "
+              "units share")
 json.dump(expanded, open(sys.argv[2], "w"))
 EOF
 
