@@ -60,7 +60,7 @@ bool BeforeInTorchOrder(const A& a, const B& b) {
 // child's, which a sum does as well as a list).
 struct Node {
   uint32_t event_index = 0;  // position in trace.events and the index's columns
-  uint32_t name = 0;         // row-name id (EventTree::row_names_)
+  uint32_t name = 0;         // row-name id (EventTree::RowNameOf)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   int64_t kernels_ns = 0;
@@ -136,6 +136,31 @@ class FirstNodeById {
   std::unordered_map<int64_t, int> map_;
 };
 
+// Rows by (row name, variant: device, user annotation). A name nearly always comes in one
+// variant, and a trace can hold millions of names (a device slice each): every name has one
+// slot, for the variant it came in first, and the rare others share a hash map.
+class RowSlots {
+ public:
+  explicit RowSlots(size_t names) : slot_(names, -1), variant_(names, 0) {}
+
+  // The row of (name, variant), -1 when it has none yet; the caller then sets it.
+  int32_t& Slot(uint32_t name, uint8_t variant) {
+    int32_t& slot = slot_[name];
+    if (slot < 0) {
+      variant_[name] = variant;
+      return slot;
+    }
+    if (variant_[name] == variant)
+      return slot;
+    return others_.try_emplace(uint64_t{name} * 4 + variant, -1).first->second;
+  }
+
+ private:
+  std::vector<int32_t> slot_;
+  std::vector<uint8_t> variant_;
+  std::unordered_map<uint64_t, int32_t> others_;  // nodes: a reference survives a rehash
+};
+
 class EventTree {
  public:
   explicit EventTree(const index::TraceIndex& index) : index_(index) {
@@ -146,16 +171,13 @@ class EventTree {
     const index::NameTable& names = index.names();
     std::vector<uint8_t> filtered(names.size());
     std::vector<uint32_t> row_of_name(names.size());
-    row_names_.resize(names.size());
-    uint32_t profiler_step = index::kNone;
     for (uint32_t n = 0; n < names.size(); ++n) {
       filtered[n] = IsFilteredName(names.text[n]);
-      row_names_[n] = RowName(names.text[n]);
       row_of_name[n] = n;
-      if (row_names_[n] != names.text[n]) {
-        if (profiler_step == index::kNone)
-          profiler_step = n;
-        row_of_name[n] = profiler_step;
+      if (RowName(names.text[n]) != names.text[n]) {
+        if (profiler_step_ == index::kNone)
+          profiler_step_ = n;
+        row_of_name[n] = profiler_step_;
       }
     }
     const index::EventColumns& columns = index.events();
@@ -197,15 +219,21 @@ class EventTree {
     SortAlmostSorted(&nodes_);
     SortAlmostSorted(&device_);
     alive_.resize(nodes_.size());
-    node_of_event_.assign(trace.events.size(), -1);
-    for (size_t i = 0; i < nodes_.size(); ++i) {
+    for (size_t i = 0; i < nodes_.size(); ++i)
       alive_[i] = static_cast<int>(i);
-      node_of_event_[nodes_[i].event_index] = static_cast<int>(i);
-    }
     PopulateCpuChildren();
   }
 
   void Attribute(Attribution attribution, AttributionStats* stats) {
+    if (attribution == Attribution::kReleased) {
+      for (const DeviceSpan& node : device_)
+        stats->device_events += trace::IsDeviceCategory(index_.events().category[node.event_index]);
+      return;
+    }
+    // Only attribution climbs from a marker to its op; the map goes before the rows are built.
+    node_of_event_.assign(index_.trace().events.size(), -1);
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      node_of_event_[nodes_[i].event_index] = static_cast<int>(i);
     std::vector<std::pair<int64_t, int>> markers, ops;
     for (int i : alive_) {
       const Node& node = nodes_[i];
@@ -226,8 +254,6 @@ class EventTree {
       if (!trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
       ++stats->device_events;
-      if (attribution == Attribution::kReleased)
-        continue;
       int op = -1;
       if (auto launch = index_.LaunchId(node.event_index)) {
         const int marker = marker_by_launch.Find(*launch);
@@ -250,6 +276,7 @@ class EventTree {
       nodes_[op].kernels_ns += node.end_ns - node.start_ns;
       ++stats->attributed;
     }
+    node_of_event_ = {};
   }
 
   // Markers have served attribution; from here on they are neither rows nor children.
@@ -299,32 +326,34 @@ class EventTree {
     // Device slices may be named once each (a launch's "i<n>_..." names), so there can be a row
     // per slice: the keys are counted first and the rows reserved once, rather than grown by
     // doubling with the old and new arrays both alive at the largest step.
-    std::vector<int32_t> row_of_key(row_names_.size() * 4, -1);
-    auto key_of = [&](uint32_t name, uint32_t event_index, bool device) {
+    auto variant_of = [&](uint32_t event_index, bool device) {
       const bool user_annotation = IsUserAnnotation(index_.events().category[event_index]);
-      return name * 4 + (device ? 2 : 0) + (user_annotation ? 1 : 0);
+      return static_cast<uint8_t>((device ? 2 : 0) + (user_annotation ? 1 : 0));
     };
     const bool with_device = which == KeyAverageRows::kAll;
     size_t row_count = 0;
-    auto count_key = [&](uint32_t name, uint32_t event_index, bool device) {
-      int32_t& seen = row_of_key[key_of(name, event_index, device)];
-      if (seen < 0) {
-        seen = 0;
-        ++row_count;
-      }
-    };
-    ForEachInOrder(
-        with_device, [&](int i) { count_key(nodes_[i].name, nodes_[i].event_index, false); },
-        [&](const DeviceSpan& span) { count_key(span.name, span.event_index, true); });
-    std::fill(row_of_key.begin(), row_of_key.end(), -1);
+    {
+      RowSlots seen(index_.names().size());
+      auto count_key = [&](uint32_t name, uint32_t event_index, bool device) {
+        int32_t& slot = seen.Slot(name, variant_of(event_index, device));
+        if (slot < 0) {
+          slot = 0;
+          ++row_count;
+        }
+      };
+      ForEachInOrder(
+          with_device, [&](int i) { count_key(nodes_[i].name, nodes_[i].event_index, false); },
+          [&](const DeviceSpan& span) { count_key(span.name, span.event_index, true); });
+    }
+    RowSlots row_of_key(index_.names().size());
     std::vector<KeyAverage> rows;
     rows.reserve(row_count);
     auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
-      int32_t& slot = row_of_key[key_of(name, event_index, device)];
+      int32_t& slot = row_of_key.Slot(name, variant_of(event_index, device));
       if (slot < 0) {
         slot = static_cast<int32_t>(rows.size());
         KeyAverage& row = rows.emplace_back();
-        row.name = row_names_[name];
+        row.name = RowNameOf(name);
         row.is_device = device;
         row.is_user_annotation = IsUserAnnotation(index_.events().category[event_index]);
       }
@@ -413,12 +442,17 @@ class EventTree {
     return -1;
   }
 
+  // A row-name id's text: its name's, except that the first ProfilerStep#N stands for all.
+  std::string_view RowNameOf(uint32_t name) const {
+    return name == profiler_step_ ? std::string_view("ProfilerStep*") : index_.names().text[name];
+  }
+
   const index::TraceIndex& index_;
-  std::vector<std::string_view> row_names_;  // row-name id -> its name
-  std::vector<Node> nodes_;                  // host events, (start, -end, logging) order
-  std::vector<DeviceSpan> device_;           // PrivateUse1 events, the same order
-  std::vector<int> alive_;                   // indices into nodes_ not folded away, in that order
-  std::vector<int> node_of_event_;           // trace event -> its node, or -1
+  uint32_t profiler_step_ = index::kNone;  // the name id every ProfilerStep#N row shares
+  std::vector<Node> nodes_;                // host events, (start, -end, logging) order
+  std::vector<DeviceSpan> device_;         // PrivateUse1 events, the same order
+  std::vector<int> alive_;                 // indices into nodes_ not folded away, in that order
+  std::vector<int> node_of_event_;         // trace event -> its node, or -1; in Attribute
 };
 
 }  // namespace

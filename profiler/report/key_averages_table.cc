@@ -2,7 +2,9 @@
 // points like Python's len(), so non-ASCII names line up the way torch prints them.
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/json_writer.h"
@@ -95,6 +97,52 @@ void ReplaceAll(std::string* text, std::string_view from, std::string_view to) {
   }
 }
 
+Status SortKeyFor(std::string_view sort_by, SortKey* key) {
+  std::string attribute(sort_by);
+  ReplaceAll(&attribute, "cuda", "device");
+  ReplaceAll(&attribute, "xpu", "device");
+  ReplaceAll(&attribute, "privateuse1", "device");
+  if (!LookupSortKey(attribute, key)) {
+    return Status::Error("unknown sort_by key '" + std::string(sort_by) +
+                         "' (expected cpu_time_total, self_cpu_time_total, cpu_time, "
+                         "device_time_total, self_device_time_total, device_time or count)");
+  }
+  return Status::Ok();
+}
+
+// The positions of the rows the table prints, in the order SortKeyAverages would give them:
+// descending by |key|, ties in first-appearance order. A trace whose device slices are named
+// once each has a row per slice, millions of them, and the table prints row_limit of them; a
+// stable sort of the rows themselves held a second copy of all of them, so only the printed
+// positions are selected, from keys computed once.
+std::vector<uint32_t> PrintedOrder(const std::vector<KeyAverage>& rows,
+                                   const SortKey& key,
+                                   int row_limit) {
+  std::vector<double> keys(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    keys[i] = key(rows[i]);
+  std::vector<uint32_t> order(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    order[i] = static_cast<uint32_t>(i);
+  // The position breaks ties, which makes the order total and the selection stable.
+  const auto before = [&keys](uint32_t a, uint32_t b) {
+    return keys[a] != keys[b] ? keys[a] > keys[b] : a < b;
+  };
+  if (row_limit >= 0 && static_cast<size_t>(row_limit) < order.size()) {
+    std::partial_sort(order.begin(), order.begin() + row_limit, order.end(), before);
+    order.resize(static_cast<size_t>(row_limit));
+  } else {
+    std::sort(order.begin(), order.end(), before);
+  }
+  return order;
+}
+
+// The table of |rows| printed in |order| (positions into |rows|; null: as they stand). The name
+// column's width and the totals cover every row, printed or not, as torch's do.
+std::string RenderRows(const std::vector<KeyAverage>& rows,
+                       const std::vector<uint32_t>* order,
+                       const TableOptions& options);
+
 }  // namespace
 
 std::string FormatTime(double us) {
@@ -112,16 +160,8 @@ std::string FormatTimeShare(double us, double total_us) {
 }
 
 Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows) {
-  std::string attribute(sort_by);
-  ReplaceAll(&attribute, "cuda", "device");
-  ReplaceAll(&attribute, "xpu", "device");
-  ReplaceAll(&attribute, "privateuse1", "device");
   SortKey key;
-  if (!LookupSortKey(attribute, &key)) {
-    return Status::Error("unknown sort_by key '" + std::string(sort_by) +
-                         "' (expected cpu_time_total, self_cpu_time_total, cpu_time, "
-                         "device_time_total, self_device_time_total, device_time or count)");
-  }
+  RBLNSIM_RETURN_IF_ERROR(SortKeyFor(sort_by, &key));
   // Python's sorted(reverse=True) is stable too: equal keys keep their order.
   std::stable_sort(rows->begin(), rows->end(),
                    [&key](const KeyAverage& a, const KeyAverage& b) { return key(a) > key(b); });
@@ -130,6 +170,14 @@ Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows) 
 
 std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
                                    const TableOptions& options) {
+  return RenderRows(rows, nullptr, options);
+}
+
+namespace {
+
+std::string RenderRows(const std::vector<KeyAverage>& rows,
+                       const std::vector<uint32_t>* order,
+                       const TableOptions& options) {
   if (rows.empty())
     return "";
   std::string device = options.device_name;
@@ -179,11 +227,11 @@ std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
   append(header.text());
   append(separator.text());
 
-  int printed = 0;
-  for (const KeyAverage& row : rows) {
-    if (printed == options.row_limit)
+  const size_t printable = order != nullptr ? order->size() : rows.size();
+  for (size_t printed = 0; printed < printable; ++printed) {
+    if (printed == static_cast<size_t>(options.row_limit))
       break;
-    ++printed;
+    const KeyAverage& row = rows[order != nullptr ? (*order)[printed] : printed];
     std::string name(row.name);
     if (trace::Utf8Length(name) >= kMaxNameColumnWidth - 3) {
       name = std::string(Utf8Prefix(name, kMaxNameColumnWidth - 3)) + "...";
@@ -213,16 +261,21 @@ std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
   return out;
 }
 
+}  // namespace
+
 StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
                                              const TableOptions& options,
                                              AttributionStats* stats) {
-  KeyAverages averages = ComputeKeyAverages(index, options.attribution);
+  SortKey key;
+  if (!options.sort_by.empty())
+    RBLNSIM_RETURN_IF_ERROR(SortKeyFor(options.sort_by, &key));
+  const KeyAverages averages = ComputeKeyAverages(index, options.attribution);
   if (stats != nullptr)
     *stats = averages.stats;
-  if (!options.sort_by.empty()) {
-    RBLNSIM_RETURN_IF_ERROR(SortKeyAverages(options.sort_by, &averages.rows));
-  }
-  return RenderKeyAveragesTable(averages.rows, options);
+  if (options.sort_by.empty())
+    return RenderRows(averages.rows, nullptr, options);
+  const std::vector<uint32_t> order = PrintedOrder(averages.rows, key, options.row_limit);
+  return RenderRows(averages.rows, &order, options);
 }
 
 StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,

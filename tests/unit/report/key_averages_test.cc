@@ -393,6 +393,36 @@ TEST(KeyAveragesTable, TreeFollowsContainmentPerThread) {
   EXPECT_EQ(FindRow(averages.rows, "partial")->self_cpu_ns, 20 * kUs);
 }
 
+// The table selects the rows it prints instead of sorting them all; what it prints must be what
+// a stable sort of every row prints, ties in first-appearance order included.
+TEST(KeyAveragesTable, SelectedRowsAreTheStablySortedOnes) {
+  Trace trace;
+  const int64_t durations_us[] = {10, 20, 10, 30, 20, 10, 30, 5, 20, 10};
+  int64_t ts_ns = 0;
+  for (size_t i = 0; i < std::size(durations_us); ++i) {
+    const std::string name = "op" + std::to_string(i % 7);  // names repeat: counts differ
+    trace.events.push_back(Op(name, ts_ns, durations_us[i] * kUs));
+    trace.events.push_back(
+        Kernel("k" + std::to_string(i % 4), ts_ns + kUs, durations_us[(i + 3) % 10] * kUs));
+    ts_ns += 100 * kUs;
+  }
+  const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
+  ASSERT_EQ(averages.rows.size(), 11u);
+  for (const char* sort_by : {"cpu_time_total", "self_cpu_time_total", "cpu_time",
+                              "device_time_total", "self_device_time_total", "device_time",
+                              "count"}) {
+    for (const int row_limit : {-1, 0, 1, 2, 3, 5, 10, 11, 12}) {
+      TableOptions options;
+      options.sort_by = sort_by;
+      options.row_limit = row_limit;
+      std::vector<KeyAverage> sorted = averages.rows;
+      ASSERT_TRUE(SortKeyAverages(sort_by, &sorted).ok());
+      EXPECT_EQ(Table(trace, options), RenderKeyAveragesTable(sorted, options))
+          << sort_by << " row_limit " << row_limit;
+    }
+  }
+}
+
 TEST(KeyAveragesTable, RowsSplitByDeviceAndAnnotationAndMergeProfilerSteps) {
   Trace trace;
   trace.events = {
