@@ -112,7 +112,6 @@ uint32_t NameTable::Intern(std::string_view name, size_t hash) {
   if (slot.id == kNone) {
     slot = {static_cast<uint32_t>(text.size()), TagOf(hash)};
     text.push_back(name);
-    hash_.push_back(hash);
   }
   return slot.id;
 }
@@ -128,11 +127,14 @@ void NameTable::ReserveSlots(size_t names) {
 void NameTable::Rehash(size_t slots) {
   slots_.assign(slots, Slot{kNone, 0});
   const size_t mask = slots_.size() - 1;
+  // The hashes are computed again rather than kept: eight bytes per name (a trace can have a
+  // name per device slice) for a pass that a table sized from the estimate seldom makes.
   for (uint32_t id = 0; id < text.size(); ++id) {
-    size_t slot = hash_[id] & mask;
+    const size_t hash = Hash(text[id]);
+    size_t slot = hash & mask;
     while (slots_[slot].id != kNone)
       slot = (slot + 1) & mask;
-    slots_[slot] = {id, TagOf(hash_[id])};
+    slots_[slot] = {id, TagOf(hash)};
   }
 }
 

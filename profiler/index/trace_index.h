@@ -42,10 +42,7 @@ struct NameTable {
 
   size_t size() const { return text.size(); }
   // Room for |names| names without regrowing the id arrays.
-  void ReserveIds(size_t names) {
-    text.reserve(names);
-    hash_.reserve(names);
-  }
+  void ReserveIds(size_t names) { text.reserve(names); }
   // Slots for |names| names in all, so that interning them does not regrow the table.
   void ReserveSlots(size_t names);
   // kNone when no event has that name.
@@ -73,8 +70,7 @@ struct NameTable {
   void Grow() { Rehash(std::max<size_t>(64, slots_.size() * 2)); }
   void Rehash(size_t slots);
 
-  std::vector<size_t> hash_;  // id -> hash of text[id], for regrowing
-  std::vector<Slot> slots_;   // power-of-two size; id kNone when empty
+  std::vector<Slot> slots_;  // power-of-two size; id kNone when empty
 };
 
 // Per-event bits of EventColumns::flags.

@@ -408,9 +408,9 @@ TEST(KeyAveragesTable, SelectedRowsAreTheStablySortedOnes) {
   }
   const KeyAverages averages = KeyAveragesOf(trace, Attribution::kReleased);
   ASSERT_EQ(averages.rows.size(), 11u);
-  for (const char* sort_by : {"cpu_time_total", "self_cpu_time_total", "cpu_time",
-                              "device_time_total", "self_device_time_total", "device_time",
-                              "count"}) {
+  for (const char* sort_by :
+       {"cpu_time_total", "self_cpu_time_total", "cpu_time", "device_time_total",
+        "self_device_time_total", "device_time", "count"}) {
     for (const int row_limit : {-1, 0, 1, 2, 3, 5, 10, 11, 12}) {
       TableOptions options;
       options.sort_by = sort_by;
