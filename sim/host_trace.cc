@@ -4,9 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "profiler/trace/json_writer.h"
+#include "profiler/trace/shared_text.h"
 
 namespace rblnsim::sim {
 
@@ -67,6 +70,14 @@ void AppendHostTrace(const scenario::Scenario& scenario,
   shape_args.reserve(timeline.shapes.size());
   for (const sim::InputSignature& inputs : timeline.shapes)
     shape_args.push_back(ShapeArgs(inputs));
+  // Interned (trace/shared_text.h): every op of a signature then holds two ids, not its text.
+  std::vector<std::pair<std::optional<trace::SharedText>, std::optional<trace::SharedText>>>
+      shared_shape_args;
+  shared_shape_args.reserve(shape_args.size());
+  for (const auto& [dims, types] : shape_args) {
+    shared_shape_args.emplace_back(trace::InternSharedText(dims.text, /*raw=*/true),
+                                   trace::InternSharedText(types.text, /*raw=*/true));
+  }
   int64_t ev_idx = 0;
   trace::ArgListBuilder args;  // reused: one allocation per op for all of its args
   // Looked up once for all ops.
@@ -97,8 +108,15 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     // dtypes and shapes from them), and the bytes an aten::_copy_from moved over PCIe.
     if (event.shapes_id != 0 && event.shapes_id <= shape_args.size()) {
       const auto& [dims, types] = shape_args[event.shapes_id - 1];
-      args.Add(kInputDims, trace::RawJsonView{dims.text});
-      args.Add(kInputType, trace::RawJsonView{types.text});
+      const auto& [shared_dims, shared_types] = shared_shape_args[event.shapes_id - 1];
+      if (shared_dims)
+        args.Add(kInputDims, *shared_dims);
+      else
+        args.Add(kInputDims, trace::RawJsonView{dims.text});
+      if (shared_types)
+        args.Add(kInputType, *shared_types);
+      else
+        args.Add(kInputType, trace::RawJsonView{types.text});
     }
     if (event.bytes >= 0)
       args.Add(kBytes, event.bytes);

@@ -98,7 +98,18 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
   static const trace::ArgKey kCorrelation("correlation");
   if (slice.category_count != 0) {
     JoinCategories(exp.CategoriesOf(slice), &scratch->categories);
-    args.Add(kCategories, std::string_view(scratch->categories));
+    auto known = scratch->shared_categories.find(scratch->categories);
+    if (known == scratch->shared_categories.end() &&
+        scratch->shared_categories.size() < SliceArgScratch::kMaxSharedCategories) {
+      known = scratch->shared_categories
+                  .emplace(scratch->categories,
+                           trace::InternSharedText(scratch->categories, /*raw=*/false))
+                  .first;
+    }
+    if (known != scratch->shared_categories.end() && known->second)
+      args.Add(kCategories, *known->second);
+    else
+      args.Add(kCategories, std::string_view(scratch->categories));
   }
   if (launch_device) {
     // HTA finds device events by args.stream > 0 and pairs them by args.correlation.

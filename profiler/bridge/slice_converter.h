@@ -8,12 +8,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
 #include "profiler/bridge/flows.h"
+#include "profiler/trace/shared_text.h"
 #include "profiler/trace/trace.h"
 
 namespace rblnsim::bridge {
@@ -63,6 +65,11 @@ BridgeResult ConvertExportBySlice(const RblnKinetoExport& exp, const ConvertWind
 struct SliceArgScratch {
   trace::ArgListBuilder builder;
   std::string categories;
+  // A capture's slices share a few "categories" texts (an engine and its chiplet): each is
+  // interned once (trace/shared_text.h) and every slice's args hold its id. nullopt: the table
+  // would not take it. At most kMaxSharedCategories texts are remembered; others go inline.
+  std::unordered_map<std::string, std::optional<trace::SharedText>> shared_categories;
+  static constexpr size_t kMaxSharedCategories = 1024;
 };
 
 // What both run: the rows first, then the slices in export order, then Finish.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "profiler/trace/arg_keys.h"
+#include "profiler/trace/shared_text.h"
 
 namespace rblnsim::trace {
 
@@ -19,9 +20,20 @@ namespace {
 // (an inline key, a string, raw JSON) is a length, one byte below 255 or 255 and a uint32, then
 // the bytes. Most events' args are a few ids and short strings under keys the whole trace
 // shares, so this keeps a block at about half of what full keys and eight-byte numbers take.
+// kSharedString and kSharedRaw are a string or raw JSON interned in the process's table
+// (shared_text.h), stored as its four-byte id and read back as a view of the table's text.
 constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);  // the block header: count, used, capacity
 constexpr uint32_t kHeaderBytes32 = static_cast<uint32_t>(kHeaderBytes);
-enum StoredKind : uint8_t { kInt64 = 0, kDouble = 1, kBool = 2, kString = 3, kRaw = 4, kInt32 = 5 };
+enum StoredKind : uint8_t {
+  kInt64 = 0,
+  kDouble = 1,
+  kBool = 2,
+  kString = 3,
+  kRaw = 4,
+  kInt32 = 5,
+  kSharedString = 6,
+  kSharedRaw = 7,
+};
 constexpr uint8_t kInternedKey = 0x80;
 constexpr uint8_t kKindMask = 0x7f;
 constexpr uint8_t kLongText = 255;
@@ -157,6 +169,15 @@ ArgValueView GetValue(const char** at, uint8_t kind) {
     }
     case kString:
       return GetText(at);
+    case kSharedString:
+    case kSharedRaw: {
+      uint32_t id = 0;
+      std::memcpy(&id, *at, sizeof id);
+      *at += sizeof id;
+      const std::string_view text = SharedTextView(id);
+      return (kind & kKindMask) == kSharedRaw ? ArgValueView(RawJsonView{text})
+                                              : ArgValueView(text);
+    }
     default:  // kRaw
       return RawJsonView{GetText(at)};
   }
@@ -166,7 +187,9 @@ ArgValueView GetValue(const char** at, uint8_t kind) {
 inline void SkipValue(const char** at, uint8_t kind) {
   switch (kind & kKindMask) {
     case kInt32:
-      *at += sizeof(int32_t);
+    case kSharedString:
+    case kSharedRaw:
+      *at += sizeof(uint32_t);
       return;
     case kInt64:
     case kDouble:
@@ -450,6 +473,26 @@ ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value
   const size_t at = buffer_.size();
   buffer_.resize(at + EncodedSize(key, value));
   Encode(buffer_.data() + at, key, value);
+  ++count_;
+  return *this;
+}
+
+ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, SharedText text) {
+  if (buffer_.empty())
+    buffer_.resize(kHeaderBytes);
+  const size_t key_bytes = key.id() ? sizeof(uint16_t) : TextSize(key.text().size());
+  const size_t at = buffer_.size();
+  buffer_.resize(at + 1 + key_bytes + sizeof(uint32_t));
+  char* out = buffer_.data() + at;
+  *out++ =
+      static_cast<char>((text.raw ? kSharedRaw : kSharedString) | (key.id() ? kInternedKey : 0));
+  if (const std::optional<uint16_t> id = key.id()) {
+    std::memcpy(out, &*id, sizeof(uint16_t));
+    out += sizeof(uint16_t);
+  } else {
+    out = PutText(out, key.text());
+  }
+  std::memcpy(out, &text.id, sizeof text.id);
   ++count_;
   return *this;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_keys.h"
+#include "profiler/trace/shared_text.h"
 
 namespace rblnsim::trace {
 
@@ -141,6 +142,9 @@ class ArgListBuilder {
  public:
   ArgListBuilder& Add(std::string_view key, const ArgValueView& value);
   ArgListBuilder& Add(const ArgKey& key, const ArgValueView& value);
+  // A value interned in the process's table (shared_text.h): four bytes in the block, read back
+  // as the string or raw JSON it stands for.
+  ArgListBuilder& Add(const ArgKey& key, SharedText text);
   size_t size() const { return count_; }
   bool Has(std::string_view key) const;
   bool Has(const ArgKey& key) const;

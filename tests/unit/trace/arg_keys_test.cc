@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_list.h"
+#include "profiler/trace/shared_text.h"
 
 // Each test runs in a process of its own (gtest_discover_tests), so the process-wide table
 // starts empty in every one.
@@ -159,6 +160,55 @@ TEST(ArgKeysTest, AFullTableKeepsFurtherKeysAsTextInTheirLists) {
   EXPECT_EQ(std::get<int64_t>(built.Find("early")->value), 1);
   EXPECT_FALSE(built.Find("later").has_value());
   EXPECT_EQ(built[1].key, "late");
+}
+
+// The shared value table (shared_text.h) is interned from the bridge and the host trace,
+// possibly on a consumer's threads, and read by any thread through arg lists.
+TEST(SharedTextTest, ThreadsInterningTheSameValuesAgreeOnTheirIds) {
+  constexpr int kThreads = 4;
+  constexpr int kValues = 300;
+  const uint32_t before = SharedTextCount();
+  std::vector<std::vector<uint32_t>> ids(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &ids] {
+      for (int i = 0; i < kValues; ++i) {
+        const int v = (i + t * 53) % kValues;
+        const std::optional<SharedText> text =
+            InternSharedText("Task DMA, chiplet " + std::to_string(v), /*raw=*/false);
+        ids[t].push_back(text ? text->id : UINT32_MAX);
+        // Read while other threads intern.
+        if (text && SharedTextView(text->id) != "Task DMA, chiplet " + std::to_string(v))
+          ids[t].back() = UINT32_MAX - 1;
+      }
+    });
+  }
+  for (std::thread& thread : threads)
+    thread.join();
+  EXPECT_EQ(SharedTextCount() - before, static_cast<uint32_t>(kValues));
+  // Thread 0 interned value v as its v-th; every thread must have got the same ids.
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kValues; ++i) {
+      const int v = (i + t * 53) % kValues;
+      ASSERT_LT(ids[t][i], UINT32_MAX - 1);
+      EXPECT_EQ(ids[t][i], ids[0][v]);
+    }
+  }
+}
+
+// Last in this file: it fills the process's table. A value past the bound stays text in its
+// list and reads back the same.
+TEST(SharedTextTest, AFullTableTakesNoMoreValues) {
+  const std::optional<SharedText> early = InternSharedText("early value", /*raw=*/false);
+  ASSERT_TRUE(early.has_value());
+  for (uint32_t i = 0; SharedTextCount() < kMaxSharedTexts; ++i)
+    ASSERT_TRUE(InternSharedText("value " + std::to_string(i), false).has_value());
+  EXPECT_FALSE(InternSharedText("late value", false).has_value());
+  EXPECT_EQ(SharedTextCount(), kMaxSharedTexts);
+  const std::optional<SharedText> again = InternSharedText("early value", /*raw=*/true);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->id, early->id);
+  EXPECT_TRUE(again->raw);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_keys.h"
+#include "profiler/trace/shared_text.h"
 
 namespace rblnsim::trace {
 namespace {
@@ -110,6 +111,56 @@ TEST(ArgListTest, SharedKeysAreStoredAsIdsNotText) {
   EXPECT_GT(long_list.heap_bytes(), long_key.size());
   ASSERT_TRUE(long_list.Find(long_key).has_value());
   EXPECT_EQ(long_list.Find(long_key)->key, long_key);
+}
+
+// A value interned in the process's table costs four bytes in the block and reads back as the
+// same string or raw JSON as the text would: found, iterated, copied, compared, rebuilt by Set.
+TEST(ArgListTest, SharedValuesReadBackAsTheirText) {
+  const std::string categories = "Neural Engine Clusters, chiplet 0 (a shared arg value)";
+  const std::string dims = "[[256, 256], [256, 256]]";
+  const std::optional<SharedText> text = InternSharedText(categories, /*raw=*/false);
+  const std::optional<SharedText> raw = InternSharedText(dims, /*raw=*/true);
+  ASSERT_TRUE(text && raw);
+  EXPECT_FALSE(text->raw);
+  EXPECT_TRUE(raw->raw);
+  const std::optional<SharedText> again = InternSharedText(categories, /*raw=*/false);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->id, text->id);  // once per process
+  EXPECT_EQ(SharedTextView(raw->id), dims);
+
+  const ArgKey kCategories("categories");
+  const ArgKey kDims("Input Dims");
+  ArgListBuilder builder;
+  builder.Add("n", int64_t{1}).Add(kCategories, *text).Add(kDims, *raw);
+  const std::string long_key =
+      "long key past the interned length: " + std::string(kMaxInternedArgKeyBytes, 'k');
+  builder.Add(ArgKey(long_key), *text);
+  builder.Add("last", int64_t{2});
+  const ArgList shared = builder.Build();
+  const ArgList inline_text = {{"n", int64_t{1}},
+                               {"categories", categories},
+                               {"Input Dims", RawJson{dims}},
+                               {long_key, categories},
+                               {"last", int64_t{2}}};
+  EXPECT_EQ(Owned(shared), Owned(inline_text));
+  EXPECT_TRUE(shared == inline_text);
+  EXPECT_LT(shared.heap_bytes() + categories.size(), inline_text.heap_bytes());
+  ASSERT_TRUE(shared.Find("categories").has_value());
+  EXPECT_EQ(std::get<std::string_view>(shared.Find(kCategories)->value), categories);
+  EXPECT_EQ(std::get<RawJsonView>(shared.Find(kDims)->value).text, dims);
+  EXPECT_EQ(std::get<int64_t>(shared.Find("last")->value), 2);  // found past the ids
+  EXPECT_TRUE(builder.Add(kCategories, *text).Has(kCategories));
+  builder.Clear();
+
+  ArgList copy = shared;
+  EXPECT_TRUE(copy == shared);
+  copy.Set("n", int64_t{3});
+  EXPECT_EQ(std::get<int64_t>(copy.Find("n")->value), 3);
+  EXPECT_EQ(std::get<std::string_view>(copy.Find(kCategories)->value), categories);
+
+  // Values the table does not take: too long.
+  EXPECT_FALSE(InternSharedText(std::string(kMaxSharedTextBytes + 1, 'v'), false).has_value());
+  EXPECT_TRUE(InternSharedText(std::string(kMaxSharedTextBytes, 'v'), false).has_value());
 }
 
 TEST(ArgListTest, FindGivesTheListsOwnKeyNotTheCallers) {
