@@ -1,28 +1,21 @@
 #include "profiler/trace/arg_keys.h"
 
 #include <array>
-#include <atomic>
 #include <cstring>
-#include <deque>
-#include <mutex>
 #include <string>
-#include <unordered_map>
+
+#include "profiler/trace/interned_texts.h"
 
 namespace rblnsim::trace {
 
 namespace {
 
-struct SharedTable {
-  std::mutex mutex;
-  std::deque<std::string> texts;  // a deque: a stored key never moves
-  std::unordered_map<std::string_view, uint16_t> ids;
-  std::atomic<uint32_t> count{0};
-  std::array<std::atomic<const std::string*>, kMaxInternedArgKeys> slots{};
-};
+using KeyTable = InternedTexts<kMaxInternedArgKeys>;
+static_assert(kMaxInternedArgKeys <= 65536, "ids are stored in two bytes");
 
 // Never destroyed: lists in static storage may be read during exit.
-SharedTable& Shared() {
-  static SharedTable* const table = new SharedTable();
+KeyTable& Shared() {
+  static auto* const table = new KeyTable();
   return *table;
 }
 
@@ -91,29 +84,18 @@ std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
   // The common case, a key this thread has seen: no word of the shared table is read.
   if (cached && entry.present)
     return entry.id;
-  SharedTable& table = Shared();
+  KeyTable& table = Shared();
   if (cached) {
     // Absent, and nothing was added since: a lookup still finds nothing, and so does an
     // interning call once the table is full.
-    const uint32_t count = table.count.load(std::memory_order_acquire);
+    const uint32_t count = table.size();
     if (entry.absent_at == count && (!intern || count >= kMaxInternedArgKeys))
       return std::nullopt;
   }
-  std::optional<uint16_t> id;
   uint32_t count = 0;
-  {
-    const std::lock_guard<std::mutex> lock(table.mutex);
-    if (const auto found = table.ids.find(key); found != table.ids.end()) {
-      id = found->second;
-    } else if (intern && table.texts.size() < kMaxInternedArgKeys) {
-      const std::string& text = table.texts.emplace_back(key);
-      id = static_cast<uint16_t>(table.texts.size() - 1);
-      table.ids.emplace(text, *id);
-      table.slots[*id].store(&text, std::memory_order_release);
-      table.count.store(static_cast<uint32_t>(table.texts.size()), std::memory_order_release);
-    }
-    count = table.count.load(std::memory_order_relaxed);
-  }
+  const std::optional<uint32_t> found = table.Lookup(key, intern, &count);
+  const std::optional<uint16_t> id =
+      found ? std::optional<uint16_t>(static_cast<uint16_t>(*found)) : std::nullopt;
   entry.filled = true;
   entry.size = static_cast<uint8_t>(key.size());
   if (!key.empty())  // an empty view may have no data pointer at all
@@ -135,11 +117,11 @@ std::optional<uint16_t> FindArgKey(std::string_view key) {
 }
 
 std::string_view ArgKeyText(uint16_t id) {
-  return *Shared().slots[id].load(std::memory_order_acquire);
+  return Shared().Text(id);
 }
 
 uint32_t InternedArgKeyCount() {
-  return Shared().count.load(std::memory_order_acquire);
+  return Shared().size();
 }
 
 }  // namespace rblnsim::trace
