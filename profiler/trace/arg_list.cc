@@ -52,6 +52,11 @@ bool FitsInt32(int64_t i) {
   return i >= INT32_MIN && i <= INT32_MAX;
 }
 
+// The type byte and the key: a two-byte id, or the key's text.
+size_t KeySize(const ArgKey& key) {
+  return 1 + (key.id() ? sizeof(uint16_t) : TextSize(key.text().size()));
+}
+
 size_t EncodedSize(const ArgKey& key, const ArgValueView& value) {
   size_t payload = 8;
   if (const auto* i = std::get_if<int64_t>(&value))
@@ -62,7 +67,7 @@ size_t EncodedSize(const ArgKey& key, const ArgValueView& value) {
     payload = TextSize(s->size());
   else if (const auto* r = std::get_if<RawJsonView>(&value))
     payload = TextSize(r->text.size());
-  return 1 + (key.id() ? sizeof(uint16_t) : TextSize(key.text().size())) + payload;
+  return KeySize(key) + payload;
 }
 
 char* PutText(char* out, std::string_view text) {
@@ -79,18 +84,22 @@ char* PutText(char* out, std::string_view text) {
   return out + n;
 }
 
+// Writes the type byte (|kind| and whether the key is an id) and the key; returns the end.
+char* PutKindAndKey(char* out, uint8_t kind, const ArgKey& key) {
+  *out++ = static_cast<char>(kind | (key.id() ? kInternedKey : 0));
+  if (const std::optional<uint16_t> id = key.id()) {
+    std::memcpy(out, &*id, sizeof(uint16_t));
+    return out + sizeof(uint16_t);
+  }
+  return PutText(out, key.text());
+}
+
 char* Encode(char* out, const ArgKey& key, const ArgValueView& value) {
   uint8_t kind = static_cast<uint8_t>(value.index());
   const auto* i = std::get_if<int64_t>(&value);
   if (i != nullptr && FitsInt32(*i))
     kind = kInt32;
-  *out++ = static_cast<char>(kind | (key.id() ? kInternedKey : 0));
-  if (const std::optional<uint16_t> id = key.id()) {
-    std::memcpy(out, &*id, sizeof(uint16_t));
-    out += sizeof(uint16_t);
-  } else {
-    out = PutText(out, key.text());
-  }
+  out = PutKindAndKey(out, kind, key);
   if (kind == kInt32) {
     const auto narrow = static_cast<int32_t>(*i);
     std::memcpy(out, &narrow, sizeof narrow);
@@ -467,33 +476,24 @@ ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& va
   return Add(ArgKey(key), value);
 }
 
-ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {
+char* ArgListBuilder::Append(size_t bytes) {
   if (buffer_.empty())
     buffer_.resize(kHeaderBytes);
   const size_t at = buffer_.size();
-  buffer_.resize(at + EncodedSize(key, value));
-  Encode(buffer_.data() + at, key, value);
+  buffer_.resize(at + bytes);
   ++count_;
+  return buffer_.data() + at;
+}
+
+ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {
+  Encode(Append(EncodedSize(key, value)), key, value);
   return *this;
 }
 
 ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, SharedText text) {
-  if (buffer_.empty())
-    buffer_.resize(kHeaderBytes);
-  const size_t key_bytes = key.id() ? sizeof(uint16_t) : TextSize(key.text().size());
-  const size_t at = buffer_.size();
-  buffer_.resize(at + 1 + key_bytes + sizeof(uint32_t));
-  char* out = buffer_.data() + at;
-  *out++ =
-      static_cast<char>((text.raw ? kSharedRaw : kSharedString) | (key.id() ? kInternedKey : 0));
-  if (const std::optional<uint16_t> id = key.id()) {
-    std::memcpy(out, &*id, sizeof(uint16_t));
-    out += sizeof(uint16_t);
-  } else {
-    out = PutText(out, key.text());
-  }
+  char* out = Append(KeySize(key) + sizeof text.id);
+  out = PutKindAndKey(out, text.raw ? kSharedRaw : kSharedString, key);
   std::memcpy(out, &text.id, sizeof text.id);
-  ++count_;
   return *this;
 }
 

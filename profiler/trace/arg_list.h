@@ -155,6 +155,9 @@ class ArgListBuilder {
   ArgList Build();
 
  private:
+  // Room for one more arg of |bytes| encoded bytes, counted; returns where to write it.
+  char* Append(size_t bytes);
+
   std::string buffer_;
   uint32_t count_ = 0;
 };
