@@ -176,7 +176,9 @@ def kill_at_several_points(tmp):
 
 def test_unwritable_output_fails_fast_with_exit_2():
     """An output that cannot be written is one line on stderr, exit 2, nothing on stdout, no file,
-    and comes before the simulation: far sooner than a complete run of the same scenario."""
+    and comes before the simulation: the refused runs ask for 100 times the launches of a complete
+    run and still end sooner than it (a refusal after the simulation would take ~100 times longer;
+    a ratio to the complete run alone is at the mercy of process start-up under the sanitizers)."""
     with tempfile.TemporaryDirectory(prefix="rblnsim-rel-") as tmp:
         refuse_unwritable_outputs(tmp)
 
@@ -203,13 +205,14 @@ def refuse_unwritable_outputs(tmp):
         os.mkdir(read_only, 0o555)
         cases["read-only directory"] = ["--trace", os.path.join(read_only, "t.json")]
     before = set(os.listdir(tmp))
+    hundredfold = ["--set", "workload.profile.0.repeat=300000"]
     for name, extra in cases.items():
-        proc, seconds = run(["run", MANY] + extra)
+        proc, seconds = run(["run", MANY] + hundredfold + extra)
         err = proc.stderr.decode()
         assert proc.returncode == 2, (name, proc.returncode, err)
         assert err.count("\n") == 1 and err.startswith("rblnsim: "), (name, err)
         assert proc.stdout == b"", (name, proc.stdout[:200])
-        assert seconds < full_s / 4, (name, seconds, full_s)
+        assert seconds < full_s, (name, seconds, full_s)
         print(f"{name}: {seconds * 1000:.0f} ms (full run {full_s * 1000:.0f} ms): {err.strip()}")
     assert set(os.listdir(tmp)) == before, set(os.listdir(tmp)) ^ before
     assert not os.listdir(a_dir)
