@@ -19,10 +19,11 @@
 
 namespace rblnsim {
 
-// Elements in a chunk of about |bytes| (at least one).
+// Elements in a chunk of at most |bytes| (at least one): a chunk a few bytes over 8 MiB would
+// start a huge page of its own for those bytes.
 template <typename T>
 constexpr size_t ChunkElementsFor(size_t bytes) {
-  return std::max<size_t>(1, (bytes + sizeof(T) - 1) / sizeof(T));
+  return std::max<size_t>(1, bytes / sizeof(T));
 }
 inline constexpr size_t kDefaultChunkBytes = size_t{8} << 20;
 

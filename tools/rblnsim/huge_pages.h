@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 namespace rblnsim {
 
@@ -35,6 +36,11 @@ inline HugePageSpan WholeHugePagesIn(const void* p, std::size_t size) {
   return {offset, (size - offset) / kHugePageBytes * kHugePageBytes};
 }
 
+// |size| rounded up to whole huge pages.
+inline constexpr std::size_t HugePageRounded(std::size_t size) {
+  return (size + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
+
 // Advises the whole huge pages of a block of at least kHugeBlockBytes; returns whether it did.
 // A refusal by the kernel (EINVAL where THP is not built in) is no error: the block is used with
 // small pages, as without the advice.
@@ -43,6 +49,19 @@ inline bool AdviseHugePages(void* p, std::size_t size) {
     return false;
   const HugePageSpan span = WholeHugePagesIn(p, size);
   return madvise(static_cast<char*>(p) + span.offset, span.bytes, MADV_HUGEPAGE) == 0;
+}
+
+// A block of |size| >= kHugeBlockBytes that starts on a huge page and owns the whole huge pages
+// it touches, all advised: unaligned, a block of 8 MiB held as much as 2 MiB in small pages
+// at its two ends (a quarter of its faults). The rounding costs at most one huge page, and only
+// when the block's last bytes are written. Released with free(); nullptr when memory runs out.
+inline void* AllocateHugePageBlock(std::size_t size) {
+  void* p = nullptr;
+  const std::size_t rounded = HugePageRounded(size);
+  if (posix_memalign(&p, kHugePageBytes, rounded) != 0)
+    return nullptr;
+  AdviseHugePages(p, rounded);
+  return p;
 }
 
 }  // namespace rblnsim

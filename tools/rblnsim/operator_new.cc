@@ -61,14 +61,16 @@ void* AllocateWith(TryAllocate&& try_allocate) {
 // The trace's event vector, the index's columns, a session's buffers: the blocks whose first
 // writes cost page faults are the big ones, and all of them come through here.
 void* Allocate(std::size_t size) {
-  void* p = AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
-  rblnsim::AdviseHugePages(p, size);
-  return p;
+  if (size >= rblnsim::kHugeBlockBytes)
+    return AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
+  return AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
 }
 
 void* AllocateAligned(std::size_t size, std::align_val_t align) {
   const std::size_t alignment =
       std::max(static_cast<std::size_t>(align), sizeof(void*));  // posix_memalign's floor
+  if (size >= rblnsim::kHugeBlockBytes && alignment <= rblnsim::kHugePageBytes)
+    return AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
   void* p = AllocateWith([size, alignment]() -> void* {
     void* q = nullptr;
     return posix_memalign(&q, alignment, size == 0 ? 1 : size) == 0 ? q : nullptr;

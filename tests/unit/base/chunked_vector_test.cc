@@ -98,11 +98,17 @@ TEST(ChunkedVectorTest, OnlyAppendedElementsAreConstructed) {
   EXPECT_EQ(Counted::live, 0);  // every element destroyed once
 }
 
-TEST(ChunkedVectorTest, DefaultChunksHoldMegabytes) {
+TEST(ChunkedVectorTest, DefaultChunksHoldMegabytesAndNeverOverrunThem) {
   struct Record {
     char bytes[48];
   };
-  EXPECT_EQ(ChunkElementsFor<Record>(kDefaultChunkBytes), (kDefaultChunkBytes + 47) / 48);
+  struct Odd {
+    char bytes[224];  // 8 MiB is not a multiple of it
+  };
+  EXPECT_EQ(ChunkElementsFor<Record>(kDefaultChunkBytes), kDefaultChunkBytes / 48);
+  // A chunk just over 8 MiB would take a whole huge page more for its last bytes.
+  EXPECT_LE(ChunkElementsFor<Odd>(kDefaultChunkBytes) * sizeof(Odd), kDefaultChunkBytes);
+  EXPECT_GT((ChunkElementsFor<Odd>(kDefaultChunkBytes) + 1) * sizeof(Odd), kDefaultChunkBytes);
   EXPECT_EQ(ChunkElementsFor<Record>(1), 1u);
 }
 

@@ -103,5 +103,27 @@ TEST(HugePages, LargeBlockIsAdvisedInsideItsBounds) {
   EXPECT_FALSE(HasFlag(VmFlagsAt(last), "hg"));
 }
 
+TEST(HugePages, SizesRoundUpToWholePages) {
+  EXPECT_EQ(HugePageRounded(kHugeBlockBytes), kHugeBlockBytes);
+  EXPECT_EQ(HugePageRounded(kHugeBlockBytes + 1), kHugeBlockBytes + kHugePageBytes);
+  EXPECT_EQ(HugePageRounded(3 * kHugePageBytes - 1), 3 * kHugePageBytes);
+  EXPECT_EQ(HugePageRounded(0), 0U);
+}
+
+TEST(HugePages, LargeBlockStartsOnAHugePageAndIsAdvisedToItsRoundedEnd) {
+  const std::size_t size = kHugeBlockBytes + 100;  // three huge pages, the last one barely used
+  char* block = static_cast<char*>(AllocateHugePageBlock(size));
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block) % kHugePageBytes, 0U);
+  block[0] = 1;
+  block[size - 1] = 1;
+  if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good()) {
+    // The first byte and the last byte of the rounded block: no page of it is left out.
+    EXPECT_TRUE(HasFlag(VmFlagsAt(block), "hg"));
+    EXPECT_TRUE(HasFlag(VmFlagsAt(block + HugePageRounded(size) - 1), "hg"));
+  }
+  std::free(block);
+}
+
 }  // namespace
 }  // namespace rblnsim
