@@ -206,13 +206,20 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
   // marker is the exception: it sits on the launching host thread, whose process is the
   // consumer itself and is never declared as a device (the host trace names that row).
-  const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
-                           *slice.name == kLaunchMarkerName &&
-                           !device_pids_.contains(slice.device_pid);
-  if (!host_marker && (!device_pids_.contains(slice.device_pid) ||
-                       !lane_keys_.contains({slice.device_pid, slice.resource_tid}))) {
-    ++stats.dropped_unknown_row;
-    return;
+  // Consecutive slices mostly sit on one lane: the last lane found spares the two set lookups
+  // (rows are only ever added, so a lane once found stays declared).
+  const std::pair<int32_t, int32_t> lane{slice.device_pid, slice.resource_tid};
+  if (lane != last_lane_ || !last_lane_declared_) {
+    const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
+                             *slice.name == kLaunchMarkerName &&
+                             !device_pids_.contains(slice.device_pid);
+    const bool declared = device_pids_.contains(slice.device_pid) && lane_keys_.contains(lane);
+    if (!host_marker && !declared) {
+      ++stats.dropped_unknown_row;
+      return;
+    }
+    last_lane_ = lane;
+    last_lane_declared_ = declared;
   }
   const std::optional<PlacedSpan> span =
       PlaceInWindow(slice.start_steady_ns, slice.end_steady_ns, window_, &stats);
@@ -222,7 +229,12 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   trace::Event event;
   event.phase = trace::Phase::kComplete;
   event.category = CategoryForKind(slice.kind);
-  event.name = OrNull(slice.name, &stats.null_names);
+  if (slice.name.has_value()) {
+    event.name = *slice.name;  // no std::string in between: command names outgrow its 15 bytes
+  } else {
+    event.name = kNullText;
+    ++stats.null_names;
+  }
   event.pid = slice.device_pid;
   event.tid = slice.resource_tid;
   event.ts_ns = span->ts_ns;

@@ -92,6 +92,8 @@ class ExportConverter {
   BridgeResult result_;
   std::set<int32_t> device_pids_;
   std::set<std::pair<int32_t, int32_t>> lane_keys_;
+  std::pair<int32_t, int32_t> last_lane_{0, 0};
+  bool last_lane_declared_ = false;  // whether last_lane_ is a declared lane (else unset)
   std::vector<LaunchTag> tags_;
   SliceArgScratch arg_scratch_;
 };
