@@ -1,7 +1,9 @@
-// An append-only sequence stored in fixed-size chunks. Appending never moves what is stored, so
-// a buffer that fills to millions of elements is written once: a std::vector doubling its way
-// there copies everything it holds at each step and touches up to twice the memory, which made
-// the simulator's time per command grow with the length of a session.
+// A sequence stored in fixed-size chunks, appended at the back and released from the front.
+// Neither moves what is stored, so a buffer that fills to millions of elements is written once:
+// a std::vector doubling its way there copies everything it holds at each step and touches up to
+// twice the memory, which made the simulator's time per command grow with the length of a
+// session; a std::deque holds its elements in half-kilobyte nodes, each a small allocation whose
+// pages are faulted 4 KiB at a time.
 //
 // A chunk is megabytes of raw storage, and an element is constructed only when it is appended:
 // memory is written for the first time where elements land, a short buffer touches few pages,
@@ -64,11 +66,14 @@ class ChunkedVector {
 
   ChunkedVector() = default;
   ChunkedVector(ChunkedVector&& other) noexcept
-      : chunks_(std::exchange(other.chunks_, {})), size_(std::exchange(other.size_, 0)) {}
+      : chunks_(std::exchange(other.chunks_, {})),
+        front_(std::exchange(other.front_, 0)),
+        size_(std::exchange(other.size_, 0)) {}
   ChunkedVector& operator=(ChunkedVector&& other) noexcept {
     if (this != &other) {
       Release();
       chunks_ = std::exchange(other.chunks_, {});
+      front_ = std::exchange(other.front_, 0);
       size_ = std::exchange(other.size_, 0);
     }
     return *this;
@@ -87,13 +92,29 @@ class ChunkedVector {
   // A default-constructed element at the end, for the caller to fill in place; it stays where it
   // is however many elements follow.
   T& emplace_back() {
-    if (size_ == chunks_.size() * kChunkElements)
+    const size_t slot = front_ + size_;
+    if (slot == chunks_.size() * kChunkElements)
       chunks_.push_back(std::allocator<T>().allocate(kChunkElements));
-    T* item = std::construct_at(chunks_[size_ / kChunkElements] + size_ % kChunkElements);
+    T* item = std::construct_at(chunks_[slot / kChunkElements] + slot % kChunkElements);
     ++size_;
     return *item;
   }
   void push_back(const T& item) { emplace_back() = item; }
+
+  // Destroys the first element; the others keep their addresses, and a chunk is released once
+  // every element it held has gone (a queue of millions stays a few chunks long).
+  void pop_front() {
+    assert(size_ > 0);
+    std::destroy_at(&front());
+    --size_;
+    if (++front_ == kChunkElements) {
+      std::allocator<T>().deallocate(chunks_.front(), kChunkElements);
+      chunks_.erase(chunks_.begin());
+      front_ = 0;
+    }
+  }
+  T& front() { return (*this)[0]; }
+  const T& front() const { return (*this)[0]; }
 
   // Keeps one chunk, so a buffer reused session after session does not reallocate its start.
   void clear() {
@@ -108,11 +129,13 @@ class ChunkedVector {
   bool empty() const { return size_ == 0; }
   T& operator[](size_t i) {
     assert(i < size_);
-    return chunks_[i / kChunkElements][i % kChunkElements];
+    const size_t slot = front_ + i;
+    return chunks_[slot / kChunkElements][slot % kChunkElements];
   }
   const T& operator[](size_t i) const {
     assert(i < size_);
-    return chunks_[i / kChunkElements][i % kChunkElements];
+    const size_t slot = front_ + i;
+    return chunks_[slot / kChunkElements][slot % kChunkElements];
   }
   iterator begin() { return {this, 0}; }
   iterator end() { return {this, size_}; }
@@ -124,6 +147,7 @@ class ChunkedVector {
     for (size_t i = 0; i < size_; ++i)
       std::destroy_at(&(*this)[i]);
     size_ = 0;
+    front_ = 0;
   }
   void Release() {
     DestroyAll();
@@ -132,7 +156,8 @@ class ChunkedVector {
     chunks_.clear();
   }
 
-  std::vector<T*> chunks_;  // each of kChunkElements, constructed up to size_
+  std::vector<T*> chunks_;  // each of kChunkElements, constructed from front_ for size_
+  size_t front_ = 0;        // slots of the first chunk already released by pop_front
   size_t size_ = 0;
 };
 

@@ -4,7 +4,6 @@
 #ifndef RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 #define RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 
-#include <deque>
 #include <functional>
 #include <list>
 #include <map>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "base/status.h"
 #include "models/compiler/program.h"
 #include "models/host/host_costs.h"
@@ -121,8 +121,8 @@ class HostRuntime : public sc_core::sc_module {
   // Evicted programs: device records name their commands through them for the whole process.
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
   std::vector<std::string> log_;
-  std::deque<rebel100::RunRequest> runs_;                 // stable addresses for the device
-  std::vector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
+  ChunkedVector<rebel100::RunRequest> runs_;                // stable addresses for the device
+  ChunkedVector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
   int next_instance_;
   int64_t next_launch_id_ = 1;
   int64_t next_external_id_ = 1;

@@ -53,6 +53,43 @@ TEST(ChunkedVectorTest, ClearReusesStorageAndResetsElements) {
   EXPECT_EQ(items.size(), 1u);
 }
 
+TEST(ChunkedVectorTest, PopFrontReleasesInOrderAndKeepsTheRestInPlace) {
+  ChunkedVector<Item, 4> items;
+  std::vector<const Item*> addresses;
+  for (int i = 0; i < 10; ++i) {
+    Item& item = items.emplace_back();
+    item.value = i;
+    // On the heap: a pop that skipped the destructor would leak it, and the sanitized run
+    // reports leaks.
+    item.text = std::string(40, static_cast<char>('a' + i));
+    addresses.push_back(&item);
+  }
+  // Across a chunk boundary (4 per chunk): the first chunk goes, the others stay where they are.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(items.front().value, i);
+    items.pop_front();
+  }
+  ASSERT_EQ(items.size(), 4u);
+  for (size_t i = 0; i < items.size(); ++i) {
+    EXPECT_EQ(&items[i], addresses[6 + i]);
+    EXPECT_EQ(items[i].value, static_cast<int>(6 + i));
+  }
+  // Appending after pops continues the sequence; iteration starts at the new front.
+  for (int i = 10; i < 13; ++i)
+    items.emplace_back().value = i;
+  int expected = 6;
+  for (const Item& item : items)
+    EXPECT_EQ(item.value, expected++);
+  EXPECT_EQ(expected, 13);
+  // Emptied by pops, then cleared and refilled: it starts again at its first slot.
+  while (!items.empty())
+    items.pop_front();
+  items.clear();
+  items.emplace_back().value = 42;
+  EXPECT_EQ(items.front().value, 42);
+  EXPECT_EQ(items.size(), 1u);
+}
+
 TEST(ChunkedVectorTest, CopiesAreDeepAndMovesKeepTheElements) {
   ChunkedVector<Item, 3> items;
   for (int i = 0; i < 7; ++i)
