@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -79,7 +80,9 @@ void AppendHostTrace(const scenario::Scenario& scenario,
                                    trace::InternSharedText(types.text, /*raw=*/true));
   }
   int64_t ev_idx = 0;
-  trace::ArgListBuilder args;  // reused: one allocation per op for all of its args
+  trace::ArgListBuilder args;  // reused: the args of an op go into the pool as one block
+  auto pool = std::make_shared<trace::ArgPool>();
+  out->arg_pools.push_back(pool);
   // Looked up once for all ops.
   static const trace::ArgKey kExternalId("External id");
   static const trace::ArgKey kRecordFunctionId("Record function id");
@@ -125,7 +128,7 @@ void AppendHostTrace(const scenario::Scenario& scenario,
       args.Add(kFwdThreadId, int64_t{0});
       args.Add(kSequenceNumber, event.sequence_number);
     }
-    e.args = args.Build();
+    e.args = args.Build(pool.get());
     out->events.push_back(std::move(e));
   }
 }

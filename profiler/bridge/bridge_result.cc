@@ -51,6 +51,8 @@ void BridgeResult::AppendTo(trace::Trace* trace) && {
                        std::make_move_iterator(events.end()));
   events.clear();
   events.shrink_to_fit();
+  if (arg_pool != nullptr)
+    trace->arg_pools.push_back(std::move(arg_pool));
 }
 
 std::vector<std::pair<std::string, trace::RawJson>> BridgeResult::StatsAsMetadata() const {

@@ -5,6 +5,7 @@
 #define RBLNSIM_PROFILER_BRIDGE_BRIDGE_RESULT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,9 @@ struct BridgeResult {
   std::vector<trace::ProcessRow> processes;
   std::vector<trace::ThreadRow> threads;
   std::vector<trace::Event> events;  // export order, flows attached to their anchor slices
+  // Where the events' args live (null when none are pooled): kept with the events, and moved
+  // into the trace by AppendTo() &&.
+  std::shared_ptr<trace::ArgPool> arg_pool;
   BridgeStats stats;
 
   // Adds the rows whose pid (process) or (pid, tid) (thread) the trace does not have yet, so a

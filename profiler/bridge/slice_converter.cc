@@ -41,6 +41,7 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
                          const CopiedSlice& slice,
                          trace::Category category,
                          SliceArgScratch* scratch,
+                         trace::ArgPool* pool,
                          BridgeStats* stats) {
   const bool launch_device = IsLaunchDeviceCategory(category);
   // The bridge's own keys, named up front so annotations can yield to them; their values are
@@ -119,7 +120,7 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
   } else if (slice.corr_id != 0) {
     args.Add(kCorrelation, slice.corr_id);  // HTA wants it on the runtime side too
   }
-  return args.Build();
+  return args.Build(pool);
 }
 
 void ConvertRows(const CopiedExport& exp,
@@ -189,7 +190,9 @@ std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
   return PlacedSpan{start_ns, SaturatingSub(end_ns, start_ns)};
 }
 
-ExportConverter::ExportConverter(const ConvertWindow& window) : window_(window) {}
+ExportConverter::ExportConverter(const ConvertWindow& window) : window_(window) {
+  result_.arg_pool = std::make_shared<trace::ArgPool>();
+}
 
 void ExportConverter::AddRows(const CopiedExport& rows) {
   ConvertRows(rows, &result_, &device_pids_, &lane_keys_);
@@ -245,7 +248,7 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
   tag.is_device = IsLaunchDeviceCategory(event.category);
   tags_.push_back(tag);
-  event.args = BuildArgs(exp, slice, event.category, &arg_scratch_, &stats);
+  event.args = BuildArgs(exp, slice, event.category, &arg_scratch_, result_.arg_pool.get(), &stats);
   result_.events.push_back(std::move(event));
 }
 

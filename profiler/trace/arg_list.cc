@@ -329,7 +329,7 @@ ArgList::ArgList(const ArgList& other) {
     return;
   const uint32_t n = other.used();
   data_ = static_cast<char*>(::operator new(n));
-  std::memcpy(data_, other.data_, n);
+  std::memcpy(data_, other.block(), n);
   SetHeader(2, n);
 }
 
@@ -345,7 +345,7 @@ ArgList& ArgList::operator=(const ArgList& other) {
 
 ArgList& ArgList::operator=(ArgList&& other) noexcept {
   if (this != &other) {
-    ::operator delete(data_);
+    Release();
     data_ = other.data_;
     other.data_ = nullptr;
   }
@@ -357,25 +357,31 @@ ArgList& ArgList::operator=(std::initializer_list<Arg> args) {
 }
 
 ArgList::~ArgList() {
-  ::operator delete(data_);
+  Release();
+}
+
+void ArgList::Release() {
+  if (data_ != nullptr && !pooled())  // a pooled block is the pool's
+    ::operator delete(data_);
+  data_ = nullptr;
 }
 
 uint32_t ArgList::Header(int field) const {
   uint32_t value = 0;
-  std::memcpy(&value, data_ + field * sizeof value, sizeof value);
+  std::memcpy(&value, block() + field * sizeof value, sizeof value);
   return value;
 }
 
 void ArgList::SetHeader(int field, uint32_t value) {
-  std::memcpy(data_ + field * sizeof value, &value, sizeof value);
+  std::memcpy(block() + field * sizeof value, &value, sizeof value);
 }
 
 ArgList::Iterator ArgList::begin() const {
-  return Iterator(data_ == nullptr ? nullptr : data_ + kHeaderBytes);
+  return Iterator(data_ == nullptr ? nullptr : block() + kHeaderBytes);
 }
 
 ArgList::Iterator ArgList::end() const {
-  return Iterator(data_ == nullptr ? nullptr : data_ + used());
+  return Iterator(data_ == nullptr ? nullptr : block() + used());
 }
 
 ArgView ArgList::operator[](size_t i) const {
@@ -395,8 +401,8 @@ std::optional<ArgView> ArgList::Find(std::string_view key) const {
 std::optional<ArgView> ArgList::Find(const ArgKey& key) const {
   if (data_ == nullptr)
     return std::nullopt;
-  const char* at = data_ + kHeaderBytes;
-  const char* const end = data_ + used();
+  const char* at = block() + kHeaderBytes;
+  const char* const end = block() + used();
   while (at < end) {
     uint8_t kind = 0;
     std::string_view stored;
@@ -413,15 +419,15 @@ void ArgList::Reserve(size_t bytes) {
   // The first block is exact (most pushed lists hold one arg); later ones double, for lists
   // grown one push at a time. Builders hand over exact blocks instead.
   const size_t grown = data_ == nullptr ? bytes : std::max<size_t>(bytes, size_t{capacity()} * 2);
-  char* block = static_cast<char*>(::operator new(Length32(grown)));
+  char* own = static_cast<char*>(::operator new(Length32(grown)));
   if (data_ != nullptr) {
-    std::memcpy(block, data_, used());
+    std::memcpy(own, block(), used());
   } else {
-    std::memset(block, 0, kHeaderBytes);
-    std::memcpy(block + sizeof(uint32_t), &kHeaderBytes32, sizeof kHeaderBytes32);
+    std::memset(own, 0, kHeaderBytes);
+    std::memcpy(own + sizeof(uint32_t), &kHeaderBytes32, sizeof kHeaderBytes32);
   }
-  ::operator delete(data_);
-  data_ = block;
+  Release();
+  data_ = own;
   SetHeader(2, Length32(grown));
 }
 
@@ -432,7 +438,7 @@ void ArgList::Add(std::string_view key, const ArgValueView& value) {
 void ArgList::Add(const ArgKey& key, const ArgValueView& value) {
   const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(key, value);
   Reserve(need);
-  Encode(data_ + used(), key, value);
+  Encode(block() + used(), key, value);
   SetHeader(1, Length32(need));
   SetHeader(0, count() + 1);
 }
@@ -456,8 +462,7 @@ void ArgList::Set(std::string_view key, const ArgValueView& value) {
 }
 
 void ArgList::clear() {
-  ::operator delete(data_);
-  data_ = nullptr;
+  Release();
 }
 
 bool operator==(const ArgList& a, const ArgList& b) {
@@ -514,14 +519,19 @@ bool ArgListBuilder::Has(const ArgKey& key) const {
 }
 
 ArgList ArgListBuilder::Build() {
+  return Build(nullptr);
+}
+
+ArgList ArgListBuilder::Build(ArgPool* pool) {
   ArgList list;
   if (count_ != 0) {
     const uint32_t n = Length32(buffer_.size());
-    list.data_ = static_cast<char*>(::operator new(n));
-    std::memcpy(list.data_, buffer_.data(), n);
+    char* block = pool != nullptr ? pool->Allocate(n) : static_cast<char*>(::operator new(n));
+    std::memcpy(block, buffer_.data(), n);
+    list.data_ = pool != nullptr ? block + ArgList::kPooledBit : block;
     list.SetHeader(0, count_);
     list.SetHeader(1, n);
-    list.SetHeader(2, n);
+    list.SetHeader(2, pool != nullptr ? 0 : n);
   }
   Clear();  // the buffer keeps its capacity for the next event
   return list;

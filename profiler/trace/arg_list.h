@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_keys.h"
+#include "profiler/trace/arg_pool.h"
 #include "profiler/trace/shared_text.h"
 
 namespace rblnsim::trace {
@@ -117,8 +118,12 @@ class ArgList {
   // Replaces the first arg with |key|, or appends one.
   void Set(std::string_view key, const ArgValueView& value);
   void clear();
-  // Bytes held in the heap block (capacity), for memory accounting.
+  // Bytes held in the list's own heap block (capacity), for memory accounting; 0 for a block in
+  // an ArgPool, which the pool accounts for.
   size_t heap_bytes() const { return capacity(); }
+  // Whether the block lives in an ArgPool (ArgListBuilder::Build(pool)): read-only in place, and
+  // copied into a block of the list's own by the first change.
+  bool pooled() const { return (reinterpret_cast<uintptr_t>(data_) & kPooledBit) != 0; }
 
   friend bool operator==(const ArgList& a, const ArgList& b);
 
@@ -127,12 +132,20 @@ class ArgList {
   uint32_t count() const { return Header(0); }
   uint32_t used() const { return data_ == nullptr ? 0 : Header(1); }
   uint32_t capacity() const { return data_ == nullptr ? 0 : Header(2); }
+  // The block, without the pooled tag.
+  char* block() const { return data_ - (reinterpret_cast<uintptr_t>(data_) & kPooledBit); }
   uint32_t Header(int field) const;
   void SetHeader(int field, uint32_t value);
   void Reserve(size_t bytes);
+  void Release();
+
+  // A pooled block is tagged in the pointer's low bit (data_ is one past the block's start,
+  // which is at least 8-aligned), not in the block: a list may be destroyed after its pool, and
+  // must then not read the block.
+  static constexpr uintptr_t kPooledBit = 1;
 
   // One pointer per list, since every event holds one: the block starts with three uint32
-  // (count, bytes used, bytes allocated), then the encoded args.
+  // (count, bytes used, bytes allocated: 0 for a block in an ArgPool), then the encoded args.
   char* data_ = nullptr;
 };
 
@@ -153,6 +166,8 @@ class ArgListBuilder {
     count_ = 0;
   }
   ArgList Build();
+  // The same, with the block placed in |pool|, which must outlive the list.
+  ArgList Build(ArgPool* pool);
 
  private:
   // Room for one more arg of |bytes| encoded bytes, counted; returns where to write it.

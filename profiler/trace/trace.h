@@ -6,6 +6,7 @@
 #define RBLNSIM_PROFILER_TRACE_TRACE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "profiler/trace/arg_list.h"
+#include "profiler/trace/arg_pool.h"
 #include "profiler/trace/event_name.h"
 
 namespace rblnsim::trace {
@@ -116,6 +118,9 @@ struct Trace {
   std::vector<std::pair<std::string, RawJson>> metadata;  // top-level "key": value pairs
   std::vector<ProcessRow> processes;
   std::vector<ThreadRow> threads;
+  // The pools that hold pooled args of the events (arg_pool.h): kept as long as the trace.
+  // Moving events to another trace moves their pools with them.
+  std::vector<std::shared_ptr<const ArgPool>> arg_pools;
   std::vector<Event> events;  // logging order: host ops, then device activities
   std::string trace_name;
 

@@ -20,7 +20,7 @@ constexpr int kMaxLinesToFindAStart = 64;
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args)
-    : reader_(std::make_unique<EventReader>(ns_exponent)) {
+    : reader_(std::make_unique<EventReader>(ns_exponent)), pool_(reader_->arg_pool()) {
   if (!keep_args.empty())
     reader_->KeepOnlyArgs(keep_args);
   // One thread for the whole import: its allocator arena and caches stay warm from stretch to

@@ -34,6 +34,9 @@ class EventPrefetcher {
   // The reader settings of the importer's own reader, which the prefetched events must share.
   EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args);
   ~EventPrefetcher();  // waits for the stretch in flight and ends the thread
+
+  // Where the args of the events it reads are placed (EventReader::arg_pool).
+  std::shared_ptr<const ArgPool> arg_pool() const { return pool_; }
   EventPrefetcher(const EventPrefetcher&) = delete;
   EventPrefetcher& operator=(const EventPrefetcher&) = delete;
 
@@ -93,6 +96,7 @@ class EventPrefetcher {
   void Work();
 
   std::unique_ptr<EventReader> reader_;  // used by the worker only while a stretch is in flight
+  std::shared_ptr<const ArgPool> pool_;  // reader_'s, read by the importer's thread
   std::unique_ptr<char[]> text_;         // the copy the worker reads, padded for simdjson
   size_t text_capacity_ = 0;
   size_t text_size_ = 0;

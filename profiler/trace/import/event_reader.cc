@@ -60,6 +60,7 @@ class EventReader::Impl {
   explicit Impl(int ns_exponent) : ns_exponent_(ns_exponent) {}
 
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
+  const std::shared_ptr<ArgPool>& arg_pool() const { return arg_pool_; }
   void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
 
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
@@ -439,7 +440,7 @@ class EventReader::Impl {
       RBLNSIM_RETURN_IF_ERROR(
           copier_.ReadArgValue(field.value(), kArgLevel, offsets_, key, &arg_builder_));
     }
-    *args = arg_builder_.Build();
+    *args = arg_builder_.Build(arg_pool_.get());
     return Status::Ok();
   }
 
@@ -459,11 +460,16 @@ class EventReader::Impl {
   uint64_t field_at_[kFieldBits] = {};  // where each was written
   MemberNames other_names_;             // the event's other member names
   MemberNames arg_names_;               // of its "args"
-  ArgListBuilder arg_builder_;          // reused: an event's args cost one allocation
+  ArgListBuilder arg_builder_;          // reused: an event's args go to the pool as one block
+  std::shared_ptr<ArgPool> arg_pool_ = std::make_shared<ArgPool>();
 };
 
 EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}
 EventReader::~EventReader() = default;
+
+std::shared_ptr<const ArgPool> EventReader::arg_pool() const {
+  return impl_->arg_pool();
+}
 
 void EventReader::set_ns_exponent(int ns_exponent) {
   impl_->set_ns_exponent(ns_exponent);

@@ -88,6 +88,10 @@ class EventReader {
   static constexpr size_t kStreamBytes = size_t{256} << 10;
   bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event);
 
+  // The pool the args of the events this reader reads are placed in: whoever keeps those
+  // events keeps the pool (Trace::arg_pools).
+  std::shared_ptr<const ArgPool> arg_pool() const;
+
   // A top-level member's value, validated and re-serialised compactly.
   StatusOr<std::string> ReadCompact(const TextPiece& piece);
   // A string value (or key, quotes included), unescaped.

@@ -54,6 +54,8 @@ class TopLevelReader {
         reader_(kMicrosecondExponent),
         assembler_(result),
         result_(*result) {
+    // The events keep their args in the readers' pools: the trace keeps the pools.
+    result_.trace.arg_pools.push_back(reader_.arg_pool());
     std::vector<std::string> read;
     if (options.keep_args) {
       assembler_.KeepOnlyArgs(*options.keep_args);
@@ -277,6 +279,7 @@ class TopLevelReader {
         return;
       try {
         prefetch_ = std::make_unique<EventPrefetcher>(ns_exponent_, prefetch_keep_args_);
+        result_.trace.arg_pools.push_back(prefetch_->arg_pool());
       } catch (const std::system_error&) {
         threads_ = 1;  // no thread to be had (a process at its limits): this one reads all
         return;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "profiler/bridge/json_syntax.h"
@@ -52,6 +53,28 @@ TEST(BridgeResultTest, AppendFromATemporaryMovesTheEventsAndTheRows) {
   EXPECT_TRUE(result.events.empty());  // NOLINT(bugprone-use-after-move): moved out, by contract
   EXPECT_NE(trace.FindProcess(1), nullptr);
   EXPECT_NE(trace.FindThread(1, 1), nullptr);
+}
+
+// The events' args may live in the result's pool: appended from a temporary, the pool goes to
+// the trace with them, and they stay readable once the result is gone (under the sanitizers a
+// pool left behind is a use after free).
+TEST(BridgeResultTest, AppendFromATemporaryHandsTheArgPoolToTheTrace) {
+  trace::Trace trace;
+  {
+    BridgeResult result;
+    result.arg_pool = std::make_shared<trace::ArgPool>();
+    result.events.resize(1);
+    trace::ArgListBuilder args;
+    args.Add("correlation", int64_t{42}).Add("note", std::string_view("kept with the trace"));
+    result.events[0].args = args.Build(result.arg_pool.get());
+    ASSERT_TRUE(result.events[0].args.pooled());
+    std::move(result).AppendTo(&trace);
+  }
+  ASSERT_EQ(trace.arg_pools.size(), 1u);
+  ASSERT_EQ(trace.events.size(), 1u);
+  EXPECT_EQ(trace.events[0].IntArg("correlation"), 42);
+  EXPECT_EQ(std::get<std::string_view>(trace.events[0].FindArg("note")->value),
+            "kept with the trace");
 }
 
 TEST(BridgeResultTest, StatsAsMetadataIsValidJsonWithEveryCounter) {

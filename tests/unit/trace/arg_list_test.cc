@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "profiler/trace/arg_keys.h"
+#include "profiler/trace/arg_pool.h"
 #include "profiler/trace/shared_text.h"
 
 namespace rblnsim::trace {
@@ -79,6 +81,74 @@ TEST(ArgListTest, PushBackMatchesBuilderAndBuilderIsExact) {
   const ArgList copy = pushed;
   EXPECT_EQ(copy.heap_bytes(), built.heap_bytes());
   EXPECT_EQ(Owned(copy), EveryKind());
+}
+
+// A list built into a pool reads as the heap-built one, owns no block (destroying it frees
+// nothing: the sanitized run would report a bad free), and becomes a list of its own the moment
+// it is changed, leaving the pool's block as it was.
+TEST(ArgListTest, PooledListsReadTheSameAndCopyOnChange) {
+  ArgPool pool;
+  ArgListBuilder builder;
+  for (const Arg& arg : EveryKind())
+    builder.Add(arg.key, ViewOf(arg.value));
+  const ArgList pooled = builder.Build(&pool);
+  builder.Add("a", int64_t{1}).Add("b", std::string_view("two"));
+  ArgList small = builder.Build(&pool);
+  EXPECT_TRUE(pooled.pooled());
+  EXPECT_EQ(pooled.heap_bytes(), 0u);
+  EXPECT_EQ(Owned(pooled), EveryKind());
+  EXPECT_GT(pool.reserved_bytes(), 70'000u);  // the long value's block went to the pool
+
+  const ArgList copy = small;
+  EXPECT_FALSE(copy.pooled());
+  EXPECT_TRUE(copy == small);
+  ArgList moved = std::move(small);
+  EXPECT_TRUE(moved.pooled());
+  moved.Set("a", int64_t{5});  // rebuilt: a block of its own
+  EXPECT_FALSE(moved.pooled());
+  EXPECT_EQ(std::get<int64_t>(moved.Find("a")->value), 5);
+  EXPECT_EQ(std::get<int64_t>(copy.Find("a")->value), 1);  // what the pool holds is unchanged
+  ArgList pooled_again = builder.Add("x", int64_t{1}).Build(&pool);
+  pooled_again.Add("y", int64_t{2});  // appended: copied out of the pool first
+  EXPECT_FALSE(pooled_again.pooled());
+  EXPECT_EQ(Owned(pooled_again), (std::vector<Arg>{{"x", int64_t{1}}, {"y", int64_t{2}}}));
+  pooled_again = builder.Add("z", int64_t{3}).Build(&pool);  // the own block is freed
+  EXPECT_TRUE(pooled_again.pooled());
+  pooled_again.clear();
+  EXPECT_TRUE(pooled_again.empty());
+}
+
+// Members are destroyed in reverse order, so an event may go after the pool of its args: the
+// list knows from its pointer, not its block, that the block is not its to free.
+TEST(ArgListTest, PooledListMayBeDestroyedAfterItsPool) {
+  ArgList list;
+  {
+    ArgPool pool;
+    ArgListBuilder builder;
+    list = builder.Add("a", int64_t{1}).Build(&pool);
+    EXPECT_TRUE(list.pooled());
+  }
+  // Destroyed with the list below: nothing of the freed block may be read (a use after free
+  // under the sanitizers).
+}
+
+TEST(ArgPoolTest, BlocksAreAlignedAndPacked) {
+  ArgPool pool;
+  EXPECT_EQ(pool.reserved_bytes(), 0u);
+  char* first = pool.Allocate(13);
+  char* second = pool.Allocate(8);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % 8, 0u);
+  EXPECT_EQ(second, first + 16);  // rounded to eight, then packed
+  EXPECT_EQ(pool.reserved_bytes(), ArgPool::kBlockBytes);
+  // A block too big to share the pool's gets one of its own; small ones still follow on.
+  char* big = pool.Allocate(ArgPool::kBlockBytes);
+  EXPECT_EQ(pool.reserved_bytes(), 2 * ArgPool::kBlockBytes);
+  EXPECT_EQ(pool.Allocate(8), second + 8);
+  big[ArgPool::kBlockBytes - 1] = 1;  // all of it usable
+  // A pool filled past one block starts the next one.
+  for (size_t used = 0; used < ArgPool::kBlockBytes; used += 4096)
+    pool.Allocate(4096);
+  EXPECT_EQ(pool.reserved_bytes(), 3 * ArgPool::kBlockBytes);
 }
 
 TEST(ArgListTest, BuilderStartsAfreshAfterBuildAndClear) {
