@@ -97,7 +97,7 @@ void JoinDeviceSlices(const index::TraceIndex& index, LatencyReport* report) {
     if (!joined(i))
       continue;
     const Event& e = index.event(i);
-    slices.push_back({columns.launch_id[i], e.ts_ns, e.end_ns()});
+    slices.push_back({columns.id[i], e.ts_ns, e.end_ns()});  // the launch id: joined(i)
   }
   // Launches that do not overlap leave their slices in launch order: then this is one pass.
   SortAlmostSorted(&slices);

@@ -199,8 +199,7 @@ void TraceIndex::FillColumns() {
   const size_t n = events.size();
   events_.category.resize(n);
   events_.row.resize(n);
-  events_.launch_id.assign(n, 0);
-  events_.external_id.assign(n, 0);
+  events_.id.assign(n, 0);
   events_.flags.assign(n, 0);
   events_.node.assign(n, kNone);
   const std::string_view dialect_marker = trace::LaunchMarkerName(dialect_);
@@ -231,13 +230,16 @@ void TraceIndex::FillColumns() {
       flags |= kHasLaunchIdArg;
       if (std::optional<int64_t> id = trace::IntArgValue(arg->value)) {
         flags |= kHasLaunchId;
-        events_.launch_id[i] = *id;
+        events_.id[i] = *id;
       }
     }
     if (const std::optional<trace::ArgView> arg = e.args.Find(external_id_key)) {
       if (std::optional<int64_t> id = trace::IntArgValue(arg->value)) {
         flags |= kHasExternalId;
-        events_.external_id[i] = *id;
+        if ((flags & kHasLaunchId) != 0)
+          events_.external_id_beside_launch_id.emplace(static_cast<uint32_t>(i), *id);
+        else
+          events_.id[i] = *id;
       }
     }
     if (trace::IsLaunchMarker(e)) {
@@ -323,11 +325,11 @@ void TraceIndex::BuildLaunchTable() {
     if ((flags & kDialectMarker) != 0) {
       launches_.markers.push_back(i);
       if ((flags & kHasLaunchId) != 0)
-        launches_.markers_by_launch.Add(events_.launch_id[i], i);
+        launches_.markers_by_launch.Add(events_.id[i], i);
     } else if ((flags & kOffHost) != 0) {
       launches_.device_slices.push_back(i);
       if ((flags & kHasLaunchId) != 0)
-        launches_.slices_by_launch.Add(events_.launch_id[i], i);
+        launches_.slices_by_launch.Add(events_.id[i], i);
     }
   }
   launches_.markers_by_launch.Seal();
@@ -342,13 +344,15 @@ trace::Dialect TraceIndex::DetectedDialect() const {
 std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {
   if (!events_.Has(event, kHasLaunchId))
     return std::nullopt;
-  return events_.launch_id[event];
+  return events_.id[event];
 }
 
 std::optional<int64_t> TraceIndex::ExternalId(size_t event) const {
   if (!events_.Has(event, kHasExternalId))
     return std::nullopt;
-  return events_.external_id[event];
+  if (!events_.Has(event, kHasLaunchId))
+    return events_.id[event];
+  return events_.external_id_beside_launch_id.at(static_cast<uint32_t>(event));
 }
 
 std::optional<size_t> TraceIndex::MarkerOf(int64_t launch_id) const {

@@ -97,9 +97,13 @@ bool IsPrivateUse1Event(const trace::Event& event);
 struct EventColumns {
   std::vector<uint32_t> name;  // NameTable id
   std::vector<trace::Category> category;
-  std::vector<uint32_t> row;         // index into TraceIndex::rows(): the event's (pid, tid)
-  std::vector<int64_t> launch_id;    // valid with kHasLaunchId
-  std::vector<int64_t> external_id;  // valid with kHasExternalId
+  std::vector<uint32_t> row;  // index into TraceIndex::rows(): the event's (pid, tid)
+  // The launch id with kHasLaunchId, else the External id with kHasExternalId: one column, as
+  // few events have both (a launch's device slices and markers carry the one, host ops the
+  // other), and most columns of a large trace would be zeros. TraceIndex::LaunchId and
+  // ExternalId read them with the flags.
+  std::vector<int64_t> id;
+  std::unordered_map<uint32_t, int64_t> external_id_beside_launch_id;  // by event, the rare both
   std::vector<uint16_t> flags;
   std::vector<uint32_t> node;  // the event's host forest node, or kNone
 

@@ -1,6 +1,5 @@
 #include "profiler/trace/arg_pool.h"
 
-
 namespace rblnsim::trace {
 
 namespace {

@@ -50,7 +50,15 @@ TEST(TraceIndexColumns, IdsAreReadOnceAsIntArgReadsThem) {
   Event twice = Make(Category::kCpuOp, "aten::mm", 3, 1);
   twice.args.push_back({"External id", int64_t{9}});
   twice.args.push_back({"External id", int64_t{10}});  // the first one counts
-  t.events = {number, quoted, text, twice};
+  // Both ids on one event (they share a column otherwise), and an External id beside a launch
+  // id that does not read as an integer.
+  Event both = Make(Category::kPrivateUse1Runtime, "rbln_run", 4, 1);
+  both.args.push_back({"External id", int64_t{11}});
+  both.args.push_back({"launch_id", int64_t{12}});
+  Event both_text = Make(Category::kKernel, "k", 5, 1, 7);
+  both_text.args.push_back({"launch_id", std::string("thirteen")});
+  both_text.args.push_back({"External id", int64_t{14}});
+  t.events = {number, quoted, text, twice, both, both_text};
 
   const TraceIndex index = Index(t);
   for (size_t i = 0; i < t.events.size(); ++i) {
@@ -59,7 +67,10 @@ TEST(TraceIndexColumns, IdsAreReadOnceAsIntArgReadsThem) {
   }
   EXPECT_TRUE(index.events().Has(2, kHasLaunchIdArg));
   EXPECT_FALSE(index.events().Has(2, kHasLaunchId));
-  EXPECT_EQ(index.names().size(), 2u);  // "k" once, "aten::mm"
+  EXPECT_EQ(index.LaunchId(4), 12);
+  EXPECT_EQ(index.ExternalId(4), 11);
+  EXPECT_EQ(index.ExternalId(5), 14);
+  EXPECT_EQ(index.names().size(), 3u);  // "k" once, "aten::mm", "rbln_run"
   EXPECT_EQ(index.Name(1), "k");
   EXPECT_EQ(index.names().Find("aten::mm"), index.events().name[3]);
   EXPECT_EQ(index.names().Find("absent"), kNone);
