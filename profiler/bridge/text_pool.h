@@ -7,9 +7,10 @@
 
 #include <array>
 #include <cstddef>
-#include <memory>
+#include <cstdint>
 #include <string_view>
-#include <vector>
+
+#include "base/block_arena.h"
 
 namespace rblnsim::bridge {
 
@@ -42,12 +43,7 @@ class TextPool {
     uint64_t generation = 0;  // the pool's generation the copy belongs to
   };
 
-  char* Allocate(size_t bytes);
-
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  char* current_block_ = nullptr;  // the standard block free_ points into
-  char* free_ = nullptr;
-  size_t free_bytes_ = 0;
+  BlockArena arena_{size_t{64} << 10, 1};
   size_t used_bytes_ = 0;
   uint64_t generation_ = 0;  // advanced by Reset, which so forgets every Seen at once
   // Direct-mapped by pointer: a capture has a handful of distinct names and keys.

@@ -12,8 +12,8 @@
 #define RBLNSIM_PROFILER_TRACE_ARG_POOL_H_
 
 #include <cstddef>
-#include <memory>
-#include <vector>
+
+#include "base/block_arena.h"
 
 namespace rblnsim::trace {
 
@@ -26,16 +26,14 @@ class ArgPool {
   ArgPool(const ArgPool&) = delete;
   ArgPool& operator=(const ArgPool&) = delete;
 
-  // |bytes| of storage aligned for the arg block header, valid as long as the pool.
-  char* Allocate(size_t bytes);
+  // |bytes| of storage aligned for the arg block header (eight bytes: a list tags its pointer's
+  // low bit), valid as long as the pool.
+  char* Allocate(size_t bytes) { return arena_.Allocate(bytes); }
   // Bytes of the blocks the pool holds, for memory accounting.
-  size_t reserved_bytes() const { return reserved_bytes_; }
+  size_t reserved_bytes() const { return arena_.reserved_bytes(); }
 
  private:
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  char* free_ = nullptr;
-  size_t free_bytes_ = 0;
-  size_t reserved_bytes_ = 0;
+  BlockArena arena_{kBlockBytes, 8};
 };
 
 }  // namespace rblnsim::trace
