@@ -32,10 +32,12 @@ TEST(BlockArenaTest, PiecesArePackedAlignedAndLargeOnesStandAlone) {
 TEST(BlockArenaTest, ResetKeepsOnlyTheBlockBeingFilledAndStartsItAgain) {
   BlockArena arena(64, 1);
   char* first = arena.Allocate(10);
+  // 58 of the first block's 64 bytes used; then a piece that does not fit starts a second
+  // block, and one over a quarter of a block gets a block of its own.
   for (int i = 0; i < 3; ++i)
-    arena.Allocate(16);  // 58 of the first block's 64 bytes used
-  char* current = arena.Allocate(10);  // does not fit: a second block
-  arena.Allocate(100);                 // a block of its own
+    arena.Allocate(16);
+  char* current = arena.Allocate(10);
+  arena.Allocate(100);
   EXPECT_EQ(arena.reserved_bytes(), 64u + 64u + 100u);
   arena.Reset();
   EXPECT_EQ(arena.reserved_bytes(), 64u);
