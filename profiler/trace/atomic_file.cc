@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <optional>
@@ -47,47 +46,6 @@ std::string DirectoryOf(const std::string& path) {
 }
 
 }  // namespace
-
-FdSink::FdSink(int fd, std::string label, size_t buffer_bytes)
-    : fd_(fd), label_(std::move(label)), capacity_(std::max<size_t>(buffer_bytes, 1)) {
-  buffer_.reserve(capacity_);
-}
-
-void FdSink::Append(std::string_view bytes) {
-  if (!status_.ok())
-    return;
-  if (buffer_.size() + bytes.size() > capacity_) {
-    WriteOut(buffer_);
-    buffer_.clear();
-    if (bytes.size() >= capacity_) {
-      WriteOut(bytes);
-      return;
-    }
-  }
-  buffer_.append(bytes);
-}
-
-Status FdSink::Flush() {
-  if (status_.ok() && !buffer_.empty())
-    WriteOut(buffer_);
-  buffer_.clear();
-  return status_;
-}
-
-void FdSink::WriteOut(std::string_view bytes) {
-  while (!bytes.empty() && status_.ok()) {
-    ssize_t written = ::write(fd_, bytes.data(), bytes.size());
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written <= 0) {
-      // A zero-byte write of a non-empty buffer would loop forever; report it like an error.
-      status_ = Status::IoError("cannot write '" + label_ +
-                                "': " + (written < 0 ? ErrnoText(errno) : "no progress"));
-      return;
-    }
-    bytes.remove_prefix(static_cast<size_t>(written));
-  }
-}
 
 Status CheckWritable(const std::string& path) {
   if (path.empty())

@@ -1,7 +1,7 @@
 // Writing files. WriteFileAtomically never leaves a torn file behind: the content goes to a
 // temporary file in the target's directory (same filesystem, so rename() is atomic), is fsync'ed,
 // and replaces the target only when everything succeeded. Readers see the old file or the new
-// one, never a mix. FdSink is the buffered OutputSink it writes through.
+// one, never a mix. It writes through FdSink (fd_sink.h).
 #ifndef RBLNSIM_PROFILER_TRACE_ATOMIC_FILE_H_
 #define RBLNSIM_PROFILER_TRACE_ATOMIC_FILE_H_
 
@@ -11,32 +11,10 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "profiler/trace/fd_sink.h"
 #include "profiler/trace/json_writer.h"
 
 namespace rblnsim::trace {
-
-// Buffers writes to a file descriptor it does not own. Flush() must be called before the fd is
-// synced or closed; the destructor does not flush, so an abandoned write never half-lands.
-class FdSink final : public OutputSink {
- public:
-  // |label| names the file in error messages.
-  FdSink(int fd, std::string label, size_t buffer_bytes = size_t{1} << 16);
-  FdSink(const FdSink&) = delete;
-  FdSink& operator=(const FdSink&) = delete;
-
-  void Append(std::string_view bytes) override;
-  Status Flush();
-  Status status() const override { return status_; }
-
- private:
-  void WriteOut(std::string_view bytes);
-
-  int fd_;
-  std::string label_;
-  size_t capacity_;
-  std::string buffer_;
-  Status status_;
-};
 
 // Reports, before any expensive work starts, why |path| could not be written: its directory is
 // missing or not a directory, the directory is not writable, or |path| is a directory. Messages

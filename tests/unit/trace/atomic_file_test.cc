@@ -160,41 +160,5 @@ TEST_F(AtomicFileTest, ReadOnlyProcFilesystemIsReported) {
   EXPECT_NE(status.message().find("/proc/rblnsim_atomic_file_test.json"), std::string::npos);
 }
 
-TEST(AtomicFileSink, FdSinkBuffersAndReportsErrors) {
-  char path[] = "/tmp/json_writer_test_XXXXXX";
-  const int fd = ::mkstemp(path);
-  ASSERT_GE(fd, 0);
-  {
-    FdSink sink(fd, path, /*buffer_bytes=*/4);
-    sink.Append("ab");
-    sink.Append("cdef");        // overflows the buffer
-    sink.Append("0123456789");  // larger than the buffer
-    sink.Append("z");
-    ASSERT_TRUE(sink.Flush().ok());
-  }
-  std::string content(64, '\0');
-  const ssize_t size = ::pread(fd, content.data(), content.size(), 0);
-  ASSERT_GE(size, 0);
-  content.resize(static_cast<size_t>(size));
-  EXPECT_EQ(content, "abcdef0123456789z");
-  ::close(fd);
-  ::unlink(path);
-
-  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
-  if (full < 0)
-    GTEST_SKIP() << "no /dev/full";
-  FdSink failing(full, "trace.json", 8);
-  failing.Append(std::string(100, 'x'));
-  failing.Append("more");
-  const Status status = failing.Flush();
-  ::close(full);
-  ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.message(), "cannot write 'trace.json': No space left on device");
-  // A full disk is not the user's input being wrong: it exits 3, not 2.
-  EXPECT_EQ(status.code(), StatusCode::kIoError);
-  EXPECT_EQ(ExitStatusFor(status.code()), 3);
-  EXPECT_FALSE(failing.status().ok());
-}
-
 }  // namespace
 }  // namespace rblnsim::trace
