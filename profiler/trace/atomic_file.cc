@@ -105,7 +105,9 @@ Status WriteFileAtomically(const std::string& path,
 
   Status status;
   {
-    FdSink sink(fd, path);
+    FdSinkOptions sink_options;
+    sink_options.direct_from_bytes = kWriteDirectFromBytes;
+    FdSink sink(fd, path, sink_options);
     status = write(sink);
     const Status flushed = sink.Flush();
     if (status.ok())

@@ -6,6 +6,7 @@
 #define RBLNSIM_PROFILER_TRACE_ATOMIC_FILE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,12 @@ namespace rblnsim::trace {
 // missing or not a directory, the directory is not writable, or |path| is a directory. Messages
 // name the path and carry the errno text.
 Status CheckWritable(const std::string& path);
+
+// A file's first 64 MiB go through the page cache, where the command that usually follows (an
+// analyze of the trace just written) reads them back; past that, whole buffers are written with
+// O_DIRECT (fd_sink.h: for a trace of gigabytes the page-cache copy costs more than the JSON
+// text, and the closing fsync would wait for all of it).
+inline constexpr uint64_t kWriteDirectFromBytes = uint64_t{64} << 20;
 
 // Creates a temporary file next to |path|, lets |write| fill it through |sink|, then flushes,
 // fsyncs, renames it over |path| and fsyncs the directory. If |write| or any step fails, the

@@ -1,24 +1,49 @@
 #include "profiler/trace/fd_sink.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <new>
 #include <system_error>
 #include <utility>
 
 namespace rblnsim::trace {
+namespace {
 
-FdSink::FdSink(int fd, std::string label, size_t buffer_bytes, bool background)
-    : fd_(fd),
-      label_(std::move(label)),
-      capacity_(std::max<size_t>(buffer_bytes, 1)),
-      background_(background) {
-  buffer_.reserve(capacity_);
+constexpr std::align_val_t kBufferAlign{FdSink::kDirectAlignBytes};
+
+bool IsAligned(uint64_t value) {
+  return value % FdSink::kDirectAlignBytes == 0;
+}
+
+}  // namespace
+
+FdSink::Buffer::Buffer(size_t capacity) {
+  const size_t rounded = (capacity + kDirectAlignBytes - 1) / kDirectAlignBytes * kDirectAlignBytes;
+  data_.reset(static_cast<char*>(::operator new(rounded, kBufferAlign)));
+}
+
+void FdSink::Buffer::Free::operator()(char* p) const {
+  ::operator delete(p, kBufferAlign);
+}
+
+void FdSink::Buffer::append(std::string_view bytes) {
+  std::memcpy(data_.get() + size_, bytes.data(), bytes.size());
+  size_ += bytes.size();
+}
+
+FdSink::FdSink(int fd, std::string label, FdSinkOptions options)
+    : fd_(fd), label_(std::move(label)), options_(options) {
+  options_.buffer_bytes = std::max<size_t>(options_.buffer_bytes, 1);
+  buffer_ = Buffer(options_.buffer_bytes);
 }
 
 FdSink::~FdSink() {
   StopWriter(/*drop=*/true);
+  SetDirect(false);
 }
 
 void FdSink::Append(std::string_view bytes) {
@@ -26,8 +51,9 @@ void FdSink::Append(std::string_view bytes) {
     return;
   // Text longer than the room left is cut at the buffer's end, so every write() but the last is
   // a whole buffer and no append bypasses the queue (which would reorder the file).
-  while (bytes.size() > capacity_ - buffer_.size()) {
-    const size_t room = capacity_ - buffer_.size();
+  const size_t capacity = options_.buffer_bytes;
+  while (bytes.size() > capacity - buffer_.size()) {
+    const size_t room = capacity - buffer_.size();
     buffer_.append(bytes.substr(0, room));
     bytes.remove_prefix(room);
     HandOff();
@@ -38,7 +64,7 @@ void FdSink::Append(std::string_view bytes) {
 }
 
 void FdSink::HandOff() {
-  if (background_ && !writer_.joinable()) {
+  if (options_.background && !writer_.joinable()) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       closing_ = false;
@@ -48,11 +74,11 @@ void FdSink::HandOff() {
     try {
       writer_ = std::thread([this] { WriterLoop(); });
     } catch (const std::system_error&) {
-      background_ = false;  // no thread to be had: the caller writes, as a small file does
+      options_.background = false;  // no thread to be had: the caller writes, as a small file does
     }
   }
   if (!writer_.joinable()) {
-    WriteOut(buffer_);
+    WriteOut(buffer_.view());
     buffer_.clear();
     return;
   }
@@ -63,8 +89,7 @@ void FdSink::HandOff() {
   if (spare_.empty() && buffers_ < kMaxBuffers) {
     ++buffers_;
     lock.unlock();
-    buffer_ = std::string();
-    buffer_.reserve(capacity_);
+    buffer_ = Buffer(options_.buffer_bytes);
     return;
   }
   changed_.wait(lock, [this] { return !spare_.empty(); });
@@ -78,14 +103,14 @@ void FdSink::WriterLoop() {
     changed_.wait(lock, [this] { return !queued_.empty() || closing_; });
     if (queued_.empty())
       return;
-    std::string buffer = std::move(queued_.front());
+    Buffer buffer = std::move(queued_.front());
     queued_.pop_front();
     const bool drop = drop_;
     lock.unlock();
     // After a failure the rest is dropped, but still taken off the queue, so the caller never
     // waits for a buffer that will not come back.
     if (!drop && !failed_.load(std::memory_order_acquire))
-      WriteOut(buffer);
+      WriteOut(buffer.view());
     buffer.clear();
     lock.lock();
     spare_.push_back(std::move(buffer));
@@ -113,15 +138,15 @@ Status FdSink::Flush() {
       ++buffers_;  // the queue owns it now; |buffer_| is rebuilt below
       changed_.notify_all();
     } else {
-      WriteOut(buffer_);
+      WriteOut(buffer_.view());
     }
   }
   StopWriter(/*drop=*/false);
+  SetDirect(false);
   // The thread is gone: its buffers go with it, and a later append starts over with one.
   spare_.clear();
   buffers_ = 1;
-  buffer_.clear();
-  buffer_.reserve(capacity_);
+  buffer_ = Buffer(options_.buffer_bytes);
   return status();
 }
 
@@ -129,11 +154,34 @@ Status FdSink::status() const {
   return failed_.load(std::memory_order_acquire) ? status_ : Status::Ok();
 }
 
+bool FdSink::SetDirect(bool on) {
+  if (on == direct_on_)
+    return true;
+  const int flags = ::fcntl(fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(fd_, F_SETFL, on ? flags | O_DIRECT : flags & ~O_DIRECT) != 0) {
+    if (on)
+      direct_refused_ = true;
+    return false;
+  }
+  direct_on_ = on;
+  return true;
+}
+
 void FdSink::WriteOut(std::string_view bytes) {
   while (!bytes.empty()) {
+    // The head of a file stays in the page cache, where whoever reads it next finds it; and a
+    // write O_DIRECT cannot take (a partial block, an unaligned offset) is buffered.
+    const bool direct = !direct_refused_ && offset_ >= options_.direct_from_bytes &&
+                        IsAligned(offset_) && IsAligned(bytes.size()) &&
+                        IsAligned(reinterpret_cast<uintptr_t>(bytes.data()));
+    const bool direct_set = SetDirect(direct) && direct;
     const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
     if (written < 0 && errno == EINTR)
       continue;
+    if (written < 0 && errno == EINVAL && direct_set) {
+      direct_refused_ = true;  // the device's block is larger than ours: buffered from now on
+      continue;
+    }
     if (written <= 0) {
       // A zero-byte write of a non-empty buffer would loop forever; report it like an error.
       status_ = Status::IoError(
@@ -142,6 +190,9 @@ void FdSink::WriteOut(std::string_view bytes) {
       failed_.store(true, std::memory_order_release);
       return;
     }
+    offset_ += static_cast<uint64_t>(written);
+    if (direct_set)
+      direct_bytes_ += static_cast<uint64_t>(written);
     bytes.remove_prefix(static_cast<size_t>(written));
   }
 }

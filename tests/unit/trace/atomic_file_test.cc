@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rblnsim::trace {
@@ -73,6 +74,23 @@ TEST_F(AtomicFileTest, ReplacesAnExistingFile) {
   ASSERT_TRUE(WriteText(path, "old content that is longer").ok());
   ASSERT_TRUE(WriteText(path, "new").ok());
   EXPECT_EQ(Read(path), "new");
+  EXPECT_EQ(Listing(), std::vector<std::string>{"trace.json"});
+}
+
+TEST_F(AtomicFileTest, AFilePastTheDirectThresholdLandsWhole) {
+  // Past kWriteDirectFromBytes whole buffers bypass the page cache and the tail does not: the
+  // file must read back as written, across the switch and the tail.
+  std::string text(kWriteDirectFromBytes + 3 * FdSinkOptions().buffer_bytes + 12345, '\0');
+  for (size_t i = 0; i < text.size(); ++i)
+    text[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+  const std::string path = (dir_ / "trace.json").string();
+  const Status status = WriteFileAtomically(path, [&text](OutputSink& sink) {
+    for (size_t at = 0; at < text.size(); at += 100003)
+      sink.Append(std::string_view(text).substr(at, 100003));
+    return Status::Ok();
+  });
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_TRUE(Read(path) == text);
   EXPECT_EQ(Listing(), std::vector<std::string>{"trace.json"});
 }
 
