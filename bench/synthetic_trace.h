@@ -36,6 +36,10 @@ abi::ProducerCapture MakeSyntheticCapture(int64_t slices);
 // path; the trace is freed before returning, so only the file remains.
 std::string WriteSyntheticTraceFile(int64_t launches);
 
+// Reads |path| through once, so that it is in the page cache (a file written with O_DIRECT is
+// not).
+void ReadIntoPageCache(const std::string& path);
+
 }  // namespace rblnsim::bench
 
 #endif  // RBLNSIM_BENCH_SYNTHETIC_TRACE_H_
