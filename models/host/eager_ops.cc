@@ -289,6 +289,8 @@ CompiledProgram* EagerOps::GetOrCompile(
 }
 
 rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* compiled) {
+  // Before the new run exists: its caller holds it until it is named a producer, or not.
+  host_->MaybeReleaseFinishedRuns();
   rebel100::RunRequest& run = host_->runs_.emplace_back();
   run.launch_id = host_->next_launch_id_++;
   run.program = compiled->program.get();

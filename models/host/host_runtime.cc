@@ -220,6 +220,7 @@ void HostRuntime::ResetSession() {
   TakeTimeline();  // dropped, with the name and shape indexes that follow it
   truth_.Clear();
   launch_runs_.clear();
+  truths_filled_ = 0;
   ReleaseFinishedRuns();
 }
 
@@ -229,10 +230,22 @@ sim::HostTimeline HostRuntime::TakeTimeline() {
 }
 
 sim::GroundTruth HostRuntime::TakeTruth() {
-  // Launch decompositions are complete only once the device has finished the runs.
-  for (size_t i = 0; i < truth_.launches.size(); ++i) {
-    sim::LaunchTruth& launch = truth_.launches[i];
-    const rebel100::RunRequest& run = *launch_runs_[i];
+  // Launch decompositions are complete only once the device has finished the runs. By now it
+  // has, but for a run the simulation stopped inside (a command timed out): its truth is filled
+  // with what it has, as it always was.
+  FillLaunchTruths(/*only_completed=*/false);
+  launch_runs_.clear();
+  truths_filled_ = 0;
+  ReleaseFinishedRuns();
+  return std::exchange(truth_, sim::GroundTruth());
+}
+
+void HostRuntime::FillLaunchTruths(bool only_completed) {
+  for (; truths_filled_ < launch_runs_.size(); ++truths_filled_) {
+    rebel100::RunRequest& run = *launch_runs_[truths_filled_];
+    if (only_completed && !run.completed)
+      return;
+    sim::LaunchTruth& launch = truth_.launches[truths_filled_];
     const rebel100::RunTruth& t = run.truth;
     launch.host_overhead_ns = t.ring_wait_start_ns - t.submit_ns;
     launch.ring_wait_ns = t.ring_acquired_ns - t.ring_wait_start_ns;
@@ -247,9 +260,14 @@ sim::GroundTruth HostRuntime::TakeTruth() {
     launch.hbm_bytes = t.hbm_bytes;
     launch.bound_ns = t.bound_ns;
   }
-  launch_runs_.clear();
+}
+
+void HostRuntime::MaybeReleaseFinishedRuns() {
+  if (++launches_since_release_ < kReleaseEveryRuns)
+    return;
+  launches_since_release_ = 0;
+  FillLaunchTruths(/*only_completed=*/true);
   ReleaseFinishedRuns();
-  return std::exchange(truth_, sim::GroundTruth());
 }
 
 void HostRuntime::ReleaseFinishedRuns() {
@@ -258,9 +276,11 @@ void HostRuntime::ReleaseFinishedRuns() {
     if (tensor.producer != nullptr)
       named.push_back(tensor.producer);
   }
-  // The device drops its last reference to a run when it marks it completed; the host's own
-  // per-session list (launch_runs_) is empty here. Only the front is popped, so every run still
-  // held keeps its address.
+  // The device drops its last reference to a run when it marks it completed. The host's own
+  // per-session list (launch_runs_) reads a run until its truth is filled: every caller fills
+  // first (or drops the list), and both walk runs in launch order, so a released run's truth is filled (the front
+  // is popped only while completed; FillLaunchTruths gets at least as far). Only the front is
+  // popped, so every run still held keeps its address.
   while (!runs_.empty() && runs_.front().completed &&
          std::find(named.begin(), named.end(), &runs_.front()) == named.end()) {
     runs_.pop_front();

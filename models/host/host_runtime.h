@@ -62,8 +62,10 @@ class HostRuntime : public sc_core::sc_module {
   sim::HostTimeline TakeTimeline();
   sim::GroundTruth TakeTruth();
   // Launches whose run is still held: not finished by the device, named by a tensor as its
-  // producer, or after such a run. The rest are released at each session's end.
+  // producer, or after such a run. The rest are released as the session goes (every
+  // kReleaseEveryRuns launches) and at its end.
   size_t runs_held() const { return runs_.size(); }
+  static constexpr size_t kReleaseEveryRuns = 4096;
   int64_t launches() const { return next_launch_id_ - 1; }
   // The runtime's log lines since the last call (TORCH_RBLN_LOG_LEVEL), oldest first.
   std::vector<std::string> TakeLog() { return std::exchange(log_, {}); }
@@ -97,10 +99,17 @@ class HostRuntime : public sc_core::sc_module {
   // Makes room in the eager compiled-op cache for one more entry (an LRU of
   // TORCH_RBLN_COMPILED_OPS entries) and files |key| as most recently used; returns its place.
   std::list<std::string>::iterator InsertLru(const std::string& key);
-  // Frees the oldest runs that the device has finished and no tensor names as its producer. A
-  // process that profiles session after session (the producer library inside a consumer) would
-  // otherwise keep every run it ever launched.
+  // Frees the oldest runs that the device has finished and no tensor names as its producer,
+  // after filling their launches' ground truth. A session of millions of launches would
+  // otherwise hold a run per launch to its end (about 200 bytes each, first-touched), and a
+  // process that profiles session after session every run it ever launched.
   void ReleaseFinishedRuns();
+  // Fills the ground truth of the recorded launches not filled yet from their runs, in launch
+  // order; with |only_completed|, up to the first run that has not completed.
+  void FillLaunchTruths(bool only_completed);
+  // Called before each launch: every kReleaseEveryRuns of them, fills and releases. No run may
+  // be held by reference across it but a tensor's producer.
+  void MaybeReleaseFinishedRuns();
 
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;
@@ -122,7 +131,11 @@ class HostRuntime : public sc_core::sc_module {
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
   std::vector<std::string> log_;
   ChunkedVector<rebel100::RunRequest> runs_;                // stable addresses for the device
-  ChunkedVector<const rebel100::RunRequest*> launch_runs_;  // parallel to truth_.launches
+  // Parallel to truth_.launches; entries before |truths_filled_| are filled and may point at
+  // released runs.
+  ChunkedVector<rebel100::RunRequest*> launch_runs_;
+  size_t truths_filled_ = 0;
+  size_t launches_since_release_ = 0;
   int next_instance_;
   int64_t next_launch_id_ = 1;
   int64_t next_external_id_ = 1;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/compiler/program.h"
+#include "models/host/host_runtime.h"
 #include "scenario/loader.h"
 #include "tests/unit/models/sim_fixtures.h"
 
@@ -79,6 +80,46 @@ TEST(Device, FinishedRunsAreReleasedAtEachSessionEnd) {
   ASSERT_TRUE((*simulation)->RunSteps(read, true).ok());
   (*simulation)->EndSession();
   EXPECT_EQ((*simulation)->runs_held(), 0u);
+}
+
+// A long session does not hold a run per launch to its end: finished runs are released as it
+// goes, each after its launch's ground truth is filled from it, and every truth is whole.
+TEST(Device, ALongSessionReleasesRunsAsItGoesAndKeepsEveryTruth) {
+  constexpr int64_t kLaunches = 3 * host::HostRuntime::kReleaseEveryRuns + 100;
+  scenario::Scenario s = SeedScenario();
+  s.workload.tensors = {Tensor("x", {64, 64})};
+  s.workload.warmup = {OpStep("mm", {"x", "x"}, "y")};
+  s.workload.profile = {Repeat(kLaunches, {OpStep("mm", {"x", "x"}, "y")})};
+  s.device.record_buffer_capacity = int64_t{1} << 24;
+  auto simulation = sim::Simulation::Create(s, true);
+  ASSERT_TRUE(simulation.ok()) << simulation.status().message();
+  ASSERT_TRUE((*simulation)->RunWarmup().ok());
+  (*simulation)->BeginSession();
+  ASSERT_TRUE((*simulation)->RunWindow().ok());
+  // Released every kReleaseEveryRuns launches: at most that many since the last release, and
+  // those the device had not finished then.
+  EXPECT_LE((*simulation)->runs_held(),
+            host::HostRuntime::kReleaseEveryRuns + static_cast<size_t>(s.device.queue_depth) + 1);
+  const sim::SessionData data = (*simulation)->EndSession();
+  ASSERT_EQ(data.truth.launches.size(), static_cast<size_t>(kLaunches));
+  EXPECT_LE((*simulation)->runs_held(), 1u);  // the unread "y" may keep its producer
+  const std::string& program = data.truth.launches[0].program;
+  EXPECT_FALSE(program.empty());
+  for (size_t i = 0; i < data.truth.launches.size(); ++i) {
+    const sim::LaunchTruth& launch = data.truth.launches[i];
+    SCOPED_TRACE("launch " + std::to_string(i));
+    ASSERT_EQ(launch.program, program);
+    ASSERT_GT(launch.flops, 0);
+    ASSERT_GT(launch.hbm_bytes, 0);
+    ASSERT_FALSE(launch.failed);
+    ASSERT_GE(launch.first_device_start_ns, launch.marker_start_ns);
+    ASSERT_GE(launch.last_device_end_ns, launch.first_device_start_ns);
+    ASSERT_GT(launch.completed_ns, launch.last_device_end_ns);
+    ASSERT_GE(launch.host_overhead_ns, 0);
+    ASSERT_GE(launch.ring_wait_ns, 0);
+    ASSERT_GE(launch.queue_wait_ns, 0);
+    ASSERT_GT(launch.transport_ns, 0);
+  }
 }
 
 // The host model reads the loader's types and infers none itself: a scenario built in code is
