@@ -278,9 +278,9 @@ void HostRuntime::ReleaseFinishedRuns() {
   }
   // The device drops its last reference to a run when it marks it completed. The host's own
   // per-session list (launch_runs_) reads a run until its truth is filled: every caller fills
-  // first (or drops the list), and both walk runs in launch order, so a released run's truth is filled (the front
-  // is popped only while completed; FillLaunchTruths gets at least as far). Only the front is
-  // popped, so every run still held keeps its address.
+  // first (or drops the list), and both walk runs in launch order, so a released run's truth is
+  // filled (the front is popped only while completed; FillLaunchTruths gets at least as far). Only
+  // the front is popped, so every run still held keeps its address.
   while (!runs_.empty() && runs_.front().completed &&
          std::find(named.begin(), named.end(), &runs_.front()) == named.end()) {
     runs_.pop_front();

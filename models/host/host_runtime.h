@@ -114,11 +114,9 @@ class HostRuntime : public sc_core::sc_module {
   const scenario::Scenario& scenario_;
   bool profiler_enabled_;
   rebel100::Device* device_;
-  int64_t ahead_ticks_ = 0;
+  int64_t ahead_ticks_ = 0;      // local time ahead of the kernel, in kernel resolution ticks
   bool time_limit_hit_ = false;  // Spend() stopped the local clock at the simulated-time limit
-  std::unordered_map<std::string, uint32_t>
-      name_ids_;  // timeline_.names, indexed  // local time ahead of the kernel, in kernel
-                  // resolution ticks
+  std::unordered_map<std::string, uint32_t> name_ids_;  // timeline_.names, indexed
   HostCosts costs_;
   std::map<std::string, TensorState> tensors_;
   std::map<std::string, CompiledProgram> cache_;
@@ -130,7 +128,7 @@ class HostRuntime : public sc_core::sc_module {
   // Evicted programs: device records name their commands through them for the whole process.
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
   std::vector<std::string> log_;
-  ChunkedVector<rebel100::RunRequest> runs_;                // stable addresses for the device
+  ChunkedVector<rebel100::RunRequest> runs_;  // stable addresses for the device
   // Parallel to truth_.launches; entries before |truths_filled_| are filled and may point at
   // released runs.
   ChunkedVector<rebel100::RunRequest*> launch_runs_;
