@@ -104,10 +104,11 @@ endfunction()
 # rblnsim_fast_allocator(TARGET): an executable of ours allocates through mimalloc (see
 # RBLNSIM_MIMALLOC). Linked as a shared library ahead of libc, it replaces malloc for the whole
 # process; tools/rblnsim/operator_new.cc keeps operator new throwing over it and advises large
-# blocks as huge pages.
+# blocks as huge pages, faulted in on a second thread (tools/rblnsim/prefault.h).
 function(rblnsim_fast_allocator target)
   if(RBLNSIM_MIMALLOC)
-    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tools/rblnsim/operator_new.cc)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tools/rblnsim/operator_new.cc
+                                     ${CMAKE_SOURCE_DIR}/tools/rblnsim/prefault.cc)
     target_link_libraries(${target} PRIVATE mimalloc)
   endif()
 endfunction()

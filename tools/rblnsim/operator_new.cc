@@ -1,11 +1,11 @@
 // The operator new and delete of our executables (rblnsim and the benchmarks, through
 // rblnsim_fast_allocator): malloc and free, whichever allocator serves them (mimalloc when built
 // with RBLNSIM_MIMALLOC), std::bad_alloc when memory runs out, and blocks of megabytes advised
-// as transparent huge pages (huge_pages.h). The commands report running out of memory as an
-// error ("out of memory while reading the trace", exit 4), which needs operator new to throw;
-// mimalloc's own replacement is C code that aborts instead, and does not see a new handler
-// installed from C++. Defined in the executable, these take precedence over both mimalloc's and
-// libstdc++'s.
+// as transparent huge pages (huge_pages.h) and faulted in on a second thread (prefault.h). The
+// commands report running out of memory as an error ("out of memory while reading the trace", exit
+// 4), which needs operator new to throw; mimalloc's own replacement is C code that aborts instead,
+// and does not see a new handler installed from C++. Defined in the executable, these take
+// precedence over both mimalloc's and libstdc++'s.
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <new>
 
 #include "tools/rblnsim/huge_pages.h"
+#include "tools/rblnsim/prefault.h"
 
 namespace {
 
@@ -60,9 +61,16 @@ void* AllocateWith(TryAllocate&& try_allocate) {
 
 // The trace's event vector, the index's columns, a session's buffers: the blocks whose first
 // writes cost page faults are the big ones, and all of them come through here.
+// A large block is faulted in by the prefault thread while its caller goes on (prefault.h).
+void* AllocateLarge(std::size_t size) {
+  void* p = AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
+  rblnsim::PrefaultInBackground(p, rblnsim::HugePageRounded(size));
+  return p;
+}
+
 void* Allocate(std::size_t size) {
   if (size >= rblnsim::kHugeBlockBytes)
-    return AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
+    return AllocateLarge(size);
   return AllocateWith([size] { return std::malloc(size == 0 ? 1 : size); });
 }
 
@@ -70,7 +78,7 @@ void* AllocateAligned(std::size_t size, std::align_val_t align) {
   const std::size_t alignment =
       std::max(static_cast<std::size_t>(align), sizeof(void*));  // posix_memalign's floor
   if (size >= rblnsim::kHugeBlockBytes && alignment <= rblnsim::kHugePageBytes)
-    return AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
+    return AllocateLarge(size);
   void* p = AllocateWith([size, alignment]() -> void* {
     void* q = nullptr;
     return posix_memalign(&q, alignment, size == 0 ? 1 : size) == 0 ? q : nullptr;
