@@ -23,6 +23,7 @@
 #include "sim/session.h"
 #include "sim/simulated_clock.h"
 #include "sim/simulation.h"
+#include "tools/rblnsim/prefault.h"
 
 namespace {
 
@@ -261,6 +262,8 @@ int sc_main(int /*argc*/, char** /*argv*/) {
 }
 
 int main(int argc, char** argv) {
+  // As `rblnsim run` does: the simulator leaves a core idle to fault its large blocks in.
+  rblnsim::EnablePrefault();
   GetWorld();  // elaborate everything before the first sc_start
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))

@@ -107,8 +107,7 @@ endfunction()
 # blocks as huge pages, faulted in on a second thread (tools/rblnsim/prefault.h).
 function(rblnsim_fast_allocator target)
   if(RBLNSIM_MIMALLOC)
-    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tools/rblnsim/operator_new.cc
-                                     ${CMAKE_SOURCE_DIR}/tools/rblnsim/prefault.cc)
-    target_link_libraries(${target} PRIVATE mimalloc)
+    target_sources(${target} PRIVATE ${CMAKE_SOURCE_DIR}/tools/rblnsim/operator_new.cc)
+    target_link_libraries(${target} PRIVATE mimalloc rblnsim_prefault)
   endif()
 endfunction()

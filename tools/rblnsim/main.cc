@@ -6,6 +6,7 @@
 #include "profiler/trace/temp_cleanup.h"
 #include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/command_line.h"
+#include "tools/rblnsim/prefault.h"
 
 int main(int argc, char** argv) {
   // SIGINT/SIGTERM remove the temporary files and directories of whatever command is running.
@@ -28,8 +29,10 @@ int main(int argc, char** argv) {
                  rblnsim::cli::OneLine(e.what()).c_str());
     return 2;
   }
-  if (app.got_subcommand("run"))
+  if (app.got_subcommand("run")) {
+    rblnsim::EnablePrefault();  // the model leaves a core idle (prefault.h)
     return rblnsim::cli::RunCommand(options.run);
+  }
   if (app.got_subcommand("check"))
     return rblnsim::cli::CheckCommand(options.check);
   if (app.got_subcommand("analyze"))

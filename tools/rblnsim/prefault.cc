@@ -1,9 +1,11 @@
 #include "tools/rblnsim/prefault.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -35,20 +37,35 @@ class Prefaulter {
     return *instance;
   }
 
+  void Enable(bool on) {
+    const char* setting = std::getenv("RBLNSIM_PREFAULT");
+    enabled_.store(on && (setting == nullptr || std::strcmp(setting, "0") != 0),
+                   std::memory_order_relaxed);
+  }
+
   void Queue(void* p, std::size_t bytes) {
-    if (!enabled_ || p == nullptr || bytes == 0)
+    if (!enabled_.load(std::memory_order_relaxed) || p == nullptr || bytes == 0)
       return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (unsupported_ || count_ == kQueueSlots)
       return;
     if (!started_) {
+      // Signals go to the threads that expect them: a command holds SIGINT/SIGTERM back on its
+      // own thread while it creates and registers a temporary file, which a thread that took
+      // them instead would undo. The worker is born with every signal blocked (a thread starts
+      // with its creator's mask).
+      sigset_t all, before;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, &before);
       try {
         std::thread([this] { Loop(); }).detach();
+        started_ = true;
       } catch (const std::system_error&) {
         unsupported_ = true;  // no thread to be had: the caller faults its pages, as before
-        return;
       }
-      started_ = true;
+      pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      if (!started_)
+        return;
     }
     queue_[(head_ + count_) % kQueueSlots] = {static_cast<char*>(p), bytes};
     ++count_;
@@ -62,8 +79,6 @@ class Prefaulter {
 
  private:
   Prefaulter() {
-    const char* setting = std::getenv("RBLNSIM_PREFAULT");
-    enabled_ = setting == nullptr || std::strcmp(setting, "0") != 0;
     // fork() copies only the calling thread: the child must not find the mutex held by the
     // parent's worker, nor wait for a worker it does not have. (The commands fork only to exec
     // at once; this keeps any other fork safe.)
@@ -113,7 +128,7 @@ class Prefaulter {
     return true;
   }
 
-  bool enabled_ = true;
+  std::atomic<bool> enabled_{false};
   std::mutex mutex_;  // guards the members below
   std::condition_variable work_;
   std::condition_variable idle_;
@@ -126,6 +141,10 @@ class Prefaulter {
 };
 
 }  // namespace
+
+void EnablePrefault(bool on) {
+  Prefaulter::Get().Enable(on);
+}
 
 void PrefaultInBackground(void* p, std::size_t bytes) {
   Prefaulter::Get().Queue(p, bytes);

@@ -45,8 +45,20 @@ class AnonymousMapping {
 };
 
 bool KernelPopulates() {
+  EnablePrefault();
   AnonymousMapping probe(static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
   return probe.p() != nullptr && madvise(probe.p(), 4096, MADV_POPULATE_WRITE) == 0;
+}
+
+// Off (the trace readers' setting), a queued block is left alone.
+TEST(Prefault, NothingIsFaultedInWhileItIsOff) {
+  EnablePrefault(false);
+  AnonymousMapping block(kBlockBytes);
+  ASSERT_NE(block.p(), nullptr);
+  PrefaultInBackground(block.p(), kBlockBytes);
+  WaitForPrefaults();
+  EXPECT_EQ(block.ResidentPages(), 0u);
+  EnablePrefault();
 }
 
 TEST(Prefault, AQueuedBlockIsFaultedInAndLeftAsItWas) {
