@@ -131,12 +131,14 @@ void FdSink::StopWriter(bool drop) {
 }
 
 Status FdSink::Flush() {
+  bool handed_over = false;
   if (!buffer_.empty() && !failed_.load(std::memory_order_acquire)) {
     if (writer_.joinable()) {
       std::lock_guard<std::mutex> lock(mutex_);
       queued_.push_back(std::move(buffer_));
       ++buffers_;  // the queue owns it now; |buffer_| is rebuilt below
       changed_.notify_all();
+      handed_over = true;
     } else {
       WriteOut(buffer_.view());
     }
@@ -146,7 +148,10 @@ Status FdSink::Flush() {
   // The thread is gone: its buffers go with it, and a later append starts over with one.
   spare_.clear();
   buffers_ = 1;
-  buffer_ = Buffer(options_.buffer_bytes);
+  if (handed_over)
+    buffer_ = Buffer(options_.buffer_bytes);
+  else
+    buffer_.clear();
   return status();
 }
 
