@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/release_memory.h"
 #include "profiler/analysis/contract_rules.h"
 #include "profiler/analysis/window_overrun.h"
 #include "profiler/index/grouped.h"
@@ -168,7 +169,7 @@ class CurrentChecker {
           id, Launch{events.subspan(begin, split - begin), events.subspan(split, end - split)});
       begin = end;
     }
-    launch_members_ = {};
+    ReleaseMemory(launch_members_);
   }
 
   const Launch* FindLaunch(int64_t id) const {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/release_memory.h"
+
 namespace rblnsim::index {
 
 template <typename Key, typename Value>
@@ -65,7 +67,7 @@ class Grouped {
       groups_.emplace_back(keys_[begin], std::span<Value>(values_.data() + begin, end - begin));
       begin = end;
     }
-    keys_ = {};
+    ReleaseMemory(keys_);
   }
 
   const_iterator begin() const { return groups_.begin(); }

@@ -99,8 +99,10 @@ size_t NameTable::SlotOf(std::string_view name, size_t hash) const {
 }
 
 uint32_t NameTable::Find(std::string_view name) const {
-  if (slots_.empty())
-    return kNone;
+  if (slots_.empty()) {
+    const auto it = std::find(text.begin(), text.end(), name);
+    return it == text.end() ? kNone : static_cast<uint32_t>(it - text.begin());
+  }
   return slots_[SlotOf(name, Hash(name))].id;
 }
 
@@ -160,6 +162,7 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
       index.BuildLaunchTable();
       names.Wait();
     }
+    index.names_.ReleaseSlots();
     index.BuildForest();
     return index;
   } catch (const std::bad_alloc&) {

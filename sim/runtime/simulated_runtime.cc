@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/release_memory.h"
 #include "profiler/abi/runtime_flag.h"
 #include "profiler/abi/session_window.h"
 #include "scenario/env.h"
@@ -195,7 +196,7 @@ StatusOr<abi::ProducerCapture> SimulatedRuntime::End() {
   in_session_ = false;
   abi::ProducerCapture capture = ConvertSession(*simulation_, session, steady_, host_thread_);
   if (!keep_device_records_)
-    session.records = {};
+    ReleaseMemory(session.records);
   last_session_ = std::move(session);
   // A failed window (a command that timed out) still captured everything that ran: export it,
   // with the failure on stderr and in commands_timed_out, as the CLI still writes its trace.

@@ -89,6 +89,36 @@ TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
   EXPECT_EQ(table.Intern(names[7]), 7u);
 }
 
+// A built index keeps its names but not the probe table it interned them with; the table still
+// answers, and interns more, without it.
+TEST(NameTableTest, ReleasedSlotsKeepIdsAndLookups) {
+  std::vector<std::string> names;
+  for (int i = 0; i <= 100; ++i)
+    names.push_back("n" + std::to_string(i));
+  index::NameTable table;
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(table.Intern(names[i]), static_cast<uint32_t>(i));
+  ASSERT_GT(table.slot_bytes(), 0u);
+  table.ReleaseSlots();
+  EXPECT_EQ(table.slot_bytes(), 0u);
+  EXPECT_EQ(table.Find(names[42]), 42u);
+  EXPECT_EQ(table.Find("absent"), index::kNone);
+  EXPECT_EQ(table.Intern(names[7]), 7u);
+  EXPECT_EQ(table.Intern(names[100]), 100u);
+  EXPECT_EQ(table.Find(names[99]), 99u);
+
+  Trace trace;
+  for (int i = 0; i < 1000; ++i) {
+    trace::Event& e = trace.events.emplace_back();
+    e.name = "slice_" + std::to_string(i);
+    e.category = trace::Category::kKernel;
+  }
+  auto index = index::TraceIndex::Build(trace);
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  EXPECT_EQ(index->names().slot_bytes(), 0u);
+  EXPECT_EQ(index->names().Find("slice_999"), 999u);
+}
+
 // A large trace's table is sized from samples of its events first. Whether its unique names
 // come first or last, the ids are those of interning one name at a time.
 TEST(NameTableTest, SlotsSizedFromASampleGiveTheSameIds) {

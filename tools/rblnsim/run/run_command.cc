@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/release_memory.h"
 #include "profiler/analysis/roofline_report.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/plot/svg_plot.h"
@@ -137,7 +138,7 @@ int RunCommand(const RunOptions& options) {
   const bool expects_latency = !options.no_expect && scenario.expect.latency_p99_max_ns.has_value();
   if (options.roofline_dir.empty() && options.metrics_path.empty() && options.truth_path.empty() &&
       !expects_latency)
-    simulated->session.truth.launches = {};
+    ReleaseMemory(simulated->session.truth.launches);
   const bool active = simulated->active;
   const Status& window = simulated->window;
   const trace::Trace& trace = simulated->trace;
