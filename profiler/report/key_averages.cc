@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/release_memory.h"
 #include "base/sorted_runs.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/dialect.h"
@@ -248,8 +249,8 @@ class EventTree {
     }
     const FirstNodeById marker_by_launch(markers);
     const FirstNodeById op_by_external_id(ops);
-    markers = {};
-    ops = {};
+    ReleaseMemory(markers);
+    ReleaseMemory(ops);
     for (const DeviceSpan& node : device_) {
       if (!trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
@@ -276,7 +277,7 @@ class EventTree {
       nodes_[op].kernels_ns += node.end_ns - node.start_ns;
       ++stats->attributed;
     }
-    node_of_event_ = {};
+    ReleaseMemory(node_of_event_);
   }
 
   // Markers have served attribution; from here on they are neither rows nor children.
@@ -311,7 +312,8 @@ class EventTree {
     }
   }
 
-  std::vector<KeyAverage> Aggregate(KeyAverageRows which) const {
+  // The rows, in first-appearance order; |rows| arrives with its stats set.
+  void Aggregate(KeyAverageRows which, KeyAverageRowSet* rows) const {
     // Children follow their parents in alive_, so a reverse pass sees every child first.
     std::vector<int64_t> device_total_ns(nodes_.size(), 0);
     for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
@@ -322,7 +324,8 @@ class EventTree {
       device_total_ns[*it] = total;
     }
 
-    // Rows by (row name, device, user annotation), in first-appearance order.
+    // Rows by (row name, device, user annotation), in first-appearance order. A plain device
+    // row (kPackedVariant) goes to the packed list, every other to the full one.
     // Device slices may be named once each (a launch's "i<n>_..." names), so there can be a row
     // per slice: the keys are counted first and the rows reserved once, rather than grown by
     // doubling with the old and new arrays both alive at the largest step.
@@ -330,34 +333,41 @@ class EventTree {
       const bool user_annotation = IsUserAnnotation(index_.events().category[event_index]);
       return static_cast<uint8_t>((device ? 2 : 0) + (user_annotation ? 1 : 0));
     };
+    constexpr uint8_t kPackedVariant = 2;
     const bool with_device = which == KeyAverageRows::kAll;
-    size_t row_count = 0;
+    size_t full_count = 0;
+    size_t packed_count = 0;
     {
       RowSlots seen(index_.names().size());
       auto count_key = [&](uint32_t name, uint32_t event_index, bool device) {
-        int32_t& slot = seen.Slot(name, variant_of(event_index, device));
+        const uint8_t variant = variant_of(event_index, device);
+        int32_t& slot = seen.Slot(name, variant);
         if (slot < 0) {
           slot = 0;
-          ++row_count;
+          ++(variant == kPackedVariant ? packed_count : full_count);
         }
       };
       ForEachInOrder(
           with_device, [&](int i) { count_key(nodes_[i].name, nodes_[i].event_index, false); },
           [&](const DeviceSpan& span) { count_key(span.name, span.event_index, true); });
     }
+    rows->names = &index_.names();
+    rows->profiler_step = profiler_step_;
+    rows->full.reserve(full_count);
+    rows->device.reserve(packed_count);
+    rows->packed.reserve(full_count + packed_count);
     RowSlots row_of_key(index_.names().size());
-    std::vector<KeyAverage> rows;
-    rows.reserve(row_count);
     auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
       int32_t& slot = row_of_key.Slot(name, variant_of(event_index, device));
       if (slot < 0) {
-        slot = static_cast<int32_t>(rows.size());
-        KeyAverage& row = rows.emplace_back();
+        slot = static_cast<int32_t>(rows->full.size());
+        rows->packed.push_back(false);
+        KeyAverage& row = rows->full.emplace_back();
         row.name = RowNameOf(name);
         row.is_device = device;
         row.is_user_annotation = IsUserAnnotation(index_.events().category[event_index]);
       }
-      KeyAverage& row = rows[slot];
+      KeyAverage& row = rows->full[slot];
       ++row.count;
       return row;
     };
@@ -379,11 +389,24 @@ class EventTree {
           row.self_device_ns += self_device;
         },
         [&](const DeviceSpan& span) {
-          KeyAverage& row = row_of(span.name, span.event_index, true);
-          row.device_total_ns += span.end_ns - span.start_ns;
-          row.self_device_ns += span.end_ns - span.start_ns;
+          const int64_t dur_ns = span.end_ns - span.start_ns;
+          const uint8_t variant = variant_of(span.event_index, true);
+          if (variant != kPackedVariant) {
+            KeyAverage& row = row_of(span.name, span.event_index, true);
+            row.device_total_ns += dur_ns;
+            row.self_device_ns += dur_ns;
+            return;
+          }
+          int32_t& slot = row_of_key.Slot(span.name, variant);
+          if (slot < 0) {
+            slot = static_cast<int32_t>(rows->device.size());
+            rows->packed.push_back(true);
+            rows->device.push_back({0, span.name, 0});
+          }
+          KeyAverageRowSet::DeviceRow& row = rows->device[slot];
+          ++row.count;
+          row.device_ns += dur_ns;
         });
-    return rows;
   }
 
  private:
@@ -457,16 +480,37 @@ class EventTree {
 
 }  // namespace
 
+KeyAverage KeyAverageRowSet::Unpack(const DeviceRow& row) const {
+  KeyAverage out;
+  out.name = row.name == profiler_step ? std::string_view("ProfilerStep*") : names->text[row.name];
+  out.is_device = true;
+  out.count = row.count;
+  out.self_device_ns = row.device_ns;
+  out.device_total_ns = row.device_ns;
+  return out;
+}
+
+KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,
+                                       Attribution attribution,
+                                       KeyAverageRows which) {
+  KeyAverageRowSet rows;
+  EventTree tree(index);
+  // Kernels are attached before folding, as torch attaches them while parsing.
+  tree.Attribute(attribution, &rows.stats);
+  tree.DropLaunchMarkers();
+  tree.RemoveDupNodes();
+  tree.Aggregate(which, &rows);
+  return rows;
+}
+
 KeyAverages ComputeKeyAverages(const index::TraceIndex& index,
                                Attribution attribution,
                                KeyAverageRows which) {
+  const KeyAverageRowSet rows = ComputeKeyAverageRows(index, attribution, which);
   KeyAverages result;
-  EventTree tree(index);
-  // Kernels are attached before folding, as torch attaches them while parsing.
-  tree.Attribute(attribution, &result.stats);
-  tree.DropLaunchMarkers();
-  tree.RemoveDupNodes();
-  result.rows = tree.Aggregate(which);
+  result.stats = rows.stats;
+  result.rows.reserve(rows.size());
+  rows.ForEach([&result](const KeyAverage& row) { result.rows.push_back(row); });
   return result;
 }
 

@@ -81,6 +81,45 @@ KeyAverages ComputeKeyAverages(const index::TraceIndex& index,
                                Attribution attribution,
                                KeyAverageRows which = KeyAverageRows::kAll);
 
+// The same rows, in first-appearance order, as the table reads them. A trace whose device
+// commands are named once each (the c-abi's "i<launch>_..." slices) has a row per device slice:
+// as KeyAverage rows those were 64 bytes each, the largest block of a traced run's peak. A
+// device row that is no GPU annotation has no CPU times and equal self and total device time,
+// so it is kept packed in 16 bytes, and only the rows the table prints are ever unpacked.
+struct KeyAverageRowSet {
+  struct DeviceRow {
+    int64_t device_ns = 0;
+    uint32_t name = 0;   // row-name id (a name id of |names|)
+    uint32_t count = 0;  // at most one per event, and an index holds fewer than 2^32 events
+  };
+
+  const index::NameTable* names = nullptr;  // of the index the rows were computed from
+  uint32_t profiler_step = index::kNone;    // the name id that stands for every ProfilerStep#N
+  std::vector<KeyAverage> full;             // host rows and GPU annotations
+  std::vector<DeviceRow> device;            // the other device rows
+  std::vector<bool> packed;                 // per row in order: whether it is |device|'s next
+  AttributionStats stats;
+
+  size_t size() const { return packed.size(); }
+  KeyAverage Unpack(const DeviceRow& row) const;
+  // Calls |fn|(const KeyAverage&) for every row in order; a packed row is unpacked for the call.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    size_t next_full = 0;
+    size_t next_device = 0;
+    for (const bool is_packed : packed) {
+      if (is_packed)
+        fn(Unpack(device[next_device++]));
+      else
+        fn(full[next_full++]);
+    }
+  }
+};
+
+KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,
+                                       Attribution attribution,
+                                       KeyAverageRows which = KeyAverageRows::kAll);
+
 // Stable descending sort, so ties keep first-appearance order. Unknown keys are an error.
 Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);
 

@@ -110,37 +110,88 @@ Status SortKeyFor(std::string_view sort_by, SortKey* key) {
   return Status::Ok();
 }
 
-// The positions of the rows the table prints, in the order SortKeyAverages would give them:
-// descending by |key|, ties in first-appearance order. A trace whose device slices are named
-// once each has a row per slice, millions of them, and the table prints row_limit of them; a
-// stable sort of the rows themselves held a second copy of all of them, so only the printed
-// positions are selected, from keys computed once.
-std::vector<uint32_t> PrintedOrder(const std::vector<KeyAverage>& rows,
-                                   const SortKey& key,
-                                   int row_limit) {
-  std::vector<double> keys(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i)
-    keys[i] = key(rows[i]);
-  std::vector<uint32_t> order(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i)
-    order[i] = static_cast<uint32_t>(i);
-  // The position breaks ties, which makes the order total and the selection stable.
-  const auto before = [&keys](uint32_t a, uint32_t b) {
-    return keys[a] != keys[b] ? keys[a] > keys[b] : a < b;
-  };
-  if (row_limit >= 0 && static_cast<size_t>(row_limit) < order.size()) {
-    std::partial_sort(order.begin(), order.begin() + row_limit, order.end(), before);
-    order.resize(static_cast<size_t>(row_limit));
-  } else {
-    std::sort(order.begin(), order.end(), before);
-  }
-  return order;
-}
+// The column widths and footer sums of a table: they cover every row, printed or not, as
+// torch's do.
+struct TableTotals {
+  size_t name_width = 0;
+  int64_t self_cpu_ns = 0;
+  int64_t self_device_ns = 0;
+  bool has_device_time = false;
 
-// The table of |rows| printed in |order| (positions into |rows|; null: as they stand). The name
-// column's width and the totals cover every row, printed or not, as torch's do.
-std::string RenderRows(const std::vector<KeyAverage>& rows,
-                       const std::vector<uint32_t>* order,
+  void Add(const KeyAverage& row) {
+    name_width = std::max(name_width, trace::Utf8Length(row.name) + 4);
+    self_cpu_ns += row.self_cpu_ns;
+    // The footer counts device rows only, and not GPU annotations (torch's sum rule).
+    if (row.is_device && !row.is_user_annotation)
+      self_device_ns += row.self_device_ns;
+    has_device_time = has_device_time || row.self_device_ns > 0;
+  }
+};
+
+// The rows the table prints, in the order SortKeyAverages would give them: descending by |key|,
+// ties in first-appearance order, the first |row_limit| (all when negative). A trace whose
+// device slices are named once each has a row per slice, millions of them, and the table prints
+// row_limit of them: only those are kept, in a heap whose top is the one to drop next.
+class PrintedRows {
+ public:
+  PrintedRows(const SortKey* key, int row_limit) : key_(key), row_limit_(row_limit) {}
+
+  void Offer(const KeyAverage& row) {
+    const uint64_t position = next_position_++;
+    if (key_ == nullptr) {
+      if (row_limit_ < 0 || rows_.size() < static_cast<size_t>(row_limit_))
+        rows_.push_back({0.0, position, row});
+      return;
+    }
+    Ranked ranked{(*key_)(row), position, row};
+    if (row_limit_ >= 0) {
+      if (static_cast<size_t>(row_limit_) == 0)
+        return;
+      if (rows_.size() == static_cast<size_t>(row_limit_)) {
+        // A later row never wins a tie: it must be strictly greater than the last kept.
+        if (!(ranked.key > rows_.front().key))
+          return;
+        std::pop_heap(rows_.begin(), rows_.end(), Before);
+        rows_.back() = ranked;
+      } else {
+        rows_.push_back(ranked);
+      }
+      std::push_heap(rows_.begin(), rows_.end(), Before);
+      return;
+    }
+    rows_.push_back(ranked);
+  }
+
+  // The kept rows in print order.
+  std::vector<KeyAverage> Take() {
+    if (key_ != nullptr)
+      std::sort(rows_.begin(), rows_.end(), Before);
+    std::vector<KeyAverage> out;
+    out.reserve(rows_.size());
+    for (const Ranked& ranked : rows_)
+      out.push_back(ranked.row);
+    rows_.clear();
+    return out;
+  }
+
+ private:
+  struct Ranked {
+    double key;
+    uint64_t position;  // first appearance: breaks ties, which makes the order total
+    KeyAverage row;
+  };
+  static bool Before(const Ranked& a, const Ranked& b) {
+    return a.key != b.key ? a.key > b.key : a.position < b.position;
+  }
+
+  const SortKey* key_;
+  int row_limit_;
+  uint64_t next_position_ = 0;
+  std::vector<Ranked> rows_;  // with a key and a limit: a heap, the last in print order on top
+};
+
+std::string RenderRows(const TableTotals& totals,
+                       const std::vector<KeyAverage>& printed,
                        const TableOptions& options);
 
 }  // namespace
@@ -170,37 +221,31 @@ Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows) 
 
 std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
                                    const TableOptions& options) {
-  return RenderRows(rows, nullptr, options);
+  if (rows.empty())
+    return "";
+  TableTotals totals;
+  PrintedRows printed(nullptr, options.row_limit);
+  for (const KeyAverage& row : rows) {
+    totals.Add(row);
+    printed.Offer(row);
+  }
+  return RenderRows(totals, printed.Take(), options);
 }
 
 namespace {
 
-std::string RenderRows(const std::vector<KeyAverage>& rows,
-                       const std::vector<uint32_t>* order,
+std::string RenderRows(const TableTotals& totals,
+                       const std::vector<KeyAverage>& printed,
                        const TableOptions& options) {
-  if (rows.empty())
-    return "";
   std::string device = options.device_name;
   for (char& c : device) {
     if (c >= 'a' && c <= 'z')
       c = static_cast<char>(c - 'a' + 'A');
   }
-
-  size_t name_width = 0;
-  int64_t self_cpu_total_ns = 0;
-  int64_t self_device_total_ns = 0;
-  bool has_device_time = false;
-  for (const KeyAverage& row : rows) {
-    name_width = std::max(name_width, trace::Utf8Length(row.name) + 4);
-    self_cpu_total_ns += row.self_cpu_ns;
-    // The footer counts device rows only, and not GPU annotations (torch's sum rule).
-    if (row.is_device && !row.is_user_annotation)
-      self_device_total_ns += row.self_device_ns;
-    has_device_time = has_device_time || row.self_device_ns > 0;
-  }
-  name_width = std::min(name_width, kMaxNameColumnWidth);
-  const double self_cpu_total_us = UsFromNs(self_cpu_total_ns);
-  const double self_device_total_us = UsFromNs(self_device_total_ns);
+  const size_t name_width = std::min(totals.name_width, kMaxNameColumnWidth);
+  const bool has_device_time = totals.has_device_time;
+  const double self_cpu_total_us = UsFromNs(totals.self_cpu_ns);
+  const double self_device_total_us = UsFromNs(totals.self_device_ns);
 
   std::vector<std::string> headers = {"Self CPU %", "Self CPU", "CPU total %", "CPU total",
                                       "CPU time avg"};
@@ -227,11 +272,7 @@ std::string RenderRows(const std::vector<KeyAverage>& rows,
   append(header.text());
   append(separator.text());
 
-  const size_t printable = order != nullptr ? order->size() : rows.size();
-  for (size_t printed = 0; printed < printable; ++printed) {
-    if (printed == static_cast<size_t>(options.row_limit))
-      break;
-    const KeyAverage& row = rows[order != nullptr ? (*order)[printed] : printed];
+  for (const KeyAverage& row : printed) {
     std::string name(row.name);
     if (trace::Utf8Length(name) >= kMaxNameColumnWidth - 3) {
       name = std::string(Utf8Prefix(name, kMaxNameColumnWidth - 3)) + "...";
@@ -269,13 +310,18 @@ StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
   SortKey key;
   if (!options.sort_by.empty())
     RBLNSIM_RETURN_IF_ERROR(SortKeyFor(options.sort_by, &key));
-  const KeyAverages averages = ComputeKeyAverages(index, options.attribution);
+  const KeyAverageRowSet rows = ComputeKeyAverageRows(index, options.attribution);
   if (stats != nullptr)
-    *stats = averages.stats;
-  if (options.sort_by.empty())
-    return RenderRows(averages.rows, nullptr, options);
-  const std::vector<uint32_t> order = PrintedOrder(averages.rows, key, options.row_limit);
-  return RenderRows(averages.rows, &order, options);
+    *stats = rows.stats;
+  if (rows.size() == 0)
+    return std::string();
+  TableTotals totals;
+  PrintedRows printed(options.sort_by.empty() ? nullptr : &key, options.row_limit);
+  rows.ForEach([&](const KeyAverage& row) {
+    totals.Add(row);
+    printed.Offer(row);
+  });
+  return RenderRows(totals, printed.Take(), options);
 }
 
 StatusOr<std::string> FormatKeyAveragesTable(const trace::Trace& trace,

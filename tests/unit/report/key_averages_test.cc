@@ -423,6 +423,47 @@ TEST(KeyAveragesTable, SelectedRowsAreTheStablySortedOnes) {
   }
 }
 
+// A row per distinct device name: plain device rows are packed (16 bytes, not a KeyAverage),
+// GPU annotations and host rows are not, and the order of first appearance survives the split.
+TEST(KeyAveragesTable, PlainDeviceRowsArePacked) {
+  static_assert(sizeof(KeyAverageRowSet::DeviceRow) == 16);
+  Trace trace;
+  for (int i = 0; i < 1000; ++i) {
+    trace.events.push_back(Op("aten::mm", i * 100 * kUs, 10 * kUs));
+    trace.events.push_back(Kernel("i" + std::to_string(i) + "_mm", i * 100 * kUs + kUs, kUs));
+  }
+  trace.events.push_back(MakeEvent(Category::kGpuUserAnnotation, "region", 0, 7, 0, 6 * kUs));
+  trace.events.push_back(Kernel("i3_mm", 500 * kUs, 2 * kUs));  // a second call of one name
+  auto index = index::TraceIndex::Build(trace);
+  ASSERT_TRUE(index.ok());
+  const KeyAverageRowSet rows = ComputeKeyAverageRows(*index, Attribution::kReleased);
+  EXPECT_EQ(rows.full.size(), 2u);  // aten::mm and the GPU annotation
+  EXPECT_EQ(rows.device.size(), 1000u);
+  ASSERT_EQ(rows.size(), 1002u);
+  std::vector<KeyAverage> unpacked;
+  rows.ForEach([&](const KeyAverage& row) { unpacked.push_back(row); });
+  const KeyAverages averages = ComputeKeyAverages(*index, Attribution::kReleased);
+  ASSERT_EQ(averages.rows.size(), unpacked.size());
+  // torch's (start, -end) order: the op that ends last first, then the annotation, then the
+  // first kernel; the packed rows sit between the full ones where they first appeared.
+  EXPECT_EQ(unpacked[0].name, "aten::mm");
+  EXPECT_EQ(unpacked[1].name, "region");
+  EXPECT_EQ(unpacked[2].name, "i0_mm");
+  EXPECT_EQ(unpacked[1001].name, "i999_mm");
+  for (size_t i = 0; i < unpacked.size(); ++i) {
+    EXPECT_EQ(unpacked[i].name, averages.rows[i].name) << i;
+    EXPECT_EQ(unpacked[i].count, averages.rows[i].count) << i;
+  }
+  const KeyAverage* i3 = FindRow(averages.rows, "i3_mm");
+  ASSERT_NE(i3, nullptr);
+  EXPECT_TRUE(i3->is_device);
+  EXPECT_FALSE(i3->is_user_annotation);
+  EXPECT_EQ(i3->count, 2);
+  EXPECT_EQ(i3->self_device_ns, 3 * kUs);
+  EXPECT_EQ(i3->device_total_ns, 3 * kUs);
+  EXPECT_EQ(i3->cpu_total_ns, 0);
+}
+
 TEST(KeyAveragesTable, RowsSplitByDeviceAndAnnotationAndMergeProfilerSteps) {
   Trace trace;
   trace.events = {
