@@ -16,6 +16,7 @@ StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
   SimulatedRuntime& runtime = SimulatedRuntime::Get();
   RBLNSIM_RETURN_IF_ERROR(runtime.Configure(scenario, ClockMode::kSimulated));
   runtime.KeepDeviceRecords(config.keep_device_records);
+  runtime.simulation()->RecordLaunchTruth(config.keep_launch_truth);
 
   SimulatedSession out;
   out.warmup = runtime.RunWarmup();

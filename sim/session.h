@@ -29,6 +29,9 @@ struct SessionConfig {
   // SimulatedSession::session.records holds the device records (tests read them). Otherwise
   // they are let go once converted for the export: the trace carries them.
   bool keep_device_records = false;
+  // SimulatedSession::session.truth.launches has a record per launch. A caller that reads none
+  // turns it off before the window runs.
+  bool keep_launch_truth = true;
 };
 
 struct SimulatedSession {

@@ -63,6 +63,10 @@ int64_t Simulation::DeviceCyclesAt(double host_ns) const {
   return impl_->device.profiler().clock().CyclesAt(host_ns);
 }
 
+void Simulation::RecordLaunchTruth(bool on) {
+  impl_->host.RecordLaunchTruth(on);
+}
+
 int64_t Simulation::launches() const {
   return impl_->host.launches();
 }

@@ -53,6 +53,8 @@ class Simulation {
   void BeginSession();
   Status RunWindow();
   SessionData EndSession();
+  // Whether the sessions' ground truth has a record per launch (host/host_runtime.h).
+  void RecordLaunchTruth(bool on);
 
   bool window_ran() const { return window_ran_; }
   double NowNs() const;

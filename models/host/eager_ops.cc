@@ -312,7 +312,7 @@ rebel100::RunRequest& EagerOps::Launch(const std::string& op, CompiledProgram* c
     host_->WaitForRun(&run);
   if (marked)
     host_->Close(marker);
-  if (host_->recording_) {
+  if (host_->recording_ && host_->record_launch_truth_) {
     sim::LaunchTruth truth;
     truth.launch_id = run.launch_id;
     truth.op = op;

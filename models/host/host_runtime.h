@@ -61,6 +61,10 @@ class HostRuntime : public sc_core::sc_module {
   void ResetSession();
   sim::HostTimeline TakeTimeline();
   sim::GroundTruth TakeTruth();
+  // Whether recorded launches leave a LaunchTruth (on by default). A caller that reads none (a
+  // run that writes no roofline, metrics or truth file) turns it off: a record of some 250
+  // bytes per launch, a quarter of a gigabyte over 10^6 launches, held until the trace is built.
+  void RecordLaunchTruth(bool on) { record_launch_truth_ = on; }
   // Launches whose run is still held: not finished by the device, named by a tensor as its
   // producer, or after such a run. The rest are released as the session goes (every
   // kReleaseEveryRuns launches) and at its end.
@@ -138,6 +142,7 @@ class HostRuntime : public sc_core::sc_module {
   int64_t next_launch_id_ = 1;
   int64_t next_external_id_ = 1;
   bool recording_ = false;
+  bool record_launch_truth_ = true;
 
   const std::vector<scenario::Step>* steps_ = nullptr;
   sc_core::sc_event go_;

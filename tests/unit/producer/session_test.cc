@@ -66,6 +66,21 @@ TEST(SimulateSession, CAbiSeamGivesTheSameDeviceWork) {
   ExpectProfiledSeedSession(trace::Dialect::kCAbi, /*keep_device_records=*/true);
 }
 
+// A caller that reads no launch truth gets none recorded; the trace and the counters are the
+// same as with it.
+TEST(SimulateSession, LaunchTruthOnlyWhenAsked) {
+  const scenario::Scenario scenario = SeedScenario();
+  sim::SessionConfig config{&scenario, trace::Dialect::kCAbi};
+  config.keep_launch_truth = false;
+  auto simulated = sim::SimulateSession(config);
+  ASSERT_TRUE(simulated.ok()) << simulated.status().message();
+  ASSERT_TRUE(simulated->window.ok()) << simulated->window.message();
+  EXPECT_TRUE(simulated->session.truth.launches.empty());
+  EXPECT_EQ(report::DeviceEvents(Indexed(simulated->trace)).size(), kSeedDeviceEvents);
+  ASSERT_TRUE(simulated->stats.has_value());
+  EXPECT_EQ(simulated->stats->producer.launches, kSeedLaunches);
+}
+
 TEST(SimulateSession, WithoutTheProfilerTheTraceHasHostWorkOnly) {
   scenario::Scenario scenario = SeedScenario();
   scenario.env.rbln_profiler = false;

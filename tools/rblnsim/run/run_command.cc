@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include "base/release_memory.h"
 #include "profiler/analysis/roofline_report.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/plot/svg_plot.h"
@@ -125,20 +124,20 @@ int RunCommand(const RunOptions& options) {
       (options.bridge.empty() ? scenario.workload.bridge : options.bridge) == "c-abi"
           ? trace::Dialect::kCAbi
           : trace::Dialect::kCurrent;
-  auto simulated = sim::SimulateSession({&scenario, dialect});
+  // The launches' ground truth is read only by the roofline, the metrics, the truth file and a
+  // latency expectation: a run that asks for none of them records none.
+  const bool expects_latency = !options.no_expect && scenario.expect.latency_p99_max_ns.has_value();
+  sim::SessionConfig session_config{&scenario, dialect};
+  session_config.keep_launch_truth = !options.roofline_dir.empty() ||
+                                     !options.metrics_path.empty() || !options.truth_path.empty() ||
+                                     expects_latency;
+  auto simulated = sim::SimulateSession(session_config);
   if (!simulated.ok())
     return ReportError(simulated.status());
   if (!simulated->warmup.ok()) {
     std::fprintf(stderr, "rblnsim: warm-up failed: %s\n", simulated->warmup.message().c_str());
     return 1;
   }
-  // The launches' ground truth is read only by the roofline, the metrics, the truth file and a
-  // latency expectation: a run that asks for none of them lets it go before the trace is
-  // indexed. (The device records and the host timeline went when the trace took them.)
-  const bool expects_latency = !options.no_expect && scenario.expect.latency_p99_max_ns.has_value();
-  if (options.roofline_dir.empty() && options.metrics_path.empty() && options.truth_path.empty() &&
-      !expects_latency)
-    ReleaseMemory(simulated->session.truth.launches);
   const bool active = simulated->active;
   const Status& window = simulated->window;
   const trace::Trace& trace = simulated->trace;
