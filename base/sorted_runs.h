@@ -7,22 +7,28 @@
 #define RBLNSIM_BASE_SORTED_RUNS_H_
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace rblnsim {
 
-// The same result as std::sort(items) for a strict total order (ties cannot reorder), in linear
-// time when |items| is sorted or two sorted runs.
-template <typename T>
-void SortAlmostSorted(std::vector<T>* items) {
-  auto first_descent = std::is_sorted_until(items->begin(), items->end());
+// The same result as std::sort(items, less) for a strict total order (ties cannot reorder), in
+// linear time when |items| is sorted or two sorted runs.
+template <typename T, typename Less>
+void SortAlmostSorted(std::vector<T>* items, Less less) {
+  auto first_descent = std::is_sorted_until(items->begin(), items->end(), less);
   if (first_descent == items->end())
     return;
-  if (std::is_sorted(first_descent, items->end())) {
-    std::inplace_merge(items->begin(), first_descent, items->end());
+  if (std::is_sorted(first_descent, items->end(), less)) {
+    std::inplace_merge(items->begin(), first_descent, items->end(), less);
     return;
   }
-  std::sort(items->begin(), items->end());
+  std::sort(items->begin(), items->end(), less);
+}
+
+template <typename T>
+void SortAlmostSorted(std::vector<T>* items) {
+  SortAlmostSorted(items, std::less<T>());
 }
 
 }  // namespace rblnsim

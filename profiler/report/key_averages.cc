@@ -81,7 +81,8 @@ struct Node {
 // A PrivateUse1 event (kernel, memcpy, memset, GPU user annotation). Device events are never a
 // CPU op's parent or child and are never folded, so they stay out of the tree: a row each in
 // first-appearance order, their durations summed, kernels attached to their op. Most events of a
-// profiled run are device slices, so they are kept as small as their part needs.
+// profiled run are device slices: the tree keeps only their event indices and reads a span from
+// the trace when it visits one (EventTree::SpanOf).
 struct DeviceSpan {
   int64_t start_ns = 0;
   int64_t end_ns = 0;
@@ -171,14 +172,13 @@ class EventTree {
     // names, so this pass must not hash them).
     const index::NameTable& names = index.names();
     std::vector<uint8_t> filtered(names.size());
-    std::vector<uint32_t> row_of_name(names.size());
+    profiler_step_name_.resize(names.size());
     for (uint32_t n = 0; n < names.size(); ++n) {
       filtered[n] = IsFilteredName(names.text[n]);
-      row_of_name[n] = n;
       if (RowName(names.text[n]) != names.text[n]) {
         if (profiler_step_ == index::kNone)
           profiler_step_ = n;
-        row_of_name[n] = profiler_step_;
+        profiler_step_name_[n] = true;
       }
     }
     const index::EventColumns& columns = index.events();
@@ -197,20 +197,16 @@ class EventTree {
     for (size_t e = 0; e < trace.events.size(); ++e) {
       if (!is_function_event(e))
         continue;
-      const Event& event = trace.events[e];
-      // Saturate so a corrupt duration in an imported trace cannot overflow.
-      const int64_t dur_ns = std::clamp<int64_t>(
-          event.dur_ns, 0, std::numeric_limits<int64_t>::max() - std::max<int64_t>(event.ts_ns, 0));
       if (columns.Has(e, index::kPrivateUse1)) {
-        device_.push_back({event.ts_ns, event.ts_ns + dur_ns, static_cast<uint32_t>(e),
-                           row_of_name[columns.name[e]]});
+        device_.push_back(static_cast<uint32_t>(e));
         continue;
       }
+      const Event& event = trace.events[e];
       Node& node = nodes_.emplace_back();
       node.event_index = static_cast<uint32_t>(e);
-      node.name = row_of_name[columns.name[e]];
+      node.name = RowNameId(columns.name[e]);
       node.start_ns = event.ts_ns;
-      node.end_ns = event.ts_ns + dur_ns;
+      node.end_ns = EndNs(event);
       node.marker = columns.Has(e, index::kLaunchMarker);
     }
     // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops in start
@@ -218,7 +214,7 @@ class EventTree {
     // activities likewise. Every child then comes after its parent, which the passes below rely
     // on.
     SortAlmostSorted(&nodes_);
-    SortAlmostSorted(&device_);
+    SortAlmostSorted(&device_, [this](uint32_t a, uint32_t b) { return SpanOf(a) < SpanOf(b); });
     alive_.resize(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i)
       alive_[i] = static_cast<int>(i);
@@ -227,8 +223,8 @@ class EventTree {
 
   void Attribute(Attribution attribution, AttributionStats* stats) {
     if (attribution == Attribution::kReleased) {
-      for (const DeviceSpan& node : device_)
-        stats->device_events += trace::IsDeviceCategory(index_.events().category[node.event_index]);
+      for (const uint32_t event : device_)
+        stats->device_events += trace::IsDeviceCategory(index_.events().category[event]);
       return;
     }
     // Only attribution climbs from a marker to its op; the map goes before the rows are built.
@@ -251,7 +247,8 @@ class EventTree {
     const FirstNodeById op_by_external_id(ops);
     ReleaseMemory(markers);
     ReleaseMemory(ops);
-    for (const DeviceSpan& node : device_) {
+    for (const uint32_t event : device_) {
+      const DeviceSpan node = SpanOf(event);
       if (!trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
       ++stats->device_events;
@@ -417,12 +414,33 @@ class EventTree {
     size_t d = 0;
     const size_t devices = with_device ? device_.size() : 0;
     for (int i : alive_) {
-      for (; d < devices && BeforeInTorchOrder(device_[d], nodes_[i]); ++d)
-        device(device_[d]);
+      for (; d < devices; ++d) {
+        const DeviceSpan span = SpanOf(device_[d]);
+        if (!BeforeInTorchOrder(span, nodes_[i]))
+          break;
+        device(span);
+      }
       host(i);
     }
     for (; d < devices; ++d)
-      device(device_[d]);
+      device(SpanOf(device_[d]));
+  }
+
+  // Saturated, so a corrupt duration in an imported trace cannot overflow.
+  static int64_t EndNs(const Event& event) {
+    return event.ts_ns + std::clamp<int64_t>(event.dur_ns, 0,
+                                             std::numeric_limits<int64_t>::max() -
+                                                 std::max<int64_t>(event.ts_ns, 0));
+  }
+
+  // The row-name id of name |name|: its own, or the one every ProfilerStep#N shares.
+  uint32_t RowNameId(uint32_t name) const {
+    return profiler_step_name_[name] ? profiler_step_ : name;
+  }
+
+  DeviceSpan SpanOf(uint32_t event_index) const {
+    const Event& event = index_.trace().events[event_index];
+    return {event.ts_ns, EndNs(event), event_index, RowNameId(index_.events().name[event_index])};
   }
 
   // torch's _populate_cpu_children: per-thread stacks over the (start, -end) order; an event is
@@ -473,7 +491,8 @@ class EventTree {
   const index::TraceIndex& index_;
   uint32_t profiler_step_ = index::kNone;  // the name id every ProfilerStep#N row shares
   std::vector<Node> nodes_;                // host events, (start, -end, logging) order
-  std::vector<DeviceSpan> device_;         // PrivateUse1 events, the same order
+  std::vector<bool> profiler_step_name_;   // per name id: a ProfilerStep#N
+  std::vector<uint32_t> device_;           // PrivateUse1 events' indices, the same order
   std::vector<int> alive_;                 // indices into nodes_ not folded away, in that order
   std::vector<int> node_of_event_;         // trace event -> its node, or -1; in Attribute
 };
