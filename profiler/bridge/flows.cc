@@ -54,7 +54,7 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
   // Counted first: doubling, each array would be copied and its pages written twice.
   size_t marker_count = 0, slice_count = 0;
   for (const LaunchTag& tag : tags) {
-    if (tag.launch_id.has_value()) {
+    if (tag.has_launch_id()) {
       marker_count += tag.is_marker ? 1 : 0;
       slice_count += !tag.is_marker && tag.is_device ? 1 : 0;
     }
@@ -64,13 +64,13 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
   for (size_t i = 0; i < tags.size(); ++i) {
     const LaunchTag& tag = tags[i];
     if (tag.is_marker) {
-      if (!tag.launch_id.has_value())
+      if (!tag.has_launch_id())
         ++stats->markers_without_device_work;  // nothing can ever correlate with it
       else
-        markers.emplace_back(*tag.launch_id, i);
+        markers.emplace_back(tag.launch_id, i);
     } else if (tag.is_device) {
-      if (tag.launch_id.has_value())
-        slices.emplace_back(*tag.launch_id, i);
+      if (tag.has_launch_id())
+        slices.emplace_back(tag.launch_id, i);
       else
         ++stats->orphan_device_slices;
     }

@@ -21,11 +21,16 @@ namespace rblnsim::bridge {
 inline constexpr std::string_view kLaunchMarkerName = platform::kCAbiLaunchMarker;
 
 // How one converted event takes part in launch correlation.
+// Sixteen bytes, one per slice of a session (millions): the launch id is 0 when there is none,
+// as only positive ids count.
 struct LaunchTag {
-  std::optional<int64_t> launch_id;  // only positive ids: Kineto emits no flow for id 0
-  bool is_marker = false;            // a RUNTIME slice named rbln_run
-  bool is_device = false;            // a kernel, gpu_memcpy or privateuse1_driver slice
+  int64_t launch_id = 0;   // only positive ids: Kineto emits no flow for id 0
+  bool is_marker = false;  // a RUNTIME slice named rbln_run
+  bool is_device = false;  // a kernel, gpu_memcpy or privateuse1_driver slice
+
+  bool has_launch_id() const { return launch_id > 0; }
 };
+static_assert(sizeof(LaunchTag) == 16);
 
 // The launch a slice belongs to: its integer "launch_id" annotation (a JSON number or a quoted
 // decimal), else its corr_id; nullopt when neither is a positive integer.

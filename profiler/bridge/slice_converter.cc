@@ -244,7 +244,7 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   event.dur_ns = span->dur_ns;
 
   LaunchTag tag;
-  tag.launch_id = LaunchIdOf(exp, slice);
+  tag.launch_id = LaunchIdOf(exp, slice).value_or(0);
   tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
   tag.is_device = IsLaunchDeviceCategory(event.category);
   tags_.push_back(tag);
