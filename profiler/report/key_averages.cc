@@ -165,7 +165,9 @@ class RowSlots {
 
 class EventTree {
  public:
-  explicit EventTree(const index::TraceIndex& index) : index_(index) {
+  // Launch markers serve only attribution: without it (|with_markers| false) they are left out
+  // from the start, as they are no rows and no children either way.
+  EventTree(const index::TraceIndex& index, bool with_markers) : index_(index) {
     const trace::Trace& trace = index.trace();
     // Per name, once: filtered or not, and its row. A row is its name's id, except that every
     // ProfilerStep#N shares the first one's (a trace's device commands are often all distinct
@@ -184,7 +186,8 @@ class EventTree {
     const index::EventColumns& columns = index.events();
     // The FunctionEvents: complete events that torch does not filter out by name.
     auto is_function_event = [&](size_t e) {
-      return trace.events[e].phase == trace::Phase::kComplete && !filtered[columns.name[e]];
+      return trace.events[e].phase == trace::Phase::kComplete && !filtered[columns.name[e]] &&
+             (with_markers || !columns.Has(e, index::kLaunchMarker));
     };
     size_t device_count = 0;
     size_t host_count = 0;
@@ -513,7 +516,7 @@ KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,
                                        Attribution attribution,
                                        KeyAverageRows which) {
   KeyAverageRowSet rows;
-  EventTree tree(index);
+  EventTree tree(index, /*with_markers=*/attribution == Attribution::kAttributed);
   // Kernels are attached before folding, as torch attaches them while parsing.
   tree.Attribute(attribution, &rows.stats);
   tree.DropLaunchMarkers();
