@@ -110,6 +110,50 @@ TEST(IdleBreakdown, SlicesWithEqualSpansAreMetInMarkerOrder) {
   }
 }
 
+// Devices are read one at a time (a few of them) or all at once (many): either way the breakdown
+// is the sum of each device's own, whatever order the trace interleaves their slices in.
+TEST(IdleBreakdown, EveryDeviceCountsOnItsOwn) {
+  for (const int devices : {3, 20}) {
+    auto trace_of = [&](int only_device) {
+      SyntheticTrace t;
+      for (int launch = 1; launch <= 40; ++launch) {
+        t.Marker(launch, launch * 1000, 10);
+        const int device = launch % devices;
+        if (only_device >= 0 && device != only_device)
+          continue;
+        // Late, back-to-back and long gaps on every device.
+        t.Slice("k", launch, launch * 1000 + (launch % 3) * 400, 300).pid = 100 + device;
+      }
+      return t.trace;
+    };
+    const trace::Trace all = trace_of(-1);
+    auto index = index::TraceIndex::Build(all);
+    ASSERT_TRUE(index.ok());
+    const LatencyReport report = AnalyzeLaunchLatency(*index, LatencyOptions());
+    IdleBreakdown sum;
+    for (int device = 0; device < devices; ++device) {
+      const trace::Trace one = trace_of(device);
+      auto one_index = index::TraceIndex::Build(one);
+      ASSERT_TRUE(one_index.ok());
+      const IdleBreakdown idle = ComputeIdleBreakdown(*one_index, report.launches, 1000);
+      sum.gaps += idle.gaps;
+      sum.host_wait_ns += idle.host_wait_ns;
+      sum.device_wait_ns += idle.device_wait_ns;
+      sum.other_ns += idle.other_ns;
+      sum.span_ns += idle.span_ns;
+      sum.busy_ns += idle.busy_ns;
+    }
+    const IdleBreakdown whole = ComputeIdleBreakdown(*index, report.launches, 1000);
+    EXPECT_GT(whole.gaps, 0) << devices;
+    EXPECT_EQ(whole.gaps, sum.gaps) << devices;
+    EXPECT_EQ(whole.host_wait_ns, sum.host_wait_ns) << devices;
+    EXPECT_EQ(whole.device_wait_ns, sum.device_wait_ns) << devices;
+    EXPECT_EQ(whole.other_ns, sum.other_ns) << devices;
+    EXPECT_EQ(whole.span_ns, sum.span_ns) << devices;
+    EXPECT_EQ(whole.busy_ns, sum.busy_ns) << devices;
+  }
+}
+
 // From a few thousand launches on, the idle breakdown is computed on a second thread while the
 // rest of the report is: it must equal the breakdown computed on its own.
 TEST(IdleBreakdown, ALargeReportHasTheBreakdownComputedAlone) {

@@ -69,6 +69,42 @@ TEST(LaunchLatency, OneLaunchDecomposed) {
   EXPECT_EQ(r.launch_delay.p50_ns, 10);
 }
 
+// Slices in launch order are joined where they lie; out of launch order (overlapping launches)
+// they are sorted first. Both give every launch its own first start, last end and count, and
+// count the slices no marker claims.
+TEST(LaunchLatency, SlicesJoinTheirLaunchInAnyOrder) {
+  for (const bool in_launch_order : {true, false}) {
+    SyntheticTrace t;
+    t.Marker(1, 0, 10);
+    t.Marker(2, 20, 10);
+    t.Marker(4, 40, 10);
+    t.Slice("s", 3, 50, 5);  // no marker has launch 3
+    if (in_launch_order) {
+      t.Slice("a", 1, 300, 50);
+      t.Slice("b", 1, 100, 50);
+      t.Slice("c", 2, 500, 50);
+      t.Slice("d", 2, 200, 20);
+    } else {
+      t.Slice("c", 2, 500, 50);
+      t.Slice("a", 1, 300, 50);
+      t.Slice("d", 2, 200, 20);
+      t.Slice("b", 1, 100, 50);
+    }
+    const LatencyReport r = Analyze(t.trace);
+    ASSERT_EQ(r.launches.size(), 3u) << in_launch_order;
+    EXPECT_EQ(r.launches[0].launch_id, 1);
+    EXPECT_EQ(r.launches[0].first_device_start_ns, 100) << in_launch_order;
+    EXPECT_EQ(r.launches[0].last_device_end_ns, 350) << in_launch_order;
+    EXPECT_EQ(r.launches[0].device_slices, 2u) << in_launch_order;
+    EXPECT_EQ(r.launches[1].first_device_start_ns, 200) << in_launch_order;
+    EXPECT_EQ(r.launches[1].last_device_end_ns, 550) << in_launch_order;
+    EXPECT_EQ(r.launches[1].device_slices, 2u) << in_launch_order;
+    EXPECT_EQ(r.launches[2].device_slices, 0u) << in_launch_order;
+    EXPECT_EQ(r.launches_without_device, 1) << in_launch_order;
+    EXPECT_EQ(r.slices_without_marker, 1) << in_launch_order;
+  }
+}
+
 TEST(LaunchLatency, SyncLaunchDelayIsClippedAtZero) {
   SyntheticTrace t;
   t.Op("aten::add", 0, 1000);
