@@ -72,15 +72,25 @@ TEST(NameTableTest, ALargeTraceInternsOnASecondThreadInTraceOrder) {
   EXPECT_EQ(index->names().text[index->forest().name[0]], "aten::mm");
 }
 
+// "n0" ... "n<count - 1>". A table views its names: they must outlive it.
+std::vector<std::string> NumberedNames(int count) {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i)
+    names.push_back("n" + std::to_string(i));
+  return names;
+}
+
+// Interns the first |count| of |names|, each a new id in order.
+void InternFirst(const std::vector<std::string>& names, int count, index::NameTable* table) {
+  for (int i = 0; i < count; ++i)
+    ASSERT_EQ(table->Intern(names[i]), static_cast<uint32_t>(i));
+}
+
 // Reserving slots for more names keeps every id and finds every name already interned.
 TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
-  // The table views its names: they must outlive it.
-  std::vector<std::string> names;
-  for (int i = 0; i <= 1000; ++i)
-    names.push_back("n" + std::to_string(i));
+  const std::vector<std::string> names = NumberedNames(1001);
   index::NameTable table;
-  for (int i = 0; i < 1000; ++i)
-    ASSERT_EQ(table.Intern(names[i]), static_cast<uint32_t>(i));
+  InternFirst(names, 1000, &table);
   table.ReserveSlots(200'000);
   table.ReserveSlots(10);  // never shrinks
   for (int i = 0; i < 1000; ++i)
@@ -92,12 +102,9 @@ TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
 // A built index keeps its names but not the probe table it interned them with; the table still
 // answers, and interns more, without it.
 TEST(NameTableTest, ReleasedSlotsKeepIdsAndLookups) {
-  std::vector<std::string> names;
-  for (int i = 0; i <= 100; ++i)
-    names.push_back("n" + std::to_string(i));
+  const std::vector<std::string> names = NumberedNames(101);
   index::NameTable table;
-  for (int i = 0; i < 100; ++i)
-    ASSERT_EQ(table.Intern(names[i]), static_cast<uint32_t>(i));
+  InternFirst(names, 100, &table);
   ASSERT_GT(table.slot_bytes(), 0u);
   table.ReleaseSlots();
   EXPECT_EQ(table.slot_bytes(), 0u);
