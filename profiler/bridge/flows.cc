@@ -45,12 +45,14 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
                  std::vector<trace::Event>* events,
                  BridgeStats* stats) {
   assert(tags.size() == events->size());
-  // Pass 1: markers and device slices as (launch id, event) pairs. Sorted, each launch's events
-  // are one run, in event order: the first marker of a launch leads its run. A capture holds a
-  // launch per op, so these are flat arrays, not a table of a list per launch; both arrive in
-  // launch order already and sort in one pass.
-  std::vector<std::pair<int64_t, size_t>> markers;
-  std::vector<std::pair<int64_t, size_t>> slices;
+  assert(tags.size() <= UINT32_MAX);
+  // Pass 1: the markers and device slices with a launch id, as event positions sorted by
+  // (launch id, position): each launch's events are one run, in event order, and the first
+  // marker of a launch leads its run. A capture holds a launch per op, so these are flat arrays
+  // of 4-byte positions (the ABI counts slices in 32 bits), not a table of a list per launch;
+  // both arrive in launch order already and sort in one pass.
+  std::vector<uint32_t> markers;
+  std::vector<uint32_t> slices;
   // Counted first: doubling, each array would be copied and its pages written twice.
   size_t marker_count = 0, slice_count = 0;
   for (const LaunchTag& tag : tags) {
@@ -67,29 +69,33 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
       if (!tag.has_launch_id())
         ++stats->markers_without_device_work;  // nothing can ever correlate with it
       else
-        markers.emplace_back(tag.launch_id, i);
+        markers.push_back(static_cast<uint32_t>(i));
     } else if (tag.is_device) {
       if (tag.has_launch_id())
-        slices.emplace_back(tag.launch_id, i);
+        slices.push_back(static_cast<uint32_t>(i));
       else
         ++stats->orphan_device_slices;
     }
   }
-  SortAlmostSorted(&markers);
-  SortAlmostSorted(&slices);
+  const auto by_launch = [&tags](uint32_t a, uint32_t b) {
+    return tags[a].launch_id != tags[b].launch_id ? tags[a].launch_id < tags[b].launch_id : a < b;
+  };
+  SortAlmostSorted(&markers, by_launch);
+  SortAlmostSorted(&slices, by_launch);
+  auto launch_of = [&tags](uint32_t position) { return tags[position].launch_id; };
 
   // Pass 2: a start only where at least one finish follows (the test wants every start to have
   // a finish), and finishes only under a start.
   size_t s = 0;
   for (size_t m = 0; m < markers.size();) {
-    const int64_t launch_id = markers[m].first;
-    const size_t marker = markers[m].second;
+    const int64_t launch_id = launch_of(markers[m]);
+    const size_t marker = markers[m];
     ++stats->launches;
-    for (++m; m < markers.size() && markers[m].first == launch_id; ++m)
+    for (++m; m < markers.size() && launch_of(markers[m]) == launch_id; ++m)
       ++stats->duplicate_markers;
-    for (; s < slices.size() && slices[s].first < launch_id; ++s)
+    for (; s < slices.size() && launch_of(slices[s]) < launch_id; ++s)
       ++stats->orphan_device_slices;
-    if (s == slices.size() || slices[s].first != launch_id) {
+    if (s == slices.size() || launch_of(slices[s]) != launch_id) {
       ++stats->markers_without_device_work;
       continue;
     }
@@ -97,8 +103,8 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
     (*events)[marker].flow_id = flow_id;
     (*events)[marker].flow_role = trace::FlowRole::kStart;
     ++stats->flows_started;
-    for (; s < slices.size() && slices[s].first == launch_id; ++s) {
-      trace::Event& device = (*events)[slices[s].second];
+    for (; s < slices.size() && launch_of(slices[s]) == launch_id; ++s) {
+      trace::Event& device = (*events)[slices[s]];
       device.flow_id = flow_id;
       device.flow_role = trace::FlowRole::kFinish;
       ++stats->flows_finished;

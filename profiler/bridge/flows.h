@@ -38,7 +38,8 @@ std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& sl
 
 // Sets flow_id/flow_role on |events| (tags[i] describes events[i]) and counts launches, flows,
 // duplicate markers, markers without device work and orphan device slices in |stats|. The flow
-// id is the launch id, which is unique per launch by construction.
+// id is the launch id, which is unique per launch by construction. At most UINT32_MAX tags: an
+// export counts its slices in 32 bits.
 void AssignFlows(const std::vector<LaunchTag>& tags,
                  std::vector<trace::Event>* events,
                  BridgeStats* stats);
