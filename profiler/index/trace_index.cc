@@ -174,12 +174,14 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect
 void TraceIndex::FillNames() {
   const std::vector<Event>& events = trace_->events;
   const size_t n = events.size();
-  // At most one name per event. Reserved pages that no name reaches are address space, not
-  // memory; grown by doubling, the arrays would be copied and their pages written twice.
-  names_.ReserveIds(n);
-  // Doubling, the slots would be written, rehashed and freed once per smaller table on the way
-  // to the last: a large trace's are sized from a sample first.
-  names_.ReserveSlots(EstimateNames(events));
+  // Grown by doubling, the ids and the slots would be written, copied (rehashed) and freed once
+  // per smaller size on the way to the last: a large trace's are sized from a sample first (0 for
+  // a trace too small to sample). The ids are not reserved for one name per event: a process
+  // that faults its large blocks in ahead (`rblnsim run`) makes reserved room resident, a
+  // third more than the 6M names of a 10^6-launch run need.
+  const size_t estimate = EstimateNames(events);
+  names_.ReserveIds(estimate != 0 ? std::min(n, estimate) : n);
+  names_.ReserveSlots(estimate);
   // Each name's slot is asked for this many names before it is probed.
   constexpr size_t kAhead = 8;
   size_t ahead[kAhead];
