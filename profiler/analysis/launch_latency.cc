@@ -103,55 +103,45 @@ void JoinDeviceSlices(const index::TraceIndex& index, LatencyReport* report) {
     in_launch_order = in_launch_order && columns.id[i] >= last_id;
     last_id = columns.id[i];  // the launch id: joined(i)
   }
-  auto join = [report](size_t n, auto slice_at) {
-    size_t s = 0;
-    for (LaunchLatency& l : report->launches) {
-      for (; s < n && slice_at(s).launch_id < l.launch_id; ++s)
-        ++report->slices_without_marker;
-      for (; s < n; ++s) {
-        const SliceRef slice = slice_at(s);
-        if (slice.launch_id != l.launch_id)
-          break;
-        if (l.device_slices == 0 || slice.start_ns < l.first_device_start_ns)
-          l.first_device_start_ns = slice.start_ns;
-        if (l.device_slices == 0 || slice.end_ns > l.last_device_end_ns)
-          l.last_device_end_ns = slice.end_ns;
-        ++l.device_slices;
-      }
-      if (!l.has_device())
-        ++report->launches_without_device;
+  // Slices in launch-id order against the launches (in id order, one each): a launch passed by
+  // the slices is done.
+  auto launch = report->launches.begin();
+  const auto launches_end = report->launches.end();
+  auto add = [&](const SliceRef& slice) {
+    for (; launch != launches_end && launch->launch_id < slice.launch_id; ++launch)
+      report->launches_without_device += launch->has_device() ? 0 : 1;
+    if (launch == launches_end || launch->launch_id != slice.launch_id) {
+      ++report->slices_without_marker;
+      return;
     }
-    report->slices_without_marker += static_cast<int64_t>(n - s);
+    if (launch->device_slices == 0 || slice.start_ns < launch->first_device_start_ns)
+      launch->first_device_start_ns = slice.start_ns;
+    if (launch->device_slices == 0 || slice.end_ns > launch->last_device_end_ns)
+      launch->last_device_end_ns = slice.end_ns;
+    ++launch->device_slices;
   };
   auto ref_of = [&](size_t i) {
     const Event& e = index.event(i);
     return SliceRef{columns.id[i], e.ts_ns, e.end_ns()};
   };
   if (in_launch_order) {
-    // Slice s is the s-th joined event; s only ever grows by one, so a cursor that moves
-    // forward finds it.
-    size_t at_slice = 0;
-    size_t at_event = 0;
-    while (count > 0 && !joined(at_event))
-      ++at_event;
-    join(count, [&](size_t slice) {
-      for (; at_slice < slice; ++at_slice) {
-        ++at_event;
-        while (!joined(at_event))
-          ++at_event;
-      }
-      return ref_of(at_event);
-    });
-    return;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (joined(i))
+        add(ref_of(i));
+    }
+  } else {
+    std::vector<SliceRef> slices;
+    slices.reserve(count);
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (joined(i))
+        slices.push_back(ref_of(i));
+    }
+    SortAlmostSorted(&slices);
+    for (const SliceRef& slice : slices)
+      add(slice);
   }
-  std::vector<SliceRef> slices;
-  slices.reserve(count);
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (joined(i))
-      slices.push_back(ref_of(i));
-  }
-  SortAlmostSorted(&slices);
-  join(slices.size(), [&](size_t s) { return slices[s]; });
+  for (; launch != launches_end; ++launch)
+    report->launches_without_device += launch->has_device() ? 0 : 1;
 }
 
 void Summarize(const LatencyOptions& options, LatencyReport* report) {
