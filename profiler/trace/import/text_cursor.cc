@@ -11,6 +11,7 @@ Status TextCursor::Start(size_t bytes) {
 }
 
 StatusOr<uint64_t> TextCursor::Ws(uint64_t pos) {
+  window_.Forget(KeepFrom(pos), pos);
   while (true) {
     const size_t rel = SkipWhitespace(window_.view(), Rel(pos));
     if (rel < window_.size() || window_.at_eof())

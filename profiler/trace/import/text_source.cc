@@ -55,9 +55,12 @@ class PlainFileSource : public TextSource {
     if (fstat(fileno(file_.get()), &st) == 0 && S_ISREG(st.st_mode)) {
       size_ = static_cast<uint64_t>(st.st_size);
       (void)::posix_fadvise(fileno(file_.get()), 0, 0, POSIX_FADV_SEQUENTIAL);
+      if (*size_ > 0)
+        mapping_ = MappedText::Map(fileno(file_.get()), *size_);
     }
   }
   std::optional<uint64_t> size_hint() const override { return size_; }
+  std::unique_ptr<MappedText> TakeMapping() override { return std::move(mapping_); }
 
   StatusOr<size_t> Read(char* out, size_t capacity) override {
     size_t n = 0;
@@ -97,6 +100,7 @@ class PlainFileSource : public TextSource {
   FilePtr file_;
   std::vector<unsigned char> head_;
   std::optional<uint64_t> size_;
+  std::unique_ptr<MappedText> mapping_;
   uint64_t read_bytes_ = 0;  // from the file, after the sniffed head
   uint64_t advised_to_ = 0;  // the kernel was asked for every byte before this
 };

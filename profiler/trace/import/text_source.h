@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "profiler/trace/import/mapped_text.h"
 
 namespace rblnsim::trace::import {
 
@@ -26,9 +27,13 @@ class TextSource {
   virtual bool was_gzip() const { return false; }
   // The size of the whole text when known without reading it (not for gzip).
   virtual std::optional<uint64_t> size_hint() const { return std::nullopt; }
+  // The whole text mapped into memory (a plain regular file), for a reader that reads it in
+  // place instead of calling Read; nullptr otherwise, or when it was taken already.
+  virtual std::unique_ptr<MappedText> TakeMapping() { return nullptr; }
 };
 
-// Opens |path|. Errors name the path ("<path>: cannot open: ...").
+// Opens |path|. Errors name the path ("<path>: cannot open: ..."). A plain regular file is
+// mapped when it can be (TakeMapping).
 StatusOr<std::unique_ptr<TextSource>> OpenTextSource(const std::string& path);
 
 // Reads |text|, which must outlive the source; no copy is made.

@@ -15,7 +15,15 @@ constexpr size_t kPaddingBytes = simdjson::SIMDJSON_PADDING;
 }  // namespace
 
 TextWindow::TextWindow(std::unique_ptr<TextSource> source, size_t chunk_bytes)
-    : source_(std::move(source)), chunk_bytes_(chunk_bytes > 0 ? chunk_bytes : 1) {}
+    : source_(std::move(source)), chunk_bytes_(chunk_bytes > 0 ? chunk_bytes : 1) {
+  mapping_ = source_->TakeMapping();
+  if (mapping_) {
+    data_ = mapping_->data();
+    size_ = mapping_->size();
+    capacity_ = mapping_->readable();
+    eof_ = true;
+  }
+}
 
 bool TextWindow::Reserve(size_t bytes) {
   if (bytes > SIZE_MAX - kPaddingBytes)
@@ -33,6 +41,7 @@ bool TextWindow::Reserve(size_t bytes) {
   if (size_ > 0)
     std::memcpy(larger.get(), bytes_.get(), size_);
   bytes_ = std::move(larger);
+  data_ = bytes_.get();
   capacity_ = grown;
   return true;
 }
@@ -43,6 +52,10 @@ void TextWindow::PadEnd() {
 }
 
 Status TextWindow::Extend(uint64_t keep_from, size_t min_bytes) {
+  if (mapping_) {
+    mapping_->Advance(keep_from, keep_from);
+    return Status::Ok();  // the whole text is in
+  }
   if (keep_from > begin_) {
     const size_t drop = static_cast<size_t>(std::min<uint64_t>(keep_from - begin_, size_));
     // Only the element being read survives, which is small next to a chunk.

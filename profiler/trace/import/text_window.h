@@ -3,7 +3,8 @@
 // it still needs the text (|keep_from|) each time it asks for more, so the window holds about
 // one chunk plus the element being read, never the whole trace: a 1 GB trace is imported in a
 // few MB of text. An element larger than a chunk (a huge args object, a deferred traceEvents
-// array) grows the window to fit it.
+// array) grows the window to fit it. A source that maps its text (mapped_text.h) is read in
+// place instead: the window is then the whole text, and forgetting drops its pages.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_TEXT_WINDOW_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_TEXT_WINDOW_H_
 
@@ -31,7 +32,7 @@ class TextWindow {
   uint64_t end() const { return begin_ + size_; }
   // The source is exhausted: end() is the size of the whole text.
   bool at_eof() const { return eof_; }
-  const char* data() const { return bytes_.get(); }
+  const char* data() const { return data_; }
   size_t size() const { return size_; }
   // Bytes readable from data(): size() plus at least simdjson's padding, zeroed.
   size_t readable() const { return capacity_; }
@@ -50,6 +51,14 @@ class TextWindow {
   // errors a reader sees are those of reading only on demand. False when nothing more was read.
   bool ReadAhead(uint64_t keep_from, size_t min_bytes);
 
+  // The reader is at |pos| and needs nothing before |keep_from| any more: a mapped text drops
+  // what is behind and maps what is ahead (MappedText::Advance); otherwise the next Extend
+  // forgets it.
+  void Forget(uint64_t keep_from, uint64_t pos) {
+    if (mapping_)
+      mapping_->Advance(keep_from, pos);
+  }
+
   // Reads the rest of the source without keeping it. Used after a parse error so that damage
   // in a gzip file is reported rather than what the damage did to the text. Ok when an earlier
   // Extend already failed in the source: that error is the one to report.
@@ -66,7 +75,9 @@ class TextWindow {
   std::unique_ptr<TextSource> source_;
   size_t chunk_bytes_;
   std::unique_ptr<char[]> bytes_;
-  size_t capacity_ = 0;  // allocated bytes, padding included
+  std::unique_ptr<MappedText> mapping_;  // the whole text, when the source maps it
+  const char* data_ = nullptr;           // bytes_ or the mapping
+  size_t capacity_ = 0;                  // allocated bytes, padding included
   size_t size_ = 0;
   uint64_t begin_ = 0;
   bool eof_ = false;
