@@ -69,8 +69,9 @@ class ContractChecker {
     ConcurrentTask flows;
     flows.StartIf(flow_events_.size() >= kFlowEventsForSecondThread, [&] {
       FlowStart(flow_start);
-      FlowFinish(flow_finish);
-      FlowUnique(flow_unique);
+      const FlowStartsById starts = FlowStarts();
+      FlowFinish(starts, flow_finish);
+      FlowUnique(starts, flow_unique);
     });
     DeviceCategory(device_category);
     MarkerPerLaunch(marker_per_launch);
@@ -208,24 +209,59 @@ class ContractChecker {
       sink.NotApplicable("0 rbln_run markers, 0 flows");
   }
 
-  void FlowFinish(RuleSink sink) {
-    const index::Grouped<uint64_t, size_t> starts = FlowStarts();
-    std::vector<uint64_t> finish_ids;
+  // Flow starts by id, each id's in trace order.
+  using FlowStartsById = index::Grouped<uint64_t, size_t>;
+  FlowStartsById FlowStarts() const {
+    FlowStartsById starts;
     for (size_t i : flow_events_) {
-      if (events_[i].flow_role == FlowRole::kFinish)
-        finish_ids.push_back(events_[i].flow_id);
+      if (events_[i].flow_role == FlowRole::kStart)
+        starts.Add(events_[i].flow_id, i);
     }
-    std::sort(finish_ids.begin(), finish_ids.end());
-    for (const auto& [id, list] : starts) {
-      if (!std::binary_search(finish_ids.begin(), finish_ids.end(), id)) {
-        sink.Violation(events_[list.front()], "flow " + std::to_string(id) + " has no finish");
+    starts.Seal();
+    return starts;
+  }
+
+  // The finishes' starts, looked up in trace order. A launch's finishes come one after another
+  // (one per device slice), so the last id's group answers most of them without a search.
+  class StartOfFinish {
+   public:
+    explicit StartOfFinish(const FlowStartsById& starts) : starts_(starts), last_(starts.end()) {}
+    FlowStartsById::const_iterator Find(uint64_t id) {
+      if (last_ == starts_.end() || last_id_ != id) {
+        last_ = starts_.find(id);
+        last_id_ = id;
+      }
+      return last_;
+    }
+
+   private:
+    const FlowStartsById& starts_;
+    FlowStartsById::const_iterator last_;
+    uint64_t last_id_ = 0;
+  };
+
+  void FlowFinish(const FlowStartsById& starts, RuleSink sink) {
+    // Which start ids some finish names, by group: starts without one are reported first.
+    std::vector<bool> finished(starts.size(), false);
+    StartOfFinish start_of(starts);
+    for (size_t i : flow_events_) {
+      if (events_[i].flow_role != FlowRole::kFinish)
+        continue;
+      const auto it = start_of.Find(events_[i].flow_id);
+      if (it != starts.end())
+        finished[static_cast<size_t>(it - starts.begin())] = true;
+    }
+    for (auto it = starts.begin(); it != starts.end(); ++it) {
+      if (!finished[static_cast<size_t>(it - starts.begin())]) {
+        sink.Violation(events_[it->second.front()],
+                       "flow " + std::to_string(it->first) + " has no finish");
       }
     }
     for (size_t i : flow_events_) {
       const Event& f = events_[i];
       if (f.flow_role != FlowRole::kFinish)
         continue;
-      auto it = starts.find(f.flow_id);
+      auto it = start_of.Find(f.flow_id);
       if (it == starts.end()) {
         sink.Violation(f, "finish of flow " + std::to_string(f.flow_id) + " has no start");
         continue;
@@ -259,19 +295,7 @@ class ContractChecker {
       sink.NotApplicable("0 flows");
   }
 
-  // Flow starts by id, each id's in trace order.
-  index::Grouped<uint64_t, size_t> FlowStarts() const {
-    index::Grouped<uint64_t, size_t> starts;
-    for (size_t i : flow_events_) {
-      if (events_[i].flow_role == FlowRole::kStart)
-        starts.Add(events_[i].flow_id, i);
-    }
-    starts.Seal();
-    return starts;
-  }
-
-  void FlowUnique(RuleSink sink) {
-    const index::Grouped<uint64_t, size_t> starts = FlowStarts();
+  void FlowUnique(const FlowStartsById& starts, RuleSink sink) {
     for (const auto& [id, list] : starts) {
       if (list.size() < 2)
         continue;

@@ -123,6 +123,26 @@ TEST(ContractChecksTest, ManyFlowsAreCheckedOnASecondThreadInRuleOrder) {
   EXPECT_EQ(flow->examples[0].detail, "flow 1700 has no finish");
 }
 
+// Finishes are matched to their starts in trace order, one search per change of id: a finish
+// that repeats the id before it, or names an id no start has, must still be judged on its own.
+TEST(ContractChecksTest, FinishesMatchTheirOwnStartsWhateverCameBefore) {
+  Trace t = ManyLaunches(2500);
+  Named(t, "i1201_0_W0_mm_0").flow_id = 1200;  // the id of the finish just before it
+  Named(t, "i1202_0_W0_mm_0").flow_id = 777777;
+  const CheckReport report = CheckContract(t, {});
+  const RuleResult* flow = report.Find("flow-finish");
+  ASSERT_NE(flow, nullptr);
+  std::vector<std::string> details;
+  for (const auto& example : flow->examples)
+    details.push_back(example.detail);
+  EXPECT_EQ(details, (std::vector<std::string>{
+                         "flow 1201 has no finish",
+                         "flow 1202 has no finish",
+                         "finish of flow 1200 lands on launch 1201, its start is on launch 1200",
+                         "finish of flow 777777 has no start",
+                     }));
+}
+
 TEST(ContractChecksTest, DeviceSliceBeforeItsMarker) {
   Trace t = ValidTrace();
   Kernel(t).ts_ns = Marker(t).ts_ns - 2'000;
