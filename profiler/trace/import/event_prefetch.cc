@@ -47,19 +47,21 @@ void EventPrefetcher::Work() {
     if (stop_)
       return;
     job_ = false;
+    Stretch stretch;
+    stretch.reads = std::move(spare_);
     lock.unlock();
-    std::vector<Read> reads;
     try {
-      reads = ReadStretch(reader_.get(), text_.get(), text_size_, text_capacity_, pending_begin_,
-                          last_count);
-      last_count = reads.size();
+      stretch.reads.reserve(last_count);
+      stretch.count = ReadStretch(reader_.get(), text_.get(), text_size_, text_capacity_,
+                                  pending_begin_, &stretch.reads);
+      last_count = stretch.count;
     } catch (const std::bad_alloc&) {
       // Nothing read ahead: the caller's thread reads the stretch itself, and reports running
       // out of memory the way it always does.
-      reads.clear();
+      stretch.count = 0;
     }
     lock.lock();
-    result_ = std::move(reads);
+    result_ = std::move(stretch);
     done_ = true;
     finished_.store(true, std::memory_order_release);
     wake_.notify_all();
@@ -90,14 +92,13 @@ std::optional<uint64_t> EventPrefetcher::LineStartAfter(std::string_view text,
   return std::nullopt;
 }
 
-std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* reader,
-                                                                char* data,
-                                                                size_t size,
-                                                                size_t readable,
-                                                                uint64_t offset,
-                                                                size_t expected_events) {
-  std::vector<Read> reads;
-  reads.reserve(expected_events);
+size_t EventPrefetcher::ReadStretch(EventReader* reader,
+                                    char* data,
+                                    size_t size,
+                                    size_t readable,
+                                    uint64_t offset,
+                                    std::vector<Read>* reads) {
+  size_t count = 0;
   LineStream stream;
   // In streams of a few hundred kB: simdjson's buffers for a stream grow with its size, and a
   // stretch is megabytes. Each stream leaves its last event to the next one.
@@ -107,14 +108,15 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
     if (!stream.OpenInPlace(reader, data + rel, piece, readable - rel, offset + rel))
       break;
     while (const std::optional<uint64_t> begin = stream.next_begin()) {
-      Read& read = reads.emplace_back();
+      if (count == reads->size())
+        reads->emplace_back();
+      Read& read = (*reads)[count];
       const std::optional<uint64_t> end = stream.Take(reader, *begin, &read.event);
-      if (!end) {
-        reads.pop_back();
-        return reads;
-      }
+      if (!end)
+        return count;
       read.begin = *begin;
       read.end = *end;
+      ++count;
     }
     // The next stream begins with the event this one could not hand out.
     const std::optional<uint64_t> left = stream.left_begin();
@@ -122,7 +124,7 @@ std::vector<EventPrefetcher::Read> EventPrefetcher::ReadStretch(EventReader* rea
       break;
     rel = static_cast<size_t>(*left - offset);
   }
-  return reads;
+  return count;
 }
 
 bool EventPrefetcher::Start(std::string_view text, uint64_t text_offset) {
@@ -147,23 +149,28 @@ bool EventPrefetcher::Start(std::string_view text, uint64_t text_offset) {
 }
 
 void EventPrefetcher::Collect() {
-  std::vector<Read> reads;
+  Stretch stretch;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return done_; });
     done_ = false;
     finished_.store(false, std::memory_order_relaxed);
-    reads = std::move(result_);
+    stretch = std::move(result_);
   }
   in_flight_ = false;
-  ready_.push_back(Stretch{std::move(reads)});
+  ready_.push_back(std::move(stretch));
 }
 
 void EventPrefetcher::Retire() {
   if (ready_.front().taken == 0)
     ++misses_;
-  // The old stretch's events are freed here, on this thread; the worker's arena is untouched
-  // while it reads the next one.
+  // The stretch retired before is done with: its reads go back to the worker (what the caller
+  // moved out of them is gone; the rest keeps its buffers).
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (spare_.capacity() < retired_.reads.capacity())
+      spare_ = std::move(retired_.reads);
+  }
   retired_ = std::move(ready_.front());
   ready_.pop_front();
 }
@@ -180,7 +187,7 @@ bool EventPrefetcher::CollectIfDone() {
 uint64_t EventPrefetcher::ahead_end() const {
   for (auto it = ready_.rbegin(); it != ready_.rend(); ++it) {
     if (it->Left())
-      return it->reads.back().end;
+      return it->reads[it->count - 1].end;
   }
   return 0;
 }

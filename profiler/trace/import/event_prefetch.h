@@ -79,19 +79,22 @@ class EventPrefetcher {
     uint64_t end = 0;
     RawEvent event;
   };
-  // A stretch's events and how far Take has got in them.
+  // A stretch's events and how far Take has got in them. The first |count| reads are the
+  // stretch's; the rest are left over from an earlier stretch, kept for their buffers.
   struct Stretch {
     std::vector<Read> reads;
+    size_t count = 0;
     size_t next = 0;   // the first not handed out
     size_t taken = 0;  // handed out
-    bool Left() const { return next < reads.size(); }
+    bool Left() const { return next < count; }
   };
-  static std::vector<Read> ReadStretch(EventReader* reader,
-                                       char* data,
-                                       size_t size,
-                                       size_t readable,
-                                       uint64_t offset,
-                                       size_t expected_events);
+  // Reads into |reads| from its start, reusing its elements; returns how many were read.
+  static size_t ReadStretch(EventReader* reader,
+                            char* data,
+                            size_t size,
+                            size_t readable,
+                            uint64_t offset,
+                            std::vector<Read>* reads);
   void Collect();
   void Work();
 
@@ -110,7 +113,11 @@ class EventPrefetcher {
   // done_, readable without the lock: a hint that Collect would not wait.
   std::atomic<bool> finished_{false};
   bool stop_ = false;
-  std::vector<Read> result_;
+  Stretch result_;
+  // A handed-out stretch's reads, for the worker to read the next stretch into: a stretch is
+  // megabytes of events, and a fresh array for each was a fresh megabytes of page faults, each
+  // event's strings allocated again in it.
+  std::vector<Read> spare_;
   std::thread worker_;  // last: started once everything it reads is set up
   void Retire();
 
