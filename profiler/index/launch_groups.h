@@ -14,7 +14,7 @@
 namespace rblnsim::index {
 
 // Filled with Reserve, Add (in trace order) and Seal.
-using LaunchGroups = Grouped<int64_t, size_t>;
+using LaunchGroups = Grouped<int64_t, uint32_t>;
 
 }  // namespace rblnsim::index
 

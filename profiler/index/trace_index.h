@@ -156,8 +156,10 @@ struct HostForest {
 // python_function (PyTorch drops plugin activities of those types, so such a row is a host
 // thread).
 struct LaunchTable {
-  std::vector<size_t> markers;        // events, in trace order
-  std::vector<size_t> device_slices;  // events, in trace order
+  // Event positions in 4 bytes, as in every column (an index holds fewer than 2^32 events): a
+  // 10^6-launch trace has 6M device slices, listed here and again by launch.
+  std::vector<uint32_t> markers;        // events, in trace order
+  std::vector<uint32_t> device_slices;  // events, in trace order
   // By launch id, ascending, which keeps the reports deterministic.
   LaunchGroups markers_by_launch;
   LaunchGroups slices_by_launch;
