@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -131,6 +132,12 @@ void AppendHostTrace(const scenario::Scenario& scenario,
     e.args = args.Build(pool.get());
     out->events.push_back(std::move(e));
   }
+}
+
+size_t HostTraceEvents(const sim::HostTimeline& timeline) {
+  return static_cast<size_t>(std::count_if(
+      timeline.events.begin(), timeline.events.end(),
+      [](const HostEvent& event) { return event.kind != sim::HostEventKind::kRuntimeMarker; }));
 }
 
 trace::RawJson DeviceProperties(const scenario::Scenario& scenario) {

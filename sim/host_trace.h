@@ -16,6 +16,9 @@ void AppendHostTrace(const scenario::Scenario& scenario,
                      int64_t system_minus_sim_ns,
                      trace::Trace* out);
 
+// How many events AppendHostTrace appends for |timeline|: its runtime markers are not among them.
+size_t HostTraceEvents(const sim::HostTimeline& timeline);
+
 // The deviceProperties entry of the simulated card, as a JSON object.
 trace::RawJson DeviceProperties(const scenario::Scenario& scenario);
 

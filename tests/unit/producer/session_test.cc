@@ -56,6 +56,9 @@ void ExpectProfiledSeedSession(trace::Dialect dialect, bool keep_device_records)
   EXPECT_EQ(simulated->session.records.size(), keep_device_records ? kSeedDeviceEvents : 0u);
   // The host timeline is in the trace now, not kept twice.
   EXPECT_TRUE(simulated->session.timeline.events.empty());
+  // The events' array was sized for exactly the host and device events (the timeline's runtime
+  // markers arrive through the bridge): room reserved is room a run faults in.
+  EXPECT_EQ(trace.events.capacity(), trace.events.size());
 }
 
 TEST(SimulateSession, CurrentSeamGivesTraceTruthAndStats) {
