@@ -329,6 +329,7 @@ class EventTree {
     // Device slices may be named once each (a launch's "i<n>_..." names), so there can be a row
     // per slice: the keys are counted first and the rows reserved once, rather than grown by
     // doubling with the old and new arrays both alive at the largest step.
+    // Bit 1: a device row; bit 0: a user annotation's.
     auto variant_of = [&](uint32_t event_index, bool device) {
       const bool user_annotation = IsUserAnnotation(index_.events().category[event_index]);
       return static_cast<uint8_t>((device ? 2 : 0) + (user_annotation ? 1 : 0));
@@ -357,17 +358,28 @@ class EventTree {
     rows->device.reserve(packed_count);
     rows->packed.reserve(full_count + packed_count);
     RowSlots row_of_key(index_.names().size());
-    auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
-      int32_t& slot = row_of_key.Slot(name, variant_of(event_index, device));
-      if (slot < 0) {
-        slot = static_cast<int32_t>(rows->full.size());
-        rows->packed.push_back(false);
-        KeyAverage& row = rows->full.emplace_back();
-        row.name = RowNameOf(name);
-        row.is_device = device;
-        row.is_user_annotation = IsUserAnnotation(index_.events().category[event_index]);
+    // The row of (name, variant), made the first time it is seen: its index in the packed
+    // device rows for kPackedVariant, else in the full rows.
+    auto slot_of = [&](uint32_t name, uint8_t variant) -> int32_t {
+      int32_t& slot = row_of_key.Slot(name, variant);
+      if (slot >= 0)
+        return slot;
+      const bool packed = variant == kPackedVariant;
+      rows->packed.push_back(packed);
+      if (packed) {
+        slot = static_cast<int32_t>(rows->device.size());
+        rows->device.push_back({0, name, 0});
+        return slot;
       }
-      KeyAverage& row = rows->full[slot];
+      slot = static_cast<int32_t>(rows->full.size());
+      KeyAverage& row = rows->full.emplace_back();
+      row.name = RowNameOf(name);
+      row.is_device = (variant & 2) != 0;
+      row.is_user_annotation = (variant & 1) != 0;
+      return slot;
+    };
+    auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
+      KeyAverage& row = rows->full[slot_of(name, variant_of(event_index, device))];
       ++row.count;
       return row;
     };
@@ -397,13 +409,7 @@ class EventTree {
             row.self_device_ns += dur_ns;
             return;
           }
-          int32_t& slot = row_of_key.Slot(span.name, variant);
-          if (slot < 0) {
-            slot = static_cast<int32_t>(rows->device.size());
-            rows->packed.push_back(true);
-            rows->device.push_back({0, span.name, 0});
-          }
-          KeyAverageRowSet::DeviceRow& row = rows->device[slot];
+          KeyAverageRowSet::DeviceRow& row = rows->device[slot_of(span.name, variant)];
           ++row.count;
           row.device_ns += dur_ns;
         });
