@@ -138,43 +138,66 @@ class PrintedRows {
 
   void Offer(const KeyAverage& row) {
     const uint64_t position = next_position_++;
-    if (key_ == nullptr) {
-      if (row_limit_ < 0 || rows_.size() < static_cast<size_t>(row_limit_))
-        rows_.push_back({0.0, position, row});
-      return;
-    }
-    Ranked ranked{(*key_)(row), position, row};
-    if (row_limit_ >= 0) {
-      if (static_cast<size_t>(row_limit_) == 0)
-        return;
-      if (rows_.size() == static_cast<size_t>(row_limit_)) {
-        // A later row never wins a tie: it must be strictly greater than the last kept.
-        if (!(ranked.key > rows_.front().key))
-          return;
-        std::pop_heap(rows_.begin(), rows_.end(), Before);
-        rows_.back() = ranked;
-      } else {
-        rows_.push_back(ranked);
+    if (key_ == nullptr || row_limit_ < 0) {
+      // Every row of an unlimited table is printed: kept as it is, ranked apart (below).
+      if (row_limit_ < 0 || all_.size() < static_cast<size_t>(row_limit_)) {
+        all_.push_back(row);
+        if (key_ != nullptr)
+          order_.push_back({(*key_)(row), static_cast<uint32_t>(order_.size())});
       }
-      std::push_heap(rows_.begin(), rows_.end(), Before);
       return;
     }
-    rows_.push_back(ranked);
+    if (row_limit_ == 0)
+      return;
+    Ranked ranked{(*key_)(row), position, row};
+    if (rows_.size() == static_cast<size_t>(row_limit_)) {
+      // A later row never wins a tie: it must be strictly greater than the last kept.
+      if (!(ranked.key > rows_.front().key))
+        return;
+      std::pop_heap(rows_.begin(), rows_.end(), Before);
+      rows_.back() = ranked;
+    } else {
+      rows_.push_back(ranked);
+    }
+    std::push_heap(rows_.begin(), rows_.end(), Before);
   }
 
   // The kept rows in print order.
   std::vector<KeyAverage> Take() {
-    if (key_ != nullptr)
-      std::sort(rows_.begin(), rows_.end(), Before);
+    if (key_ == nullptr || row_limit_ < 0) {
+      // Millions of rows are ranked by 16-byte entries and put in order in place, not copied
+      // with their keys (a table of every device slice's row printed sorted).
+      std::stable_sort(order_.begin(), order_.end(),
+                       [](const Order& a, const Order& b) { return a.key > b.key; });
+      std::vector<bool> placed(order_.size(), false);
+      for (size_t start = 0; start < order_.size(); ++start) {
+        if (placed[start])
+          continue;
+        KeyAverage row = std::move(all_[start]);
+        size_t slot = start;
+        while (order_[slot].row != start) {
+          all_[slot] = std::move(all_[order_[slot].row]);
+          placed[slot] = true;
+          slot = order_[slot].row;
+        }
+        all_[slot] = std::move(row);
+        placed[slot] = true;
+      }
+      return std::move(all_);
+    }
+    std::sort(rows_.begin(), rows_.end(), Before);
     std::vector<KeyAverage> out;
     out.reserve(rows_.size());
     for (const Ranked& ranked : rows_)
       out.push_back(ranked.row);
-    rows_.clear();
     return out;
   }
 
  private:
+  struct Order {
+    double key;
+    uint32_t row;  // in all_, in first-appearance order, which the stable sort keeps for ties
+  };
   struct Ranked {
     double key;
     uint64_t position;  // first appearance: breaks ties, which makes the order total
@@ -187,7 +210,9 @@ class PrintedRows {
   const SortKey* key_;
   int row_limit_;
   uint64_t next_position_ = 0;
-  std::vector<Ranked> rows_;  // with a key and a limit: a heap, the last in print order on top
+  std::vector<Ranked> rows_;     // with a key and a limit: a heap, the last in print order on top
+  std::vector<KeyAverage> all_;  // without a key, or without a limit
+  std::vector<Order> order_;     // all_ ranked, with a key
 };
 
 std::string RenderRows(const TableTotals& totals,
