@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <set>
+#include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -10,7 +13,8 @@
 
 namespace rblnsim::trace {
 
-namespace {
+// Named rather than anonymous: ChromeTraceStream::State holds a TraceEventWriter.
+namespace chrome_trace_writer_internal {
 
 // Kineto's sort index for the "Spans" process (0x20000000).
 constexpr int64_t kSpansSortIndex = 536870912;
@@ -35,17 +39,53 @@ class TraceEventWriter {
  public:
   TraceEventWriter(const Trace& trace, JsonWriter* json) : trace_(trace), json_(*json) {}
 
-  void WriteAll() {
+  void WriteRows() {
     for (const ProcessRow& row : trace_.processes)
       WriteProcessRow(row);
     for (const ThreadRow& row : trace_.threads)
       WriteThreadRow(row);
-    for (const Event& event : trace_.events) {
+  }
+
+  void WriteEvents(std::span<const Event> events) {
+    for (const Event& event : events) {
       WriteEvent(event);
       if (event.flow_role != FlowRole::kNone)
         WriteFlow(event);
     }
-    WriteClosingEvents();
+  }
+
+  // What Kineto appends after the activities: the profiler's own span, the Spans sort row, the
+  // iteration marker and the end of the recording window.
+  void WriteClosingEvents() {
+    const int64_t start = Relative(trace_.capture_start_ns);
+    json_.BeginObject();
+    json_.Key("ph").String("X").Key("cat").String("Trace");
+    json_.Key("ts").UsFromNs(start);
+    json_.Key("dur").UsFromNs(
+        std::max<int64_t>(trace_.capture_end_ns - trace_.capture_start_ns, 0));
+    json_.Key("pid").String("Spans").Key("tid").String("PyTorch Profiler");
+    json_.Key("name").String("PyTorch Profiler (0)");
+    json_.Key("args").BeginObject().Key("Op count").Int(0).EndObject();
+    json_.EndObject();
+
+    BeginMetadataEvent("process_sort_index");
+    json_.Key("pid").String("Spans").Key("tid").Int(0);
+    json_.Key("args").BeginObject().Key("sort_index").Int(kSpansSortIndex).EndObject();
+    json_.EndObject();
+
+    json_.BeginObject();
+    json_.Key("name").String("Iteration Start: PyTorch Profiler");
+    json_.Key("ph").String("i").Key("s").String("g");
+    json_.Key("pid").String("Traces").Key("tid").String("Trace PyTorch Profiler");
+    json_.Key("ts").UsFromNs(start);
+    json_.EndObject();
+
+    json_.BeginObject();
+    json_.Key("name").String("Record Window End");
+    json_.Key("ph").String("i").Key("s").String("g");
+    json_.Key("pid").String("").Key("tid").String("");
+    json_.Key("ts").UsFromNs(Relative(trace_.capture_end_ns));
+    json_.EndObject();
   }
 
  private:
@@ -157,40 +197,6 @@ class TraceEventWriter {
     json_.EndObject();
   }
 
-  // What Kineto appends after the activities: the profiler's own span, the Spans sort row, the
-  // iteration marker and the end of the recording window.
-  void WriteClosingEvents() {
-    const int64_t start = Relative(trace_.capture_start_ns);
-    json_.BeginObject();
-    json_.Key("ph").String("X").Key("cat").String("Trace");
-    json_.Key("ts").UsFromNs(start);
-    json_.Key("dur").UsFromNs(
-        std::max<int64_t>(trace_.capture_end_ns - trace_.capture_start_ns, 0));
-    json_.Key("pid").String("Spans").Key("tid").String("PyTorch Profiler");
-    json_.Key("name").String("PyTorch Profiler (0)");
-    json_.Key("args").BeginObject().Key("Op count").Int(0).EndObject();
-    json_.EndObject();
-
-    BeginMetadataEvent("process_sort_index");
-    json_.Key("pid").String("Spans").Key("tid").Int(0);
-    json_.Key("args").BeginObject().Key("sort_index").Int(kSpansSortIndex).EndObject();
-    json_.EndObject();
-
-    json_.BeginObject();
-    json_.Key("name").String("Iteration Start: PyTorch Profiler");
-    json_.Key("ph").String("i").Key("s").String("g");
-    json_.Key("pid").String("Traces").Key("tid").String("Trace PyTorch Profiler");
-    json_.Key("ts").UsFromNs(start);
-    json_.EndObject();
-
-    json_.BeginObject();
-    json_.Key("name").String("Record Window End");
-    json_.Key("ph").String("i").Key("s").String("g");
-    json_.Key("pid").String("").Key("tid").String("");
-    json_.Key("ts").UsFromNs(Relative(trace_.capture_end_ns));
-    json_.EndObject();
-  }
-
   const Trace& trace_;
   JsonWriter& json_;
 };
@@ -209,29 +215,63 @@ void WriteMetadataPairs(const Trace& trace,
 }
 
 Status WriteDocument(const Trace& trace, std::string_view trace_name, OutputSink& sink) {
-  // Depth 2: the top-level members and the elements of traceEvents/deviceProperties get lines.
-  JsonWriter json(&sink, /*line_break_depth=*/2);
-  std::set<std::string_view> written;
+  ChromeTraceStream stream(trace, trace_name, &sink);
+  stream.Add(trace.events);
+  return stream.Finish();
+}
+
+}  // namespace chrome_trace_writer_internal
+
+using chrome_trace_writer_internal::RawOrNull;
+using chrome_trace_writer_internal::TraceEventWriter;
+using chrome_trace_writer_internal::WriteDocument;
+using chrome_trace_writer_internal::WriteMetadataPairs;
+
+struct ChromeTraceStream::State {
+  State(const Trace& frame, std::string_view name, OutputSink* sink)
+      // Depth 2: the top-level members and the elements of traceEvents/deviceProperties get
+      // lines.
+      : json(sink, /*line_break_depth=*/2), events(frame, &json), trace_name(name) {}
+  JsonWriter json;
+  TraceEventWriter events;
+  std::string trace_name;
+  std::set<std::string_view> written;  // metadata keys
+};
+
+ChromeTraceStream::ChromeTraceStream(const Trace& frame,
+                                     std::string_view trace_name,
+                                     OutputSink* sink)
+    : frame_(frame), sink_(*sink), state_(std::make_unique<State>(frame, trace_name, sink)) {
+  JsonWriter& json = state_->json;
   json.BeginObject();
   json.Key("schemaVersion").Int(1);
   json.Key("deviceProperties").BeginArray();
-  for (const RawJson& properties : trace.device_properties)
+  for (const RawJson& properties : frame_.device_properties)
     json.Raw(RawOrNull(RawJsonView{properties.text}));
   json.EndArray();
-  WriteMetadataPairs(trace, /*trailing=*/false, &written, &json);
+  WriteMetadataPairs(frame_, /*trailing=*/false, &state_->written, &json);
   json.Key("displayTimeUnit").String("ms");
-  json.Key("baseTimeNanoseconds").Int(trace.base_time_ns);
+  json.Key("baseTimeNanoseconds").Int(frame_.base_time_ns);
   json.Key("traceEvents").BeginArray();
-  TraceEventWriter(trace, &json).WriteAll();
-  json.EndArray();
-  WriteMetadataPairs(trace, /*trailing=*/true, &written, &json);
-  json.Key("traceName").String(trace_name);
-  json.EndObject();
-  json.Finish();
-  return sink.status();
+  state_->events.WriteRows();
 }
 
-}  // namespace
+ChromeTraceStream::~ChromeTraceStream() = default;
+
+void ChromeTraceStream::Add(std::span<const Event> events) {
+  state_->events.WriteEvents(events);
+}
+
+Status ChromeTraceStream::Finish() {
+  JsonWriter& json = state_->json;
+  state_->events.WriteClosingEvents();
+  json.EndArray();
+  WriteMetadataPairs(frame_, /*trailing=*/true, &state_->written, &json);
+  json.Key("traceName").String(state_->trace_name);
+  json.EndObject();
+  json.Finish();
+  return sink_.status();
+}
 
 Status WriteChromeTrace(const Trace& trace, OutputSink& sink) {
   return WriteDocument(trace, trace.trace_name, sink);

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -121,6 +123,34 @@ TEST(ChromeTraceWriter, GoldenExampleLayout) {
 }
 )json";
   EXPECT_EQ(Write(ExampleTrace()), expected);
+}
+
+// Events handed over in batches, whatever their sizes, give the bytes of the whole trace: the
+// head and the tail come from the frame, whose own events the stream does not read.
+TEST(ChromeTraceWriter, BatchesGiveTheWholeTracesBytes) {
+  Trace trace = ExampleTrace();
+  trace.metadata.push_back({"WARNING", RawJson{"\"written after traceEvents\""}});
+  for (int i = 0; i < 5; ++i) {
+    trace.events.push_back(MakeEvent(Category::kKernel, "k" + std::to_string(i), 0, 7,
+                                     5100000160000 + i * 1000, 500, {{"device", int64_t{0}}}));
+  }
+  const std::string whole = Write(trace);
+  Trace frame = trace;
+  frame.events.clear();
+  for (const size_t batch : {size_t{1}, size_t{2}, size_t{3}, trace.events.size()}) {
+    StringSink sink;
+    ChromeTraceStream stream(frame, frame.trace_name, &sink);
+    const std::span<const Event> events(trace.events);
+    for (size_t at = 0; at < events.size(); at += batch)
+      stream.Add(events.subspan(at, std::min(batch, events.size() - at)));
+    ASSERT_TRUE(stream.Finish().ok());
+    EXPECT_EQ(sink.text(), whole) << "batches of " << batch;
+  }
+  // Nothing added: the rows and Kineto's closing events still make a whole document.
+  StringSink empty;
+  ChromeTraceStream stream(frame, frame.trace_name, &empty);
+  ASSERT_TRUE(stream.Finish().ok());
+  EXPECT_EQ(empty.text(), Write(frame));
 }
 
 TEST(ChromeTraceWriter, RoundTripsThroughAStrictParser) {
