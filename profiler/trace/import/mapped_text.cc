@@ -1,10 +1,12 @@
 #include "profiler/trace/import/mapped_text.h"
 
+#include <signal.h>
 #include <simdjson.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 namespace rblnsim::trace::import {
@@ -22,6 +24,72 @@ uint64_t RoundDown(uint64_t n, size_t page) {
 
 uint64_t RoundUp(uint64_t n, size_t page) {
   return (n + page - 1) / page * page;
+}
+
+// The live mappings the SIGBUS handler may repair: a fixed table, read lock-free from the
+// handler. An entry is claimed by a compare-exchange on |end|, then |begin| is published.
+struct Watched {
+  std::atomic<uintptr_t> begin{0};
+  std::atomic<uintptr_t> end{0};
+  std::atomic<bool> lost{false};
+};
+constexpr int kMaxWatched = 32;
+Watched g_watched[kMaxWatched];
+struct sigaction g_previous_bus {};
+std::atomic<size_t> g_page_bytes{4096};
+
+void OnBus(int signal, siginfo_t* info, void* context) {
+  const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  const size_t page = g_page_bytes.load(std::memory_order_relaxed);
+  for (Watched& watched : g_watched) {
+    const uintptr_t begin = watched.begin.load(std::memory_order_acquire);
+    if (begin == 0 || address < begin || address >= watched.end.load(std::memory_order_acquire))
+      continue;
+    // A zero page where the file's page was: the faulting read is retried and reads NULs.
+    void* zero = ::mmap(reinterpret_cast<void*>(address / page * page), page, PROT_READ,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (zero != MAP_FAILED) {
+      watched.lost.store(true, std::memory_order_release);
+      return;
+    }
+  }
+  // Not a page of ours: whoever handled SIGBUS before handles it (or the default action, when
+  // the retried access faults again).
+  if ((g_previous_bus.sa_flags & SA_SIGINFO) != 0 && g_previous_bus.sa_sigaction != nullptr) {
+    g_previous_bus.sa_sigaction(signal, info, context);
+    return;
+  }
+  ::sigaction(SIGBUS, &g_previous_bus, nullptr);
+}
+
+void InstallBusHandler() {
+  static const bool installed = [] {
+    g_page_bytes.store(PageBytes(), std::memory_order_relaxed);
+    struct sigaction action {};
+    action.sa_sigaction = &OnBus;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    return ::sigaction(SIGBUS, &action, &g_previous_bus) == 0;
+  }();
+  (void)installed;
+}
+
+// An entry for [begin, end), or -1 when the table is full (the mapping is then not used).
+int Watch(uintptr_t begin, uintptr_t end) {
+  for (int i = 0; i < kMaxWatched; ++i) {
+    uintptr_t free = 0;
+    if (g_watched[i].end.compare_exchange_strong(free, end, std::memory_order_acq_rel)) {
+      g_watched[i].lost.store(false, std::memory_order_relaxed);
+      g_watched[i].begin.store(begin, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void Unwatch(int i) {
+  g_watched[i].begin.store(0, std::memory_order_release);
+  g_watched[i].end.store(0, std::memory_order_release);
 }
 
 }  // namespace
@@ -45,14 +113,29 @@ std::unique_ptr<MappedText> MappedText::Map(int fd, uint64_t size) {
     ::munmap(region, total);
     return nullptr;
   }
-  return std::unique_ptr<MappedText>(
+  InstallBusHandler();
+  const auto begin = reinterpret_cast<uintptr_t>(region);
+  const int watch = Watch(begin, begin + file_bytes);
+  if (watch < 0) {
+    ::munmap(region, total);  // a mapping the handler cannot repair is not worth the risk
+    return nullptr;
+  }
+  auto mapped = std::unique_ptr<MappedText>(
       new MappedText(static_cast<char*>(region), static_cast<size_t>(size), total, total));
+  mapped->watch_ = watch;
+  return mapped;
+}
+
+bool MappedText::lost() const {
+  return watch_ >= 0 && g_watched[watch_].lost.load(std::memory_order_acquire);
 }
 
 MappedText::MappedText(char* base, size_t size, size_t readable, size_t mapped)
     : base_(base), size_(size), readable_(readable), mapped_bytes_(mapped) {}
 
 MappedText::~MappedText() {
+  if (watch_ >= 0)
+    Unwatch(watch_);
   ::munmap(base_, mapped_bytes_);
 }
 

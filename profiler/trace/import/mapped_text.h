@@ -10,8 +10,12 @@
 // keeps them, so a page read again is simply mapped again), and the pages ahead of it are mapped
 // in bulk rather than one fault at a time.
 //
-// A file truncated by another process while it is mapped would make reading its lost pages fault
-// (SIGBUS); traces are read once written, and read() remains for pipes and gzip files.
+// A file truncated by another process while it is mapped (a profiler writing the next trace over
+// it) loses the pages past its new end, and reading one faults with SIGBUS. That must not end
+// the process: a handler installed with the first mapping puts a zero page in place of a lost
+// page of any live mapping and marks the mapping, so the reader sees NUL bytes (an error at that
+// byte) and lost() tells the caller why. Faults anywhere else go to the handler that was there
+// before.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_MAPPED_TEXT_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_MAPPED_TEXT_H_
 
@@ -31,6 +35,8 @@ class MappedText {
   MappedText& operator=(const MappedText&) = delete;
 
   const char* data() const { return base_; }
+  // Pages of the file were gone when read (it shrank while mapped): the text read has zeros there.
+  bool lost() const;
   size_t size() const { return size_; }
   // Bytes readable from data(): size() and at least simdjson's padding, zero.
   size_t readable() const { return readable_; }
@@ -51,6 +57,7 @@ class MappedText {
   MappedText(char* base, size_t size, size_t readable, size_t mapped);
   void Step(uint64_t keep_from, uint64_t pos);
 
+  int watch_ = -1;  // this mapping's entry in the SIGBUS handler's table, or -1 if none
   char* base_;
   size_t size_;
   size_t readable_;

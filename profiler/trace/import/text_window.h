@@ -59,6 +59,9 @@ class TextWindow {
       mapping_->Advance(keep_from, pos);
   }
 
+  // A mapped text lost pages while it was read (the file shrank): what was read there is zeros.
+  bool lost_text() const { return mapping_ && mapping_->lost(); }
+
   // Reads the rest of the source without keeping it. Used after a parse error so that damage
   // in a gzip file is reported rather than what the damage did to the text. Ok when an earlier
   // Extend already failed in the source: that error is the one to report.

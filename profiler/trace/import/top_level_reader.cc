@@ -459,7 +459,13 @@ class TopLevelReader {
 }  // namespace
 
 Status ReadChromeTrace(TextWindow* window, const ImportOptions& options, ImportResult* result) {
-  return TopLevelReader(window, options, result).Run();
+  Status status = TopLevelReader(window, options, result).Run();
+  // Whatever the walk made of the zeros that stood in for the lost pages, this is the cause.
+  if (window->lost_text()) {
+    return Status::IoError("the file shrank while it was being read (it was " +
+                           std::to_string(window->end()) + " bytes)");
+  }
+  return status;
 }
 
 }  // namespace rblnsim::trace::import

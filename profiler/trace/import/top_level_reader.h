@@ -12,7 +12,8 @@
 namespace rblnsim::trace::import {
 
 // Reads the whole text of |window| into |result|. Errors are "byte <offset>: <what>", offsets
-// into the (decompressed) text, or the source's own error; the caller adds the path.
+// into the (decompressed) text, or the source's own error (a mapped file that shrank while it
+// was read among them); the caller adds the path.
 Status ReadChromeTrace(TextWindow* window, const ImportOptions& options, ImportResult* result);
 
 }  // namespace rblnsim::trace::import

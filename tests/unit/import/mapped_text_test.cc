@@ -7,17 +7,23 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "profiler/trace/import/chrome_trace_import.h"
+#include "profiler/trace/import/text_source.h"
+#include "profiler/trace/import/text_window.h"
+#include "profiler/trace/import/top_level_reader.h"
 #include "tests/unit/import/import_fingerprint.h"
 #include "tests/unit/import/kineto_json_builder.h"
 #include "tests/unit/import/temp_dir_test.h"
@@ -105,6 +111,65 @@ TEST_F(MappedTextTest, PaddingIsZeroAndPagesBehindTheReaderAreDropped) {
     again += static_cast<unsigned char>(mapped->data()[i]);
   EXPECT_EQ(again, sum);
   EXPECT_EQ(std::string(mapped->data(), size), text);
+}
+
+// Another process writing over the trace (truncate, then write) while it is read takes the file's
+// pages away: reading one must not end the process.
+TEST_F(MappedTextTest, PagesLostToATruncationReadAsZerosAndAreReported) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const std::string text(3 * page + 100, 'x');
+  const std::string path = Write("shrinking.txt", text);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  auto mapped = MappedText::Map(fd, text.size());
+  ::close(fd);
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_EQ(mapped->data()[2 * page], 'x');
+  EXPECT_FALSE(mapped->lost());
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(page)), 0);
+  EXPECT_EQ(mapped->data()[page - 1], 'x');  // still the file's
+  EXPECT_EQ(mapped->data()[2 * page + 5], 0);
+  EXPECT_EQ(mapped->data()[3 * page + 50], 0);
+  EXPECT_TRUE(mapped->lost());
+}
+
+TEST_F(MappedTextTest, AnImportOfAFileThatShrankSaysSo) {
+  testing::KinetoJsonBuilder b = testing::ValidLaunchBuilder();
+  for (int i = 0; i < 3000; ++i)
+    b.Complete("cpu_op", "aten::add", 4321, 4321, 300'000 + i * 100, 50);
+  const std::string json = b.Build();
+  const std::string path = Write("shrinking.json", json);
+  auto source = import::OpenTextSource(path);
+  ASSERT_TRUE(source.ok());
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(json.size() / 2)), 0);
+  import::TextWindow window(std::move(*source), ImportOptions().window_chunk_bytes);
+  ImportResult result;
+  const Status status = import::ReadChromeTrace(&window, ImportOptions(), &result);
+  EXPECT_EQ(status.code(), StatusCode::kIoError);
+  EXPECT_NE(status.message().find("shrank while it was being read"), std::string::npos)
+      << status.message();
+}
+
+// The handler repairs only the pages of live mappings: any other SIGBUS still ends the process.
+TEST_F(MappedTextTest, OtherBusErrorsStillEndTheProcess) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const std::string path = Write("other.txt", std::string(2 * page, 'y'));
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  auto ours = MappedText::Map(fd, 2 * page);  // installs the handler
+  ASSERT_NE(ours, nullptr);
+  void* other = ::mmap(nullptr, 2 * page, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  ASSERT_NE(other, MAP_FAILED);
+  ASSERT_EQ(::truncate(path.c_str(), 0), 0);
+  EXPECT_EXIT(
+      {
+        volatile char c = static_cast<const char*>(other)[page];
+        (void)c;
+        std::exit(0);
+      },
+      [](int status) { return !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }, "");
+  ::munmap(other, 2 * page);
 }
 
 TEST_F(MappedTextTest, APipeIsReadAsBefore) {
