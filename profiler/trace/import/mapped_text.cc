@@ -46,8 +46,9 @@ void OnBus(int signal, siginfo_t* info, void* context) {
     if (begin == 0 || address < begin || address >= watched.end.load(std::memory_order_acquire))
       continue;
     // A zero page where the file's page was: the faulting read is retried and reads NULs.
-    void* zero = ::mmap(reinterpret_cast<void*>(address / page * page), page, PROT_READ,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    char* const page_start = static_cast<char*>(info->si_addr) - address % page;
+    void* zero =
+        ::mmap(page_start, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (zero != MAP_FAILED) {
       watched.lost.store(true, std::memory_order_release);
       return;
