@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/permute.h"
 #include "base/release_memory.h"
 
 namespace rblnsim::index {
@@ -97,24 +98,9 @@ class Grouped {
     std::iota(order.begin(), order.end(), uint32_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
-    // Slot i takes the value at order[i]: follow each cycle of the permutation once.
-    std::vector<bool> placed(order.size(), false);
-    for (size_t start = 0; start < order.size(); ++start) {
-      if (placed[start])
-        continue;
-      Key key = std::move(keys_[start]);
-      Value value = std::move(values_[start]);
-      size_t slot = start;
-      while (order[slot] != start) {
-        keys_[slot] = std::move(keys_[order[slot]]);
-        values_[slot] = std::move(values_[order[slot]]);
-        placed[slot] = true;
-        slot = order[slot];
-      }
-      keys_[slot] = std::move(key);
-      values_[slot] = std::move(value);
-      placed[slot] = true;
-    }
+    // Slot i takes the key and value at order[i].
+    PermuteInPlace(
+        order.size(), [&](size_t i) { return size_t{order[i]}; }, keys_, values_);
   }
 
   std::vector<Key> keys_;  // until Seal

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "base/permute.h"
 #include "profiler/report/key_averages.h"
 #include "profiler/trace/json_writer.h"
 
@@ -169,20 +170,8 @@ class PrintedRows {
       // with their keys (a table of every device slice's row printed sorted).
       std::stable_sort(order_.begin(), order_.end(),
                        [](const Order& a, const Order& b) { return a.key > b.key; });
-      std::vector<bool> placed(order_.size(), false);
-      for (size_t start = 0; start < order_.size(); ++start) {
-        if (placed[start])
-          continue;
-        KeyAverage row = std::move(all_[start]);
-        size_t slot = start;
-        while (order_[slot].row != start) {
-          all_[slot] = std::move(all_[order_[slot].row]);
-          placed[slot] = true;
-          slot = order_[slot].row;
-        }
-        all_[slot] = std::move(row);
-        placed[slot] = true;
-      }
+      PermuteInPlace(
+          order_.size(), [&](size_t i) { return size_t{order_[i].row}; }, all_);
       return std::move(all_);
     }
     std::sort(rows_.begin(), rows_.end(), Before);
