@@ -122,7 +122,7 @@ std::unique_ptr<MappedText> MappedText::Map(int fd, uint64_t size) {
     return nullptr;
   }
   auto mapped = std::unique_ptr<MappedText>(
-      new MappedText(static_cast<char*>(region), static_cast<size_t>(size), total, total));
+      new MappedText(static_cast<char*>(region), static_cast<size_t>(size), total));
   mapped->watch_ = watch;
   return mapped;
 }
@@ -131,13 +131,13 @@ bool MappedText::lost() const {
   return watch_ >= 0 && g_watched[watch_].lost.load(std::memory_order_acquire);
 }
 
-MappedText::MappedText(char* base, size_t size, size_t readable, size_t mapped)
-    : base_(base), size_(size), readable_(readable), mapped_bytes_(mapped) {}
+MappedText::MappedText(char* base, size_t size, size_t readable)
+    : base_(base), size_(size), readable_(readable) {}
 
 MappedText::~MappedText() {
   if (watch_ >= 0)
     Unwatch(watch_);
-  ::munmap(base_, mapped_bytes_);
+  ::munmap(base_, readable_);
 }
 
 void MappedText::Step(uint64_t keep_from, uint64_t pos) {

@@ -54,14 +54,13 @@ class MappedText {
   static constexpr size_t kStepBytes = size_t{4} << 20;
 
  private:
-  MappedText(char* base, size_t size, size_t readable, size_t mapped);
+  MappedText(char* base, size_t size, size_t readable);
   void Step(uint64_t keep_from, uint64_t pos);
 
   int watch_ = -1;  // this mapping's entry in the SIGBUS handler's table, or -1 if none
   char* base_;
   size_t size_;
-  size_t readable_;
-  size_t mapped_bytes_;   // the whole reservation, padding pages included
+  size_t readable_;       // also the whole reservation, padding pages included
   uint64_t dropped_ = 0;  // pages before this were given back
   uint64_t ahead_ = 0;    // pages before this were mapped in bulk
   uint64_t next_step_ = 0;
