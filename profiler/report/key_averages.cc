@@ -39,8 +39,15 @@ bool IsUserAnnotation(Category c) {
 
 // torch's _rewrite_name(with_wildcard=True): the numbered ProfilerStep#N ranges of a schedule
 // share one row.
+constexpr std::string_view kProfilerStepRow = "ProfilerStep*";
 std::string_view RowName(std::string_view name) {
-  return name.starts_with("ProfilerStep#") ? std::string_view("ProfilerStep*") : name;
+  return name.starts_with("ProfilerStep#") ? kProfilerStepRow : name;
+}
+
+// A row-name id's text: its name's, except that |profiler_step|, the first ProfilerStep#N's id,
+// stands for all of them.
+std::string_view RowNameText(const index::NameTable& names, uint32_t profiler_step, uint32_t name) {
+  return name == profiler_step ? kProfilerStepRow : names.text[name];
 }
 
 // torch's (start, -end) order, stable: ties keep logging order, i.e. event index order. Host
@@ -61,7 +68,7 @@ bool BeforeInTorchOrder(const A& a, const B& b) {
 // child's, which a sum does as well as a list).
 struct Node {
   uint32_t event_index = 0;  // position in trace.events and the index's columns
-  uint32_t name = 0;         // row-name id (EventTree::RowNameOf)
+  uint32_t name = 0;         // row-name id (RowNameText)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   int64_t kernels_ns = 0;
@@ -373,13 +380,13 @@ class EventTree {
       }
       slot = static_cast<int32_t>(rows->full.size());
       KeyAverage& row = rows->full.emplace_back();
-      row.name = RowNameOf(name);
+      row.name = RowNameText(index_.names(), profiler_step_, name);
       row.is_device = (variant & 2) != 0;
       row.is_user_annotation = (variant & 1) != 0;
       return slot;
     };
-    auto row_of = [&](uint32_t name, uint32_t event_index, bool device) -> KeyAverage& {
-      KeyAverage& row = rows->full[slot_of(name, variant_of(event_index, device))];
+    auto row_of = [&](uint32_t name, uint8_t variant) -> KeyAverage& {
+      KeyAverage& row = rows->full[slot_of(name, variant)];
       ++row.count;
       return row;
     };
@@ -387,7 +394,7 @@ class EventTree {
         with_device,
         [&](int i) {
           const Node& node = nodes_[i];
-          KeyAverage& row = row_of(node.name, node.event_index, false);
+          KeyAverage& row = row_of(node.name, variant_of(node.event_index, false));
           const int64_t cpu_total = node.end_ns - node.start_ns;
           int64_t self_cpu = cpu_total;
           int64_t self_device = device_total_ns[i];
@@ -404,7 +411,7 @@ class EventTree {
           const int64_t dur_ns = span.end_ns - span.start_ns;
           const uint8_t variant = variant_of(span.event_index, true);
           if (variant != kPackedVariant) {
-            KeyAverage& row = row_of(span.name, span.event_index, true);
+            KeyAverage& row = row_of(span.name, variant);
             row.device_total_ns += dur_ns;
             row.self_device_ns += dur_ns;
             return;
@@ -492,11 +499,6 @@ class EventTree {
     return -1;
   }
 
-  // A row-name id's text: its name's, except that the first ProfilerStep#N stands for all.
-  std::string_view RowNameOf(uint32_t name) const {
-    return name == profiler_step_ ? std::string_view("ProfilerStep*") : index_.names().text[name];
-  }
-
   const index::TraceIndex& index_;
   uint32_t profiler_step_ = index::kNone;  // the name id every ProfilerStep#N row shares
   std::vector<Node> nodes_;                // host events, (start, -end, logging) order
@@ -510,7 +512,7 @@ class EventTree {
 
 KeyAverage KeyAverageRowSet::Unpack(const DeviceRow& row) const {
   KeyAverage out;
-  out.name = row.name == profiler_step ? std::string_view("ProfilerStep*") : names->text[row.name];
+  out.name = RowNameText(*names, profiler_step, row.name);
   out.is_device = true;
   out.count = row.count;
   out.self_device_ns = row.device_ns;
