@@ -91,14 +91,17 @@ def wait_for_temp_file(proc, directory):
 
 
 def timed_run(directory, repeat):
-    """An uninterrupted run: (total seconds, seconds from the temporary file's creation to exit)."""
+    """An uninterrupted run: (total seconds, seconds from the temporary file's creation to its
+    rename). The run writes its trace before its reports, so the write ends before the exit."""
     start = time.monotonic()
     proc = start_run(os.path.join(directory, "timed.json"), repeat)
     assert wait_for_temp_file(proc, directory), "no temporary file seen during the write"
     writing = time.monotonic()
+    while proc.poll() is None and temp_files(directory):
+        time.sleep(0.0005)
+    written = time.monotonic()
     assert proc.wait() == 0
-    end = time.monotonic()
-    return end - start, end - writing
+    return time.monotonic() - start, written - writing
 
 
 def kill_during_write(trace, repeat, delay_s):
