@@ -1,5 +1,5 @@
-// trace_import_fuzzer: arbitrary bytes as a Chrome trace, then the imported model written back
-// and imported again.
+// trace_import_fuzzer: arbitrary bytes as a Chrome trace, imported with and without the plain
+// scan, then the imported model written back and imported again.
 #include <string>
 #include <string_view>
 
@@ -26,11 +26,39 @@ std::string CheckImportError(const std::string& message) {
   return "";
 }
 
+// The plain scan (plain_event.h) must change nothing: the same trace, counters and errors as
+// when every event is read by simdjson's On-Demand walk.
+std::string CheckPlainScan(std::string_view json, const StatusOr<trace::ImportResult>& imported) {
+  trace::ImportOptions walk_only;
+  walk_only.plain_scan = false;
+  auto walked = trace::ImportChromeTraceFromBuffer(json, kBufferName, walk_only);
+  if (imported.ok() != walked.ok() ||
+      (!imported.ok() && imported.status().message() != walked.status().message())) {
+    return "the plain scan and the walk disagree: \"" +
+           (imported.ok() ? std::string("ok") : imported.status().message()) + "\" against \"" +
+           (walked.ok() ? std::string("ok") : walked.status().message()) + "\"";
+  }
+  if (!imported.ok())
+    return "";
+  if (trace::FormatImportSummary(*imported) != trace::FormatImportSummary(*walked))
+    return "the plain scan and the walk count differently";
+  trace::StringSink scanned_text;
+  trace::StringSink walked_text;
+  if (!trace::WriteChromeTrace(imported->trace, scanned_text).ok() ||
+      !trace::WriteChromeTrace(walked->trace, walked_text).ok() ||
+      scanned_text.text() != walked_text.text()) {
+    return "the plain scan and the walk import different traces";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string FuzzTraceImport(const uint8_t* data, size_t size) {
   const std::string_view json(reinterpret_cast<const char*>(data), size);
   auto imported = trace::ImportChromeTraceFromBuffer(json, kBufferName);
+  if (const std::string broken = CheckPlainScan(json, imported); !broken.empty())
+    return broken;
   if (!imported.ok())
     return CheckImportError(imported.status().message());
 

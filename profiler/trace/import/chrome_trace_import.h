@@ -103,6 +103,10 @@ struct ImportOptions {
   // ahead on a second thread (event_prefetch.h), with the same results and errors; 0 is 2 on a
   // machine with two cores or more, else 1.
   int threads = 0;
+  // Plain events (plain_event.h) are read by a direct scan of their bytes; false reads every
+  // event with simdjson's On-Demand walk. Both give the same import, errors included: the walk
+  // is the reference the tests and the trace_import fuzzer hold the scan to.
+  bool plain_scan = true;
 };
 
 // Reads |path|; gzip is detected by its magic bytes. Errors are one line:

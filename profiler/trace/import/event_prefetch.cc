@@ -19,10 +19,13 @@ constexpr int kMaxLinesToFindAStart = 64;
 
 }  // namespace
 
-EventPrefetcher::EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args)
+EventPrefetcher::EventPrefetcher(int ns_exponent,
+                                 const std::vector<std::string>& keep_args,
+                                 bool plain_scan)
     : reader_(std::make_unique<EventReader>(ns_exponent)), pool_(reader_->arg_pool()) {
   if (!keep_args.empty())
     reader_->KeepOnlyArgs(keep_args);
+  reader_->set_plain_scan(plain_scan);
   // One thread for the whole import: its allocator arena and caches stay warm from stretch to
   // stretch.
   worker_ = std::thread(&EventPrefetcher::Work, this);

@@ -32,7 +32,8 @@ namespace rblnsim::trace::import {
 class EventPrefetcher {
  public:
   // The reader settings of the importer's own reader, which the prefetched events must share.
-  EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args);
+  // |plain_scan|: ImportOptions::plain_scan, for the second thread's reader.
+  EventPrefetcher(int ns_exponent, const std::vector<std::string>& keep_args, bool plain_scan);
   ~EventPrefetcher();  // waits for the stretch in flight and ends the thread
 
   // Where the args of the events it reads are placed (EventReader::arg_pool).

@@ -8,6 +8,7 @@
 #include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/import/member_names.h"
 #include "profiler/trace/import/ondemand_values.h"
+#include "profiler/trace/import/plain_event.h"
 #include "profiler/trace/import/time_text.h"
 #include "profiler/trace/json_writer.h"
 
@@ -32,14 +33,6 @@ Status DuplicateName(uint64_t at, std::string_view name, const char* where, uint
                              std::to_string(first) + ")");
 }
 
-template <typename T>
-bool ParseWhole(std::string_view text, T* out) {
-  if (text.empty())
-    return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
 
 void RawEvent::Clear() {
@@ -62,8 +55,16 @@ class EventReader::Impl {
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
   const std::shared_ptr<ArgPool>& arg_pool() const { return arg_pool_; }
   void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
+  void set_plain_scan(bool on) { plain_scan_ = on; }
 
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
+    // Most events are plain (plain_event.h): read straight from their bytes.
+    if (plain_scan_ && plain_.Read(piece.data, piece.data + piece.size, piece.offset, ns_exponent_,
+                                   arg_pool_.get(), event)) {
+      if (whole != nullptr)
+        *whole = true;
+      return Status::Ok();
+    }
     od::document doc;
     RBLNSIM_RETURN_IF_ERROR(Open(piece, &doc));
     RBLNSIM_RETURN_IF_ERROR(ReadEventIn(doc, piece.offset, piece.offset + piece.size, event));
@@ -76,28 +77,32 @@ class EventReader::Impl {
   }
 
   Status OpenStream(const TextPiece& text) {
-    stream_base_ = InputOffsets(text.data, text.offset);
-    stream_data_ = text.data;
+    stretch_ = text;
+    stretch_open_ = true;
     stream_open_ = false;
-    // One batch for the whole text: simdjson then runs stage 1 once, on this thread, and
-    // starts no thread of its own to look ahead. The stream (re)allocates its parser for the
-    // batch size unless it is the one it had, at simdjson's default depth (deeper than any
-    // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
-    // once instead of once per stretch.
-    const size_t batch_bytes = std::max(text.size, kStreamBytes);
-    if (auto error = stream_parser_.iterate_many(text.data, text.size, batch_bytes).get(stream_))
-      return ErrorAtByte(text.offset, InvalidJson(error));
-    stream_it_ = stream_.begin();
-    stream_open_ = true;
     return Status::Ok();
   }
 
   bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
-    if (!stream_open_ || !(stream_it_ != stream_.end()) ||
-        stream_base_.Of(stream_data_ + stream_it_.current_index()) != begin) {
-      stream_open_ = false;
-      return false;
+    if (!stretch_open_ || begin < stretch_.offset || next < begin ||
+        next - stretch_.offset > stretch_.size) {
+      return CloseStretch();
     }
+    // Most events are plain (plain_event.h): read from their bytes, with no stream at all.
+    const char* const data = stretch_.data + (begin - stretch_.offset);
+    if (plain_scan_ &&
+        plain_.Read(data, data + (next - begin), begin, ns_exponent_, arg_pool_.get(), event)) {
+      // A stream opened for an earlier event steps over this one's document unread.
+      if (stream_open_) {
+        if (StreamAt(begin))
+          ++stream_it_;
+        else
+          stream_open_ = false;
+      }
+      return true;
+    }
+    if (!StreamAt(begin) && !StartStream(begin))
+      return CloseStretch();
     od::document_reference doc;
     offsets_ = stream_base_;
     const char* at = nullptr;
@@ -110,10 +115,8 @@ class EventReader::Impl {
     const bool read = !(*stream_it_).get(doc) && ReadEventIn(doc, begin, next, event).ok() &&
                       !doc.current_location().get(at) && stream_base_.Of(at) == next;
     copier_.set_max_depth(kMaxJsonDepth);
-    if (!read) {
-      stream_open_ = false;
-      return false;
-    }
+    if (!read)
+      return CloseStretch();
     ++stream_it_;
     return true;
   }
@@ -210,6 +213,40 @@ class EventReader::Impl {
       RBLNSIM_RETURN_IF_ERROR(ReadEventField(key, key_at, field.value(), event));
     }
     return Status::Ok();
+  }
+
+  // Whether the open stream's next document begins at byte |begin|.
+  bool StreamAt(uint64_t begin) {
+    return stream_open_ && stream_it_ != stream_.end() &&
+           stream_base_.Of(stream_data_ + stream_it_.current_index()) == begin;
+  }
+
+  // A simdjson stream over the stretch from byte |begin| on, for the events the plain read
+  // declines. It starts at the first of them, so a stretch of plain events never runs stage 1;
+  // once open it reads on, stepping over the plain events between, until it loses step.
+  bool StartStream(uint64_t begin) {
+    const size_t skip = begin - stretch_.offset;
+    stream_data_ = stretch_.data + skip;
+    stream_base_ = InputOffsets(stream_data_, begin);
+    stream_open_ = false;
+    // One batch for the whole text: simdjson then runs stage 1 once, on this thread, and
+    // starts no thread of its own to look ahead. The stream (re)allocates its parser for the
+    // batch size unless it is the one it had, at simdjson's default depth (deeper than any
+    // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
+    // once instead of once per stretch.
+    const size_t size = stretch_.size - skip;
+    const size_t batch_bytes = std::max(size, kStreamBytes);
+    if (stream_parser_.iterate_many(stream_data_, size, batch_bytes).get(stream_))
+      return false;
+    stream_it_ = stream_.begin();
+    stream_open_ = true;
+    return StreamAt(begin);
+  }
+
+  bool CloseStretch() {
+    stretch_open_ = false;
+    stream_open_ = false;
+    return false;
   }
 
   Status Open(const TextPiece& piece, od::document* doc) {
@@ -455,6 +492,8 @@ class EventReader::Impl {
   InputOffsets stream_base_;
   const char* stream_data_ = nullptr;
   bool stream_open_ = false;
+  TextPiece stretch_;  // OpenStream's text: its events are read plainly, or by the stream
+  bool stretch_open_ = false;
   ValueCopier copier_;
   uint32_t seen_fields_ = 0;            // FieldBits of the event being read
   uint64_t field_at_[kFieldBits] = {};  // where each was written
@@ -462,6 +501,8 @@ class EventReader::Impl {
   MemberNames arg_names_;               // of its "args"
   ArgListBuilder arg_builder_;          // reused: an event's args go to the pool as one block
   std::shared_ptr<ArgPool> arg_pool_ = std::make_shared<ArgPool>();
+  PlainEventReader plain_{&keep_args_};
+  bool plain_scan_ = true;
 };
 
 EventReader::EventReader(int ns_exponent) : impl_(std::make_unique<Impl>(ns_exponent)) {}
@@ -477,6 +518,10 @@ void EventReader::set_ns_exponent(int ns_exponent) {
 
 void EventReader::KeepOnlyArgs(std::vector<std::string> keys) {
   impl_->KeepOnlyArgs(std::move(keys));
+}
+
+void EventReader::set_plain_scan(bool on) {
+  impl_->set_plain_scan(on);
 }
 
 Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {

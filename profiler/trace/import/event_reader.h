@@ -69,6 +69,8 @@ class EventReader {
   // From now on only args with these keys are read into RawEvent::args; the others are only
   // validated. Empty: every arg is read (the default).
   void KeepOnlyArgs(std::vector<std::string> keys);
+  // ImportOptions::plain_scan: with false every event is read by the On-Demand walk.
+  void set_plain_scan(bool on);
 
   // One traceEvents element. Errors are "byte <offset>: <what>", offsets into the whole input:
   // invalid JSON, a field of the wrong type, a name given twice in the event or its args, or
@@ -78,10 +80,12 @@ class EventReader {
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
   // Many events at once (line_stream.h): |text| holds whole events separated by whitespace
-  // only, read as one simdjson stream. ReadStreamEvent reads the stream's next event, which
-  // must begin at |begin| and be followed by the next at |next|: the event ReadEvent would read
-  // from [begin, next) with *whole set. Any other case (an error, a document elsewhere, the
-  // end) gives false and closes the stream, and the caller reads the event by itself.
+  // only, which must stay valid while they are read. ReadStreamEvent reads the one that
+  // begins at |begin| and is followed by the next at |next|: the event ReadEvent would read
+  // from [begin, next) with *whole set. Plain events are read from their bytes; from the first
+  // other one on, |text| is read as one simdjson stream. Any other case (an error, a document
+  // elsewhere, the end) gives false and closes the text, and the caller reads the event by
+  // itself.
   Status OpenStream(const TextPiece& text);
   // The most text a stream is given (larger texts work, with a parser grown to fit): small
   // enough for stage 1's output to stay in the caches while the events are read.

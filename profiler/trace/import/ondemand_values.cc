@@ -36,22 +36,6 @@ std::string_view TrimRight(std::string_view text) {
   return text;
 }
 
-std::optional<int64_t> ShortPlainInteger(std::string_view token) {
-  const bool negative = !token.empty() && token[0] == '-';
-  if (negative)
-    token.remove_prefix(1);
-  if (token.empty() || token.size() > 18 || (token[0] == '0' && token.size() > 1))
-    return std::nullopt;
-  int64_t value = 0;
-  for (const char c : token) {
-    const auto d = static_cast<unsigned>(c - '0');
-    if (d > 9)
-      return std::nullopt;
-    value = value * 10 + d;
-  }
-  return negative ? -value : value;
-}
-
 namespace {
 
 bool IsShortPlainInteger(std::string_view token) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "profiler/trace/import/integer_text.h"
 #include "profiler/trace/import/json_scan.h"
 #include "profiler/trace/trace.h"
 
@@ -22,9 +23,6 @@ namespace od = simdjson::ondemand;
 std::string_view TypeName(od::json_type type);  // "an array", "a number", ...
 std::string InvalidJson(simdjson::error_code error);
 std::string_view TrimRight(std::string_view text);
-// A number token of the form "-"? ("0" | [1-9][0-9]{0,17}): valid JSON that fits in int64, read
-// without simdjson (which would parse it again); nullopt for any other token.
-std::optional<int64_t> ShortPlainInteger(std::string_view token);
 
 // Turns simdjson positions back into byte offsets of the whole input. Every document the
 // readers open is one piece of the input in memory, starting at a known offset, so a pointer

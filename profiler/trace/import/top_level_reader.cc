@@ -68,6 +68,8 @@ class TopLevelReader {
     threads_ =
         options.threads > 0 ? options.threads : (std::thread::hardware_concurrency() >= 2 ? 2 : 1);
     prefetch_keep_args_ = std::move(read);
+    plain_scan_ = options.plain_scan;
+    reader_.set_plain_scan(plain_scan_);
     // This thread reads a share and assembles it and the second thread's stretch: with the
     // stretch twice the share, both threads are about equally busy (measured best on a 2-core
     // VM against shares of 1/6 and 1/12 of a chunk).
@@ -278,7 +280,8 @@ class TopLevelReader {
       if (window_.end() < pos + share_bytes_ + stretch_bytes_)
         return;
       try {
-        prefetch_ = std::make_unique<EventPrefetcher>(ns_exponent_, prefetch_keep_args_);
+        prefetch_ =
+            std::make_unique<EventPrefetcher>(ns_exponent_, prefetch_keep_args_, plain_scan_);
         result_.trace.arg_pools.push_back(prefetch_->arg_pool());
       } catch (const std::system_error&) {
         threads_ = 1;  // no thread to be had (a process at its limits): this one reads all
@@ -441,6 +444,7 @@ class TopLevelReader {
   RawEvent* current_ = &event_;
   int threads_ = 1;                              // 2: a second thread may read ahead
   std::vector<std::string> prefetch_keep_args_;  // reader_'s, for the second thread's reader
+  bool plain_scan_ = true;                       // ImportOptions::plain_scan
   int ns_exponent_ = kMicrosecondExponent;       // reader_'s, likewise
   std::unique_ptr<EventPrefetcher> prefetch_;    // started once there is a stretch to read
   size_t share_bytes_ = 0;                       // left to this thread ahead of each stretch

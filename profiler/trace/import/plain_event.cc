@@ -1,0 +1,452 @@
+#include "profiler/trace/import/plain_event.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <optional>
+
+#include "profiler/trace/import/integer_text.h"
+#include "profiler/trace/import/time_text.h"
+
+namespace rblnsim::trace::import {
+
+namespace {
+
+// The members the model reads, one bit each; any other member is declined.
+enum Field : uint32_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kUnknown };
+
+static_assert(std::endian::native == std::endian::little, "FieldOf packs names little-endian");
+
+// Member names compared as little integers: a string comparison per candidate was a call each.
+constexpr uint32_t Packed(std::string_view name) {
+  uint32_t packed = 0;
+  for (size_t i = name.size(); i-- > 0;)
+    packed = (packed << 8) | static_cast<unsigned char>(name[i]);
+  return packed;
+}
+
+Field FieldOf(std::string_view key) {
+  if (key.size() < 2 || key.size() > 4)
+    return kUnknown;
+  uint32_t packed = 0;
+  std::memcpy(&packed, key.data(), key.size());
+  switch (packed) {
+    case Packed("ph"):
+      return kPh;
+    case Packed("ts"):
+      return kTs;
+    case Packed("id"):
+      return kId;
+    case Packed("cat"):
+      return kCat;
+    case Packed("pid"):
+      return kPid;
+    case Packed("tid"):
+      return kTid;
+    case Packed("dur"):
+      return kDur;
+    case Packed("name"):
+      return kName;
+    case Packed("args"):
+      return kArgs;
+    default:
+      return kUnknown;
+  }
+}
+
+bool IsNumberChar(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+}  // namespace
+
+bool PlainEventReader::String(std::string_view* text) {
+  const char* const begin = at_;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time to the first quote, backslash, control character or UTF-8 byte
+  // (the latter two are the bytes below 0x20 as signed chars).
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end_ - at_ >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at_));
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                     _mm_cmplt_epi8(bytes, space));
+    const int mask = _mm_movemask_epi8(special);
+    if (mask != 0) {
+      at_ += __builtin_ctz(static_cast<unsigned>(mask));
+      break;
+    }
+    at_ += 16;
+  }
+#endif
+  for (; at_ < end_; ++at_) {
+    const auto c = static_cast<unsigned char>(*at_);
+    if (c == '"') {
+      *text = std::string_view(begin, static_cast<size_t>(at_ - begin));
+      ++at_;
+      return true;
+    }
+    // Escapes, control characters and UTF-8 are simdjson's to check and decode.
+    if (c < 0x20 || c >= 0x80 || c == '\\')
+      return false;
+  }
+  return false;
+}
+
+std::string_view PlainEventReader::NumberToken() {
+  const char* const begin = at_;
+  while (at_ < end_ && IsNumberChar(*at_))
+    ++at_;
+  return std::string_view(begin, static_cast<size_t>(at_ - begin));
+}
+
+std::optional<int64_t> PlainEventReader::Integer() {
+  // ShortPlainInteger(NumberToken()) in one pass for the common case: a sign, at most 18
+  // digits, then no further number character.
+  const char* p = at_;
+  const bool negative = p < end_ && *p == '-';
+  p += negative ? 1 : 0;
+  const char* const digits = p;
+  int64_t value = 0;
+  while (p < end_ && p - digits < 18) {
+    const auto d = static_cast<unsigned>(*p - '0');
+    if (d > 9)
+      break;
+    value = value * 10 + d;
+    ++p;
+  }
+  const auto count = p - digits;
+  if (count == 0 || (p < end_ && IsNumberChar(*p)))
+    return ShortPlainInteger(NumberToken());
+  if (*digits == '0' && count > 1)
+    return std::nullopt;
+  at_ = p;
+  return negative ? -value : value;
+}
+
+bool PlainEventReader::Literal(std::string_view word) {
+  if (static_cast<size_t>(end_ - at_) < word.size() ||
+      std::memcmp(at_, word.data(), word.size()) != 0) {
+    return false;
+  }
+  at_ += word.size();
+  return true;
+}
+
+bool PlainEventReader::Kept(std::string_view key) const {
+  return keep_args_->empty() ||
+         std::find(keep_args_->begin(), keep_args_->end(), key) != keep_args_->end();
+}
+
+bool PlainEventReader::Read(const char* begin,
+                            const char* end,
+                            uint64_t offset,
+                            int ns_exponent,
+                            ArgPool* pool,
+                            RawEvent* event) {
+  at_ = begin;
+  end_ = end;
+  event->Clear();
+  event->offset = offset;
+  if (!Take('{'))
+    return false;
+  uint32_t seen = 0;
+  other_names_.clear();
+  SkipSpace();
+  if (at_ == end_)
+    return false;
+  bool more = *at_ != '}';
+  if (!more)
+    ++at_;
+  while (more) {
+    std::string_view key;
+    if (!Take('"') || !String(&key) || !Take(':'))
+      return false;
+    const Field field = FieldOf(key);
+    if (field == kUnknown) {
+      // Members the model does not read ("s", "bp", ...): still JSON, and still named once.
+      if (std::find(other_names_.begin(), other_names_.end(), key) != other_names_.end() ||
+          !SkipValue()) {
+        return false;
+      }
+      other_names_.push_back(key);
+    } else {
+      if (((seen >> field) & 1) != 0)
+        return false;
+      seen |= uint32_t{1} << field;
+      if (!ReadField(field, ns_exponent, pool, event))
+        return false;
+    }
+    SkipSpace();
+    if (at_ == end_)
+      return false;
+    more = *at_ == ',';
+    if (!more && *at_ != '}')
+      return false;
+    ++at_;
+  }
+  SkipSpace();
+  return at_ == end_;
+}
+
+bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool, RawEvent* event) {
+  SkipSpace();
+  if (at_ == end_)
+    return false;
+  const bool quoted = *at_ == '"';
+  std::string_view text;
+  if (quoted) {
+    ++at_;
+    if (!String(&text))
+      return false;
+  }
+  switch (field) {
+    case kPh:
+    case kCat:
+    case kName: {
+      if (!quoted)
+        return false;
+      std::string& out = field == kPh ? event->ph : field == kCat ? event->cat : event->name;
+      out.assign(text);
+      event->has_ph |= field == kPh;
+      event->has_cat |= field == kCat;
+      break;
+    }
+    case kPid:
+    case kTid: {
+      RowId& row = field == kPid ? event->pid : event->tid;
+      row.present = true;
+      if (quoted) {
+        row.is_int = ParseWhole(text, &row.value);
+        if (row.is_int)
+          event->quoted_numbers = true;
+        else
+          row.text.assign(text);
+      } else {
+        const std::optional<int64_t> value = Integer();
+        if (!value)
+          return false;
+        row.is_int = true;
+        row.value = *value;
+      }
+      break;
+    }
+    case kTs:
+    case kDur: {
+      if (!quoted)
+        text = NumberToken();
+      const std::optional<int64_t> ns = DecimalTextToNs(text, ns_exponent);
+      if (!ns)
+        return false;
+      event->quoted_numbers |= quoted;
+      (field == kTs ? event->ts_ns : event->dur_ns) = *ns;
+      (field == kTs ? event->has_ts : event->has_dur) = true;
+      break;
+    }
+    case kId: {
+      if (quoted) {
+        uint64_t id = 0;
+        if (ParseWhole(text, &id))
+          event->id = id;
+      } else {
+        const bool negative = *at_ == '-';
+        const std::optional<int64_t> value = Integer();
+        if (!value)
+          return false;
+        if (!negative)  // "-0" is no id either
+          event->id = static_cast<uint64_t>(*value);
+      }
+      break;
+    }
+    case kArgs:
+      if (quoted)
+        return false;
+      if (*at_ == '{') {
+        if (!ReadArgs(event, pool))
+          return false;
+      } else if (!Literal("null")) {
+        return false;
+      }
+      break;
+    case kUnknown:
+      return false;
+  }
+  return true;
+}
+
+bool PlainEventReader::SkipValue() {
+  SkipSpace();
+  if (at_ == end_)
+    return false;
+  const char c = *at_;
+  if (c == '"') {
+    ++at_;
+    std::string_view text;
+    return String(&text);
+  }
+  if (c == '{' || c == '[')
+    return CopyContainer();
+  if (c == 't')
+    return Literal("true");
+  if (c == 'f')
+    return Literal("false");
+  if (c == 'n')
+    return Literal("null");
+  return Integer().has_value();
+}
+
+bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
+  ++at_;  // the '{'
+  keys_.clear();
+  builder_.Clear();
+  SkipSpace();
+  if (at_ == end_)
+    return false;
+  bool more = *at_ != '}';
+  if (!more)
+    ++at_;
+  while (more) {
+    std::string_view key;
+    if (!Take('"') || !String(&key) || !Take(':'))
+      return false;
+    if (std::find(keys_.begin(), keys_.end(), key) != keys_.end())
+      return false;  // the walk names the duplicate and where it was first
+    keys_.push_back(key);
+    const bool kept = Kept(key);
+    SkipSpace();
+    if (at_ == end_)
+      return false;
+    const char c = *at_;
+    if (c == '"') {
+      ++at_;
+      std::string_view text;
+      if (!String(&text))
+        return false;
+      if (kept)
+        builder_.Add(key, text);
+    } else if (c == '{' || c == '[') {
+      if (!CopyContainer())
+        return false;
+      if (kept)
+        builder_.Add(key, RawJsonView{compact_});
+    } else if (c == 't' || c == 'f') {
+      const bool value = c == 't';
+      if (!Literal(value ? "true" : "false"))
+        return false;
+      if (kept)
+        builder_.Add(key, value);
+    } else if (c == 'n') {
+      if (!Literal("null"))
+        return false;
+      if (kept)
+        builder_.Add(key, RawJsonView{"null"});
+    } else {
+      // Fractions, exponents and integers past 18 digits are the walk's: it reads them as
+      // doubles or keeps their digits.
+      const std::optional<int64_t> value = Integer();
+      if (!value)
+        return false;
+      if (kept)
+        builder_.Add(key, *value);
+    }
+    SkipSpace();
+    if (at_ == end_)
+      return false;
+    more = *at_ == ',';
+    if (!more && *at_ != '}')
+      return false;
+    ++at_;
+  }
+  event->args = builder_.Build(pool);
+  return true;
+}
+
+bool PlainEventReader::CopyContainer() {
+  compact_.clear();
+  // Per open container: whether it is an object, and whether a member was read yet.
+  struct Level {
+    bool object = false;
+    bool empty = true;
+  };
+  Level levels[kMaxPlainDepth];
+  int depth = 0;
+  auto open = [&](char bracket) {
+    if (depth == kMaxPlainDepth)
+      return false;
+    levels[depth++] = Level{bracket == '{', true};
+    compact_.push_back(bracket);
+    ++at_;
+    return true;
+  };
+  if (!open(*at_))
+    return false;
+  while (depth > 0) {
+    Level& level = levels[depth - 1];
+    const char close = level.object ? '}' : ']';
+    SkipSpace();
+    if (at_ == end_)
+      return false;
+    if (*at_ == close) {
+      compact_.push_back(close);
+      ++at_;
+      --depth;
+      continue;
+    }
+    if (!level.empty) {
+      if (*at_ != ',')
+        return false;
+      ++at_;
+      compact_.push_back(',');
+      SkipSpace();
+      if (at_ == end_)
+        return false;
+    }
+    level.empty = false;
+    if (level.object) {
+      std::string_view key;
+      if (*at_ != '"')
+        return false;
+      ++at_;
+      if (!String(&key) || !Take(':'))
+        return false;
+      compact_.push_back('"');
+      compact_.append(key);
+      compact_.append("\":");
+      SkipSpace();
+      if (at_ == end_)
+        return false;
+    }
+    const char c = *at_;
+    if (c == '{' || c == '[') {
+      if (!open(c))
+        return false;
+    } else if (c == '"') {
+      ++at_;
+      std::string_view text;
+      if (!String(&text))
+        return false;
+      compact_.push_back('"');
+      compact_.append(text);
+      compact_.push_back('"');
+    } else if (c == 't' || c == 'f' || c == 'n') {
+      const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+      if (!Literal(word))
+        return false;
+      compact_.append(word);
+    } else {
+      const char* const token = at_;
+      if (!Integer())
+        return false;
+      compact_.append(token, at_);
+    }
+  }
+  return true;
+}
+
+}  // namespace rblnsim::trace::import

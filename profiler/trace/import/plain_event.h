@@ -1,0 +1,88 @@
+// Reads a trace event written plainly, the way Kineto and our writer write nearly every one, by a
+// direct scan of its bytes instead of simdjson's On-Demand walk. On a large trace the walk was
+// the importer's largest cost (bench/profiles.md): a type query, an iterator and a check per
+// member, for events of a dozen short members.
+//
+// Plain means: member names and strings of printable ASCII without escapes, integers of at most
+// 18 digits (times: any JSON number DecimalTextToNs reads), true / false / null, arrays and
+// objects of those at most kMaxPlainDepth deep, every member and arg named once. Anything else --
+// an escape, a fraction in an arg, UTF-8, a duplicate name, invalid JSON -- is declined
+// before anything is decided, and the caller reads the event with simdjson, which then says
+// what is wrong. So an event read here is the event EventReader::ReadEvent reads from the same
+// bytes; tests/unit/import/plain_event_test.cc and the plain_event fuzzer hold the two readers
+// to that.
+#ifndef RBLNSIM_PROFILER_TRACE_IMPORT_PLAIN_EVENT_H_
+#define RBLNSIM_PROFILER_TRACE_IMPORT_PLAIN_EVENT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/trace/arg_list.h"
+#include "profiler/trace/arg_pool.h"
+#include "profiler/trace/import/event_reader.h"
+
+namespace rblnsim::trace::import {
+
+// Arrays and objects inside an arg nest at most this deep here; deeper ones are declined.
+inline constexpr int kMaxPlainDepth = 8;
+
+class PlainEventReader {
+ public:
+  // |keep_args| as EventReader::KeepOnlyArgs: empty keeps every arg; it must outlive the reader.
+  explicit PlainEventReader(const std::vector<std::string>* keep_args) : keep_args_(keep_args) {}
+
+  // The event in [begin, end): an object, then only whitespace. |offset| is begin's byte in the
+  // input. True when it is plain and |event| holds it, its args in |pool|; false when declined
+  // (|event| is then unspecified). |ns_exponent| as EventReader's.
+  bool Read(const char* begin,
+            const char* end,
+            uint64_t offset,
+            int ns_exponent,
+            ArgPool* pool,
+            RawEvent* event);
+
+ private:
+  // A member the model reads (a Field of plain_event.cc), from its value's first byte.
+  bool ReadField(uint32_t field, int ns_exponent, ArgPool* pool, RawEvent* event);
+  // Validates a value the model does not read and moves past it.
+  bool SkipValue();
+  bool ReadArgs(RawEvent* event, ArgPool* pool);
+  // An arg's array or object, from its opening bracket, validated and copied without
+  // whitespace into |compact_| (ValueCopier::AppendCompact's form).
+  bool CopyContainer();
+  // A string's text, between the quotes, when it is plain; moves past the closing quote.
+  bool String(std::string_view* text);
+  // A number token: the longest run of number characters, to be validated by its reader.
+  std::string_view NumberToken();
+  // A JSON integer of at most 18 digits (ShortPlainInteger) at the cursor, moved past.
+  std::optional<int64_t> Integer();
+  bool Literal(std::string_view word);
+  void SkipSpace() {
+    while (at_ < end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t'))
+      ++at_;
+  }
+  bool Take(char c) {
+    SkipSpace();
+    if (at_ == end_ || *at_ != c)
+      return false;
+    ++at_;
+    return true;
+  }
+  bool Kept(std::string_view key) const;
+
+  const std::vector<std::string>* keep_args_;
+  const char* at_ = nullptr;
+  const char* end_ = nullptr;
+  std::string compact_;                        // an array or object arg's text, reused
+  std::vector<std::string_view> keys_;         // the event's arg names so far, for duplicates
+  std::vector<std::string_view> other_names_;  // its other member names so far
+  ArgListBuilder builder_;
+};
+
+}  // namespace rblnsim::trace::import
+
+#endif  // RBLNSIM_PROFILER_TRACE_IMPORT_PLAIN_EVENT_H_

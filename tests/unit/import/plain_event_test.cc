@@ -1,0 +1,180 @@
+// The plain scan (plain_event.h) against simdjson's On-Demand walk (EventReader with the scan
+// off): every event the scan reads, the walk reads the same, and what the scan declines is left
+// to the walk.
+#include "profiler/trace/import/plain_event.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "profiler/trace/import/event_reader.h"
+
+namespace rblnsim::trace::import {
+namespace {
+
+constexpr uint64_t kOffset = 1000;
+constexpr size_t kPadding = 64;  // simdjson's
+
+// |text| with simdjson's padding after it.
+struct Padded {
+  explicit Padded(std::string_view text) : bytes(text), size(text.size()) {
+    bytes.append(kPadding, '\0');
+  }
+  TextPiece Piece() const { return {bytes.data(), size, bytes.size(), kOffset}; }
+  std::string bytes;
+  size_t size;
+};
+
+void ExpectSameEvent(const RawEvent& a, const RawEvent& b, std::string_view text) {
+  SCOPED_TRACE(std::string(text));
+  EXPECT_EQ(a.offset, b.offset);
+  EXPECT_EQ(a.has_ph, b.has_ph);
+  EXPECT_EQ(a.has_cat, b.has_cat);
+  EXPECT_EQ(a.has_ts, b.has_ts);
+  EXPECT_EQ(a.has_dur, b.has_dur);
+  EXPECT_EQ(a.quoted_numbers, b.quoted_numbers);
+  EXPECT_EQ(a.ph, b.ph);
+  EXPECT_EQ(a.cat, b.cat);
+  EXPECT_EQ(a.name, b.name);
+  for (const auto& [x, y] : {std::pair{&a.pid, &b.pid}, std::pair{&a.tid, &b.tid}}) {
+    EXPECT_EQ(x->present, y->present);
+    EXPECT_EQ(x->is_int, y->is_int);
+    EXPECT_EQ(x->value, y->value);
+    EXPECT_EQ(x->text, y->text);
+  }
+  EXPECT_EQ(a.ts_ns, b.ts_ns);
+  EXPECT_EQ(a.dur_ns, b.dur_ns);
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.args, b.args);
+}
+
+class PlainEventTest : public ::testing::Test {
+ protected:
+  // Whether the scan read |text|; when it did, the walk must read the same event, whole.
+  bool ScanMatchesWalk(std::string_view text, int ns_exponent = 3) {
+    const Padded padded(text);
+    ArgPool pool;
+    PlainEventReader plain(&keep_);
+    RawEvent scanned;
+    const bool read = plain.Read(padded.bytes.data(), padded.bytes.data() + padded.size, kOffset,
+                                 ns_exponent, &pool, &scanned);
+    if (!read)
+      return false;
+    EventReader walk(ns_exponent);
+    walk.set_plain_scan(false);
+    if (!keep_.empty())
+      walk.KeepOnlyArgs(keep_);
+    RawEvent walked;
+    bool whole = false;
+    const Status status = walk.ReadEvent(padded.Piece(), &walked, &whole);
+    EXPECT_TRUE(status.ok()) << text << ": " << status.message();
+    EXPECT_TRUE(whole) << text;
+    ExpectSameEvent(scanned, walked, text);
+    return true;
+  }
+
+  std::vector<std::string> keep_;
+};
+
+TEST_F(PlainEventTest, ReadsWhatWritersWrite) {
+  const std::vector<std::string> events = {
+      // rblnsim's writer.
+      R"({"ph":"X","cat":"kernel","name":"i1_0_W0_args_0_2","pid":100,"tid":49,"ts":36288251246.836,"dur":1.338,"args":{"launch_id":2,"categories":"General Compute Engine, chiplet 0","device":100,"stream":49,"correlation":2}})",
+      R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":4321,"tid":4321,"ts":36288250829.248,"dur":815.000,"args":{"External id":1,"Record function id":0,"Input Dims":[[256, 256], [256, 256]],"Input type":["c10::Half", "c10::Half"],"Ev Idx":0}})",
+      R"({"ph":"f","id":2,"pid":100,"tid":17,"ts":36288251243.898,"cat":"ac2g","name":"ac2g","bp":"e"})",
+      R"({"name":"Iteration Start: PyTorch Profiler","ph":"i","s":"g","pid":"Traces","tid":"Trace PyTorch Profiler","ts":36288250829.248})",
+      R"({"name":"Record Window End","ph":"i","s":"g","pid":"","tid":"","ts":36581650843.496})",
+      // Kineto's spacing, and blank lines around.
+      " \n{\n  \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 7, \"tid\": "
+      "9,\n"
+      "  \"ts\": 5100000123.456, \"dur\": 25,\n  \"args\": {\n    \"External id\": 12,\t"
+      "\"Sequence number\": -3, \"Fwd thread id\": 0, \"Concrete Inputs\": [\"\", \"1\"]\n  "
+      "}\n}\n\n",
+      // Quoted numbers, nulls, literals, nested containers, empties.
+      R"({"ph":"X","pid":"123","tid":"-4","ts":"1.5","dur":"2","args":null})",
+      R"({"ph":"X","args":{"a":true,"b":false,"c":null,"d":{},"e":[],"f":{"g":[1,{"h":null}],"i":"j"}}})",
+      R"({"ph":"X","args":{}})",
+      R"({})",
+      R"({"ph":"i","ts":1e3,"dur":-0.5e-1,"s":{"x":[true,false,null]}})",
+      // Flow ids: quoted, negative, "-0", not a number.
+      R"({"ph":"s","id":"7","cat":"ac2g"})",
+      R"({"ph":"s","id":"x7","cat":"ac2g"})",
+      R"({"ph":"s","id":-5,"cat":"ac2g"})",
+      R"({"ph":"s","id":-0,"cat":"ac2g"})",
+      // Integers at the edge of the scan's reach, and a pid that is text after digits.
+      R"({"pid":999999999999999999,"tid":-999999999999999999,"args":{"n":123456789012345678}})",
+      R"({"pid":"12abc","tid":"0x10"})",
+      // DEL and the other printable bytes in strings.
+      "{\"name\":\"a\x7f b~!#$%&'()*+,-./:;<=>?@[]^_`{|}\"}",
+  };
+  for (const std::string& event : events)
+    EXPECT_TRUE(ScanMatchesWalk(event)) << "declined: " << event;
+  // Times already in ns.
+  EXPECT_TRUE(ScanMatchesWalk(R"({"ph":"X","ts":123456789,"dur":12.5})", 0));
+}
+
+TEST_F(PlainEventTest, KeepsOnlyTheArgsAsked) {
+  keep_ = {"launch_id", "Input Dims"};
+  EXPECT_TRUE(ScanMatchesWalk(
+      R"({"ph":"X","args":{"launch_id":2,"device":100,"Input Dims":[[2, 3]],"x":{"y":[1]}}})"));
+}
+
+// Each is declined, and left to the walk: it holds something the scan does not decode (an
+// escape, UTF-8, a fraction or a long integer in an arg), or something the walk must name (a
+// duplicate, a wrong type, invalid JSON, text after the event).
+TEST_F(PlainEventTest, DeclinesWhatTheWalkMustRead) {
+  const std::vector<std::string> events = {
+      R"({"name":"a\"b"})",
+      R"({"name":"a\u0041"})",
+      "{\"name\":\"caf\xc3\xa9\"}",
+      "{\"name\":\"tab\there\"}",
+      R"({"args":{"x":1.5}})",
+      R"({"args":{"x":1e2}})",
+      R"({"args":{"x":1234567890123456789}})",
+      R"({"args":{"x":[0.5]}})",
+      R"({"pid":1.0})",
+      R"({"pid":01})",
+      R"({"pid":1234567890123456789})",
+      R"({"id":1.5})",
+      R"({"id":true})",
+      R"({"ph":"X","ph":"X"})",
+      R"({"s":"g","s":"g"})",
+      R"({"args":{"a":1,"a":2}})",
+      R"({"ph":5})",
+      R"({"ts":"x"})",
+      R"({"ts":true})",
+      R"({"args":"x"})",
+      R"({"args":[1]})",
+      R"({"ph":"X",})",
+      R"({"ph":"X" "cat":"y"})",
+      R"({"ph":"X")",
+      R"({"ph":"X"}x)",
+      R"({"ph":"X"},)",
+      R"({"args":{"x":[1,]}})",
+      R"({"args":{"x":[1 2]}})",
+      R"({"args":{"x":{1:2}}})",
+      R"({"args":{"x":nul}})",
+      R"({"args":{"x":truex}})",
+      R"({"args":{"x":[[[[[[[[[1]]]]]]]]]}})",
+      R"({"ts":12a})",
+      R"([1])",
+      "",
+  };
+  for (const std::string& event : events)
+    EXPECT_FALSE(ScanMatchesWalk(event)) << "read: " << event;
+}
+
+// Nesting up to kMaxPlainDepth is the scan's, one level more the walk's.
+TEST_F(PlainEventTest, NestingLimit) {
+  std::string deepest = R"({"args":{"x":)";
+  deepest += std::string(kMaxPlainDepth, '[') + "1" + std::string(kMaxPlainDepth, ']') + "}}";
+  EXPECT_TRUE(ScanMatchesWalk(deepest));
+  std::string deeper = R"({"args":{"x":)";
+  deeper +=
+      std::string(kMaxPlainDepth + 1, '[') + "1" + std::string(kMaxPlainDepth + 1, ']') + "}}";
+  EXPECT_FALSE(ScanMatchesWalk(deeper));
+}
+
+}  // namespace
+}  // namespace rblnsim::trace::import
