@@ -225,6 +225,13 @@ class JsonRecognizer {
 }  // namespace
 
 bool IsValidJsonValue(std::string_view text) {
+  // Nearly every raw value is a launch id: digits, checked without the recogniser's set-up.
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view digits = text.substr(negative ? 1 : 0);
+  if (!digits.empty() && digits.size() <= 18 && (digits[0] != '0' || digits.size() == 1) &&
+      digits.find_first_not_of("0123456789") == std::string_view::npos) {
+    return true;
+  }
   return JsonRecognizer(text).WholeTextIsOneValue();
 }
 

@@ -46,6 +46,16 @@ TEST(BridgeJsonSyntaxTest, RejectsWhatWouldCorruptATraceFile) {
   EXPECT_FALSE(IsValidJsonValue(std::string("1\0", 2)));
 }
 
+// Launch ids, the usual raw value, take a shortcut past the recogniser: it must agree with it.
+TEST(BridgeJsonSyntaxTest, ShortIntegersAgreeWithTheRecogniser) {
+  for (const char* text : {"7", "-7", "0", "-0", "123456789012345678", "-123456789012345678", " 7",
+                           "7 ", "1234567890123456789"}) {
+    EXPECT_TRUE(IsValidJsonValue(text)) << text;
+  }
+  for (const char* text : {"00", "-01", "7a", "--7", "-", "7-", "0x7"})
+    EXPECT_FALSE(IsValidJsonValue(text)) << text;
+}
+
 // Numbers a 64-bit integer or a double cannot hold are refused, as simdjson refuses them.
 TEST(BridgeJsonSyntaxTest, NumbersMustFitA64BitIntegerOrADouble) {
   for (const char* text :
