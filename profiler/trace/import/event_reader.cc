@@ -234,9 +234,9 @@ class EventReader::Impl {
     // batch size unless it is the one it had, at simdjson's default depth (deeper than any
     // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
     // once instead of once per stretch.
-    const size_t size = stretch_.size - skip;
-    const size_t batch_bytes = std::max(size, kStreamBytes);
-    if (stream_parser_.iterate_many(stream_data_, size, batch_bytes).get(stream_))
+    const size_t length = stretch_.size - skip;
+    const size_t batch_bytes = std::max(length, kStreamBytes);
+    if (stream_parser_.iterate_many(stream_data_, length, batch_bytes).get(stream_))
       return false;
     stream_it_ = stream_.begin();
     stream_open_ = true;
