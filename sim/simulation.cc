@@ -21,11 +21,13 @@ struct Simulation::Impl {
   explicit Impl(const scenario::Scenario& s, bool profiler_enabled)
       : scenario(s),
         device("rebel100", scenario.device, scenario.naming.command_template),
-        host("host", scenario, profiler_enabled, &device) {}
+        host("host", scenario, profiler_enabled, &device),
+        command_name(scenario.naming.command_template) {}
 
   scenario::Scenario scenario;  // owned copy: modules keep references into it
   rebel100::Device device;
   host::HostRuntime host;
+  compiler::CommandNameTemplate command_name;
 };
 
 StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const scenario::Scenario& scenario,
@@ -87,9 +89,8 @@ std::string Simulation::CommandName(const rebel100::DeviceRecord& record) const 
 
 void Simulation::AppendCommandName(const rebel100::DeviceRecord& record, std::string* out) const {
   const compiler::Command& command = record.program->commands[record.command_index];
-  compiler::AppendCommandName(impl_->scenario.naming.command_template,
-                              {record.instance, record.sequence, 0, command.layer, command.index},
-                              out);
+  impl_->command_name.Append({record.instance, record.sequence, 0, command.layer, command.index},
+                             out);
 }
 
 Status Simulation::RunSteps(const std::vector<scenario::Step>& steps, bool recording) {

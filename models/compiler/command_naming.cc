@@ -1,6 +1,7 @@
 #include "models/compiler/command_naming.h"
 
 #include <charconv>
+#include <optional>
 
 namespace rblnsim::compiler {
 
@@ -12,39 +13,71 @@ void AppendInt(int64_t value, std::string* out) {
 }
 }  // namespace
 
-void AppendCommandName(std::string_view name_template,
-                       const CommandNameParts& parts,
-                       std::string* out) {
+CommandNameTemplate::CommandNameTemplate(std::string_view text) {
+  auto literal = [this](char c) {
+    if (pieces_.empty() || pieces_.back().field != Field::kText)
+      pieces_.push_back({Field::kText, {}});
+    pieces_.back().text.push_back(c);
+  };
   size_t i = 0;
-  while (i < name_template.size()) {
-    const char c = name_template[i];
-    if (c == '{') {
-      const size_t close = name_template.find('}', i);
+  while (i < text.size()) {
+    if (text[i] == '{') {
+      const size_t close = text.find('}', i);
       if (close != std::string_view::npos) {
-        const std::string_view field = name_template.substr(i + 1, close - i - 1);
-        bool known = true;
-        if (field == "instance") {
-          AppendInt(parts.instance, out);
-        } else if (field == "sequence") {
-          AppendInt(parts.sequence, out);
-        } else if (field == "workload") {
-          AppendInt(parts.workload, out);
-        } else if (field == "layer") {
-          out->append(parts.layer);
-        } else if (field == "command") {
-          AppendInt(parts.command, out);
-        } else {
-          known = false;
-        }
-        if (known) {
+        const std::string_view name = text.substr(i + 1, close - i - 1);
+        std::optional<Field> field;
+        if (name == "instance")
+          field = Field::kInstance;
+        else if (name == "sequence")
+          field = Field::kSequence;
+        else if (name == "workload")
+          field = Field::kWorkload;
+        else if (name == "layer")
+          field = Field::kLayer;
+        else if (name == "command")
+          field = Field::kCommand;
+        if (field) {
+          pieces_.push_back({*field, {}});
           i = close + 1;
           continue;
         }
       }
     }
-    out->push_back(c);
+    // An unknown or unclosed field is text, from its brace on.
+    literal(text[i]);
     ++i;
   }
+}
+
+void CommandNameTemplate::Append(const CommandNameParts& parts, std::string* out) const {
+  for (const Piece& piece : pieces_) {
+    switch (piece.field) {
+      case Field::kText:
+        out->append(piece.text);
+        break;
+      case Field::kInstance:
+        AppendInt(parts.instance, out);
+        break;
+      case Field::kSequence:
+        AppendInt(parts.sequence, out);
+        break;
+      case Field::kWorkload:
+        AppendInt(parts.workload, out);
+        break;
+      case Field::kLayer:
+        out->append(parts.layer);
+        break;
+      case Field::kCommand:
+        AppendInt(parts.command, out);
+        break;
+    }
+  }
+}
+
+void AppendCommandName(std::string_view name_template,
+                       const CommandNameParts& parts,
+                       std::string* out) {
+  CommandNameTemplate(name_template).Append(parts, out);
 }
 
 std::string FormatCommandName(std::string_view name_template, const CommandNameParts& parts) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rblnsim::compiler {
 
@@ -18,7 +19,24 @@ struct CommandNameParts {
   int command = 0;
 };
 
-// Expands {instance}, {sequence}, {workload}, {layer} and {command}; other text is copied.
+// A template read once: the producer names every command of a session (millions in a long
+// window), and reading the template's text again for each was a twentieth of an end-to-end run.
+class CommandNameTemplate {
+ public:
+  explicit CommandNameTemplate(std::string_view text);
+  // Expands {instance}, {sequence}, {workload}, {layer} and {command}; other text is copied.
+  void Append(const CommandNameParts& parts, std::string* out) const;
+
+ private:
+  enum class Field : uint8_t { kText, kInstance, kSequence, kWorkload, kLayer, kCommand };
+  struct Piece {
+    Field field = Field::kText;
+    std::string text;  // kText only
+  };
+  std::vector<Piece> pieces_;
+};
+
+// The same for a template used once.
 void AppendCommandName(std::string_view name_template,
                        const CommandNameParts& parts,
                        std::string* out);

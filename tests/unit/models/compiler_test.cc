@@ -77,5 +77,17 @@ TEST(CommandNaming, TemplateIsConfigurable) {
   EXPECT_EQ(FormatCommandName("{unknown}-{layer}", {1, 0, 0, "mm", 0}), "{unknown}-mm");
 }
 
+// A template read once expands as it reads: braces that open no known field, unclosed ones and
+// doubled ones stay text from the brace on; fields may repeat and sit side by side.
+TEST(CommandNaming, TemplateReadOnceExpandsEveryCall) {
+  const CommandNameTemplate name("{{instance}}_{layer}{command}{command}_{x_{sequence}_{w");
+  std::string out;
+  name.Append({3, 41, 0, "mm", 7}, &out);
+  name.Append({4, 5, 0, "add", 0}, &out);
+  EXPECT_EQ(out, "{3}_mm77_{x_41_{w{4}_add00_{x_5_{w");
+  EXPECT_EQ(FormatCommandName("", {1, 2, 3, "l", 4}), "");
+  EXPECT_EQ(FormatCommandName("{workload}}", {1, 2, 3, "l", 4}), "3}");
+}
+
 }  // namespace
 }  // namespace rblnsim::compiler
