@@ -34,23 +34,24 @@ Field FieldOf(std::string_view key) {
     return kUnknown;
   uint32_t packed = 0;
   std::memcpy(&packed, key.data(), key.size());
+  // A switch, not a table searched in order: this runs for every member of every event.
   switch (packed) {
     case Packed("ph"):
       return kPh;
-    case Packed("ts"):
-      return kTs;
-    case Packed("id"):
-      return kId;
     case Packed("cat"):
       return kCat;
+    case Packed("name"):
+      return kName;
     case Packed("pid"):
       return kPid;
     case Packed("tid"):
       return kTid;
+    case Packed("ts"):
+      return kTs;
     case Packed("dur"):
       return kDur;
-    case Packed("name"):
-      return kName;
+    case Packed("id"):
+      return kId;
     case Packed("args"):
       return kArgs;
     default:
@@ -144,6 +145,43 @@ bool PlainEventReader::Kept(std::string_view key) const {
          std::find(keep_args_->begin(), keep_args_->end(), key) != keep_args_->end();
 }
 
+bool PlainEventReader::Scalar(PlainScalar* out) {
+  SkipSpace();
+  if (at_ == end_)
+    return false;
+  const char* const token = at_;
+  switch (*at_) {
+    case '"':
+      ++at_;
+      out->kind = PlainScalar::kString;
+      return String(&out->text);
+    case 't':
+      out->kind = PlainScalar::kTrue;
+      break;
+    case 'f':
+      out->kind = PlainScalar::kFalse;
+      break;
+    case 'n':
+      out->kind = PlainScalar::kNull;
+      break;
+    default: {
+      // Fractions, exponents and integers past 18 digits are the walk's: it reads them as
+      // doubles or keeps their digits.
+      const std::optional<int64_t> value = Integer();
+      if (!value)
+        return false;
+      out->kind = PlainScalar::kInteger;
+      out->integer = *value;
+      out->text = std::string_view(token, static_cast<size_t>(at_ - token));
+      return true;
+    }
+  }
+  out->text = out->kind == PlainScalar::kTrue    ? "true"
+              : out->kind == PlainScalar::kFalse ? "false"
+                                                 : "null";
+  return Literal(out->text);
+}
+
 bool PlainEventReader::Read(const char* begin,
                             const char* end,
                             uint64_t offset,
@@ -154,19 +192,15 @@ bool PlainEventReader::Read(const char* begin,
   end_ = end;
   event->Clear();
   event->offset = offset;
-  if (!Take('{'))
-    return false;
   uint32_t seen = 0;
   other_names_.clear();
-  SkipSpace();
-  if (at_ == end_)
+  if (!Take('{'))
     return false;
-  bool more = *at_ != '}';
-  if (!more)
-    ++at_;
-  while (more) {
+  for (int more = FirstMember(); more != 0; more = NextMember()) {
     std::string_view key;
-    if (!Take('"') || !String(&key) || !Take(':'))
+    if (more < 0)
+      return false;
+    if (!MemberName(&key))
       return false;
     const Field field = FieldOf(key);
     if (field == kUnknown) {
@@ -183,13 +217,6 @@ bool PlainEventReader::Read(const char* begin,
       if (!ReadField(field, ns_exponent, pool, event))
         return false;
     }
-    SkipSpace();
-    if (at_ == end_)
-      return false;
-    more = *at_ == ',';
-    if (!more && *at_ != '}')
-      return false;
-    ++at_;
   }
   SkipSpace();
   return at_ == end_;
@@ -282,38 +309,21 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
 
 bool PlainEventReader::SkipValue() {
   SkipSpace();
-  if (at_ == end_)
-    return false;
-  const char c = *at_;
-  if (c == '"') {
-    ++at_;
-    std::string_view text;
-    return String(&text);
-  }
-  if (c == '{' || c == '[')
+  if (at_ < end_ && (*at_ == '{' || *at_ == '['))
     return CopyContainer();
-  if (c == 't')
-    return Literal("true");
-  if (c == 'f')
-    return Literal("false");
-  if (c == 'n')
-    return Literal("null");
-  return Integer().has_value();
+  PlainScalar scalar;
+  return Scalar(&scalar);
 }
 
 bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
   ++at_;  // the '{'
   keys_.clear();
   builder_.Clear();
-  SkipSpace();
-  if (at_ == end_)
-    return false;
-  bool more = *at_ != '}';
-  if (!more)
-    ++at_;
-  while (more) {
+  for (int more = FirstMember(); more != 0; more = NextMember()) {
     std::string_view key;
-    if (!Take('"') || !String(&key) || !Take(':'))
+    if (more < 0)
+      return false;
+    if (!MemberName(&key))
       return false;
     if (std::find(keys_.begin(), keys_.end(), key) != keys_.end())
       return false;  // the walk names the duplicate and where it was first
@@ -355,13 +365,6 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       if (kept)
         builder_.Add(key, *value);
     }
-    SkipSpace();
-    if (at_ == end_)
-      return false;
-    more = *at_ == ',';
-    if (!more && *at_ != '}')
-      return false;
-    ++at_;
   }
   event->args = builder_.Build(pool);
   return true;
@@ -422,29 +425,19 @@ bool PlainEventReader::CopyContainer() {
       if (at_ == end_)
         return false;
     }
-    const char c = *at_;
-    if (c == '{' || c == '[') {
-      if (!open(c))
+    if (*at_ == '{' || *at_ == '[') {
+      if (!open(*at_))
         return false;
-    } else if (c == '"') {
-      ++at_;
-      std::string_view text;
-      if (!String(&text))
-        return false;
-      compact_.push_back('"');
-      compact_.append(text);
-      compact_.push_back('"');
-    } else if (c == 't' || c == 'f' || c == 'n') {
-      const std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-      if (!Literal(word))
-        return false;
-      compact_.append(word);
-    } else {
-      const char* const token = at_;
-      if (!Integer())
-        return false;
-      compact_.append(token, at_);
+      continue;
     }
+    PlainScalar scalar;
+    if (!Scalar(&scalar))
+      return false;
+    if (scalar.kind == PlainScalar::kString)
+      compact_.push_back('"');
+    compact_.append(scalar.text);
+    if (scalar.kind == PlainScalar::kString)
+      compact_.push_back('"');
   }
   return true;
 }

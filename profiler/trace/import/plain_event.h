@@ -46,6 +46,16 @@ class PlainEventReader {
             RawEvent* event);
 
  private:
+  // A string, true / false / null or an integer (ShortPlainInteger), as the scan reads it.
+  struct PlainScalar {
+    enum Kind : uint8_t { kString, kTrue, kFalse, kNull, kInteger };
+    Kind kind = kNull;
+    std::string_view text;  // a string's content; a literal or an integer as written
+    int64_t integer = 0;
+  };
+  // The scalar value at the cursor (after whitespace), moved past. Arrays and objects (their
+  // scalars) and members the model does not read take it; the hot members read their own.
+  bool Scalar(PlainScalar* out);
   // A member the model reads (a Field of plain_event.cc), from its value's first byte.
   bool ReadField(uint32_t field, int ns_exponent, ArgPool* pool, RawEvent* event);
   // Validates a value the model does not read and moves past it.
@@ -71,6 +81,28 @@ class PlainEventReader {
       return false;
     ++at_;
     return true;
+  }
+  // After an object's '{': 1 when a member follows, 0 past the '}' of an empty object, -1 when
+  // the text ends. Counts, not a flag through a pointer: the member loops are the hottest code
+  // of an import, and a flag in memory cost a store and a load per member.
+  int FirstMember() {
+    SkipSpace();
+    if (at_ == end_)
+      return -1;
+    if (*at_ != '}')
+      return 1;
+    ++at_;
+    return 0;
+  }
+  bool MemberName(std::string_view* name) { return Take('"') && String(name) && Take(':'); }
+  // After a member's value: 1 past its ',' (another member follows), 0 past the object's '}',
+  // -1 for anything else.
+  int NextMember() {
+    SkipSpace();
+    if (at_ == end_)
+      return -1;
+    const char c = *at_++;
+    return c == ',' ? 1 : c == '}' ? 0 : -1;
   }
   bool Kept(std::string_view key) const;
 
