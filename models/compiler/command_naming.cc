@@ -9,7 +9,8 @@ namespace {
 void AppendInt(int64_t value, std::string* out) {
   char buffer[24];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out->append(buffer, end);
+  // (pointer, length): the (first, last) overload is the generic iterator replace.
+  out->append(buffer, static_cast<size_t>(end - buffer));
 }
 }  // namespace
 
