@@ -41,11 +41,15 @@ std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& sl
   return Positive(slice.corr_id);
 }
 
-void AssignFlows(const std::vector<LaunchTag>& tags,
-                 std::vector<trace::Event>* events,
-                 BridgeStats* stats) {
-  assert(tags.size() == events->size());
-  assert(tags.size() <= UINT32_MAX);
+void AssignFlows(const LaunchTags& tags, std::vector<trace::Event>* events, BridgeStats* stats) {
+  std::vector<trace::Event>& all = *events;
+  assert(tags.is_marker.size() == all.size());
+  assert(all.size() <= UINT32_MAX);
+  // Launch ids are positive: flow_id holds them (LaunchTags), as int64 for the comparisons.
+  auto launch_of = [&all](uint32_t position) {
+    return static_cast<int64_t>(all[position].flow_id);
+  };
+  auto is_device = [&all](size_t i) { return IsLaunchDeviceCategory(all[i].category); };
   // Pass 1: the markers and device slices with a launch id, as event positions sorted by
   // (launch id, position): each launch's events are one run, in event order, and the first
   // marker of a launch leads its run. A capture holds a launch per op, so these are flat arrays
@@ -55,37 +59,37 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
   std::vector<uint32_t> slices;
   // Counted first: doubling, each array would be copied and its pages written twice.
   size_t marker_count = 0, slice_count = 0;
-  for (const LaunchTag& tag : tags) {
-    if (tag.has_launch_id()) {
-      marker_count += tag.is_marker ? 1 : 0;
-      slice_count += !tag.is_marker && tag.is_device ? 1 : 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].flow_id != 0) {
+      marker_count += tags.is_marker[i] ? 1 : 0;
+      slice_count += !tags.is_marker[i] && is_device(i) ? 1 : 0;
     }
   }
   markers.reserve(marker_count);
   slices.reserve(slice_count);
-  for (size_t i = 0; i < tags.size(); ++i) {
-    const LaunchTag& tag = tags[i];
-    if (tag.is_marker) {
-      if (!tag.has_launch_id())
+  for (size_t i = 0; i < all.size(); ++i) {
+    const bool has_launch_id = all[i].flow_id != 0;
+    if (tags.is_marker[i]) {
+      if (!has_launch_id)
         ++stats->markers_without_device_work;  // nothing can ever correlate with it
       else
         markers.push_back(static_cast<uint32_t>(i));
-    } else if (tag.is_device) {
-      if (tag.has_launch_id())
+    } else if (is_device(i)) {
+      if (has_launch_id)
         slices.push_back(static_cast<uint32_t>(i));
       else
         ++stats->orphan_device_slices;
     }
   }
-  const auto by_launch = [&tags](uint32_t a, uint32_t b) {
-    return tags[a].launch_id != tags[b].launch_id ? tags[a].launch_id < tags[b].launch_id : a < b;
+  const auto by_launch = [&launch_of](uint32_t a, uint32_t b) {
+    return launch_of(a) != launch_of(b) ? launch_of(a) < launch_of(b) : a < b;
   };
   SortAlmostSorted(&markers, by_launch);
   SortAlmostSorted(&slices, by_launch);
-  auto launch_of = [&tags](uint32_t position) { return tags[position].launch_id; };
 
   // Pass 2: a start only where at least one finish follows (the test wants every start to have
-  // a finish), and finishes only under a start.
+  // a finish), and finishes only under a start. The flow id is the launch id the event already
+  // holds.
   size_t s = 0;
   for (size_t m = 0; m < markers.size();) {
     const int64_t launch_id = launch_of(markers[m]);
@@ -99,18 +103,19 @@ void AssignFlows(const std::vector<LaunchTag>& tags,
       ++stats->markers_without_device_work;
       continue;
     }
-    const uint64_t flow_id = static_cast<uint64_t>(launch_id);
-    (*events)[marker].flow_id = flow_id;
-    (*events)[marker].flow_role = trace::FlowRole::kStart;
+    all[marker].flow_role = trace::FlowRole::kStart;
     ++stats->flows_started;
     for (; s < slices.size() && launch_of(slices[s]) == launch_id; ++s) {
-      trace::Event& device = (*events)[slices[s]];
-      device.flow_id = flow_id;
-      device.flow_role = trace::FlowRole::kFinish;
+      all[slices[s]].flow_role = trace::FlowRole::kFinish;
       ++stats->flows_finished;
     }
   }
   stats->orphan_device_slices += slices.size() - s;
+  // The launch ids have served: an event without a flow has no flow id.
+  for (trace::Event& event : all) {
+    if (event.flow_role == trace::FlowRole::kNone)
+      event.flow_id = 0;
+  }
 }
 
 }  // namespace rblnsim::bridge

@@ -20,29 +20,40 @@ namespace rblnsim::bridge {
 // The name of the per-launch source marker the runtime emits on the launching host thread.
 inline constexpr std::string_view kLaunchMarkerName = platform::kCAbiLaunchMarker;
 
-// How one converted event takes part in launch correlation.
-// Sixteen bytes, one per slice of a session (millions): the launch id is 0 when there is none,
-// as only positive ids count.
-struct LaunchTag {
-  int64_t launch_id = 0;   // only positive ids: Kineto emits no flow for id 0
-  bool is_marker = false;  // a RUNTIME slice named rbln_run
-  bool is_device = false;  // a kernel, gpu_memcpy or privateuse1_driver slice
+// How the converted events take part in launch correlation, before their flows are assigned.
+// A session converts millions of slices: a sixteen-byte tag per slice beside the events was the
+// largest block the bridge held for its sink call's peak. So an event's flow_id carries its
+// launch id until AssignFlows (0 when it has none; only positive ids count), whether it is a
+// device slice follows from its category, and only "is a RUNTIME slice named rbln_run" (not
+// derivable: a slice of an unknown kind has the runtime category too) takes a bit of its own.
+struct LaunchTags {
+  std::vector<bool> is_marker;  // per event
 
-  bool has_launch_id() const { return launch_id > 0; }
+  void Add(trace::Event* event, std::optional<int64_t> launch_id, bool marker) {
+    event->flow_id =
+        launch_id.has_value() && *launch_id > 0 ? static_cast<uint64_t>(*launch_id) : 0;
+    is_marker.push_back(marker);
+  }
 };
-static_assert(sizeof(LaunchTag) == 16);
+
+// The categories the bridge treats as device work of a launch: they carry device/stream/
+// correlation args and receive flow finishes. Unlike trace::IsDeviceCategory this includes the
+// SYNC kind's privateuse1_driver, which PyTorch maps to the CPU but which is still device work.
+inline bool IsLaunchDeviceCategory(trace::Category category) {
+  return category == trace::Category::kKernel || category == trace::Category::kGpuMemcpy ||
+         category == trace::Category::kPrivateUse1Driver;
+}
 
 // The launch a slice belongs to: its integer "launch_id" annotation (a JSON number or a quoted
 // decimal), else its corr_id; nullopt when neither is a positive integer.
 std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice);
 
-// Sets flow_id/flow_role on |events| (tags[i] describes events[i]) and counts launches, flows,
-// duplicate markers, markers without device work and orphan device slices in |stats|. The flow
-// id is the launch id, which is unique per launch by construction. At most UINT32_MAX tags: an
-// export counts its slices in 32 bits.
-void AssignFlows(const std::vector<LaunchTag>& tags,
-                 std::vector<trace::Event>* events,
-                 BridgeStats* stats);
+// Sets flow_id/flow_role on |events| (|tags| and their flow_ids describe them, LaunchTags) and
+// counts launches, flows, duplicate markers, markers without device work and orphan device
+// slices in |stats|. The flow id is the launch id, which is unique per launch by construction;
+// an event without a flow is left with flow_id 0. At most UINT32_MAX events: an export counts
+// its slices in 32 bits.
+void AssignFlows(const LaunchTags& tags, std::vector<trace::Event>* events, BridgeStats* stats);
 
 }  // namespace rblnsim::bridge
 

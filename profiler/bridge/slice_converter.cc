@@ -168,11 +168,6 @@ trace::Category CategoryForKind(int32_t kind) {
   }
 }
 
-bool IsLaunchDeviceCategory(trace::Category category) {
-  return category == trace::Category::kKernel || category == trace::Category::kGpuMemcpy ||
-         category == trace::Category::kPrivateUse1Driver;
-}
-
 std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
                                         int64_t end_steady_ns,
                                         const ConvertWindow& window,
@@ -200,7 +195,7 @@ void ExportConverter::AddRows(const CopiedExport& rows) {
 
 void ExportConverter::Reserve(size_t slices) {
   result_.events.reserve(slices);
-  tags_.reserve(slices);
+  tags_.is_marker.reserve(slices);
 }
 
 void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice) {
@@ -243,11 +238,8 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   event.ts_ns = span->ts_ns;
   event.dur_ns = span->dur_ns;
 
-  LaunchTag tag;
-  tag.launch_id = LaunchIdOf(exp, slice).value_or(0);
-  tag.is_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName;
-  tag.is_device = IsLaunchDeviceCategory(event.category);
-  tags_.push_back(tag);
+  tags_.Add(&event, LaunchIdOf(exp, slice),
+            slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName);
   event.args = BuildArgs(exp, slice, event.category, &arg_scratch_, result_.arg_pool.get(), &stats);
   result_.events.push_back(std::move(event));
 }

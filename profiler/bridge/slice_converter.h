@@ -46,11 +46,6 @@ std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
 // privateuse1_runtime (the adapter's mapping).
 trace::Category CategoryForKind(int32_t kind);
 
-// The categories the bridge treats as device work of a launch: they carry device/stream/
-// correlation args and receive flow finishes. Unlike trace::IsDeviceCategory this includes the
-// SYNC kind's privateuse1_driver, which PyTorch maps to the CPU but which is still device work.
-bool IsLaunchDeviceCategory(trace::Category category);
-
 // Converts |exp| into rows, events (export order, flows assigned) and counters; its strings move
 // into the events, so a caller done with the copy passes it as a temporary. Counters that
 // belong to the sink protocol and the producer are left for the caller to fill.
@@ -94,7 +89,7 @@ class ExportConverter {
   std::set<std::pair<int32_t, int32_t>> lane_keys_;
   std::pair<int32_t, int32_t> last_lane_{0, 0};
   bool last_lane_declared_ = false;  // whether last_lane_ is a declared lane (else unset)
-  std::vector<LaunchTag> tags_;
+  LaunchTags tags_;
   SliceArgScratch arg_scratch_;
 };
 
