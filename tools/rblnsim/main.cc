@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "profiler/trace/temp_cleanup.h"
+#include "tools/rblnsim/allocator_tuning.h"
 #include "tools/rblnsim/bad_input.h"
 #include "tools/rblnsim/command_line.h"
 #include "tools/rblnsim/prefault.h"
@@ -30,7 +31,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (app.got_subcommand("run")) {
-    rblnsim::EnablePrefault();  // the model leaves a core idle (prefault.h)
+    rblnsim::EnablePrefault();           // the model leaves a core idle (prefault.h)
+    rblnsim::ReturnFreedMemoryAtOnce();  // phases hand memory on (allocator_tuning.h)
     return rblnsim::cli::RunCommand(options.run);
   }
   if (app.got_subcommand("check"))
