@@ -8,7 +8,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include "base/rbln_vocabulary.h"
 #include "base/release_memory.h"
 #include "base/sorted_runs.h"
 #include "profiler/index/trace_index.h"
@@ -519,10 +518,6 @@ KeyAverage KeyAverageRowSet::Unpack(const DeviceRow& row) const {
   out.self_device_ns = row.device_ns;
   out.device_total_ns = row.device_ns;
   return out;
-}
-
-std::vector<std::string> KeyAveragesArgKeys() {
-  return {std::string(trace::kLaunchIdArg), std::string(platform::kExternalIdArg)};
 }
 
 KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,

@@ -127,11 +127,6 @@ Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);
 std::string RenderKeyAveragesTable(const std::vector<KeyAverage>& rows,
                                    const TableOptions& options);
 
-// The args the table reads, through the index: a device slice's launch id and, for device work
-// without one (card traces), the launching op's External id. The table of a trace that keeps
-// only these args is the table of the trace.
-std::vector<std::string> KeyAveragesArgKeys();
-
 // ComputeKeyAverages + SortKeyAverages + RenderKeyAveragesTable. |stats| may be null.
 StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
                                              const TableOptions& options,

@@ -502,31 +502,6 @@ ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, SharedText text) {
   return *this;
 }
 
-size_t ArgListBuilder::AddKept(const ArgList& list, std::span<const ArgKey> keys) {
-  if (list.data_ == nullptr)
-    return 0;
-  size_t dropped = 0;
-  const char* at = list.block() + kHeaderBytes;
-  const char* const end = list.block() + list.used();
-  while (at < end) {
-    const char* const arg = at;
-    uint8_t kind = 0;
-    std::optional<uint16_t> id;
-    const std::string_view text = GetKey(&at, &kind, &id);
-    SkipValue(&at, kind);
-    const bool kept = std::any_of(keys.begin(), keys.end(), [&](const ArgKey& key) {
-      return id ? key.id() == id : key.text() == text;
-    });
-    if (!kept) {
-      ++dropped;
-      continue;
-    }
-    const size_t bytes = static_cast<size_t>(at - arg);
-    std::memcpy(Append(bytes), arg, bytes);
-  }
-  return dropped;
-}
-
 bool ArgListBuilder::Has(std::string_view key) const {
   return count_ != 0 && Has(ArgKey::Existing(key));
 }

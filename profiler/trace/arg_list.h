@@ -158,9 +158,6 @@ class ArgListBuilder {
   // A value interned in the process's table (shared_text.h): four bytes in the block, read back
   // as the string or raw JSON it stands for.
   ArgListBuilder& Add(const ArgKey& key, SharedText text);
-  // The args of |list| whose key is one of |keys|, in their order and as they are encoded (an
-  // interned value stays interned); returns how many it left out.
-  size_t AddKept(const ArgList& list, std::span<const ArgKey> keys);
   size_t size() const { return count_; }
   bool Has(std::string_view key) const;
   bool Has(const ArgKey& key) const;

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "profiler/trace/retain_args.h"
-
 namespace rblnsim::report {
 namespace {
 
@@ -204,27 +202,6 @@ TEST(KeyAveragesTable, AttributedModeChargesTheLaunchingOp) {
   }
   EXPECT_EQ(cpu_self_device_ns, 15 * kUs);
   EXPECT_EQ(device_rows_ns, 15 * kUs);
-}
-
-// The table reads no arg but KeyAveragesArgKeys(): a trace that kept only those gives the same
-// table, in both attributions, whether device work names its launch or its op's External id.
-// Without the External id, the card-style kernel of ExampleTrace() loses its op.
-TEST(KeyAveragesTable, ReadsOnlyItsArgKeys) {
-  for (const Attribution attribution : {Attribution::kAttributed, Attribution::kReleased}) {
-    TableOptions options;
-    options.attribution = attribution;
-    for (const Trace& full : {ExampleTrace(), LaunchTrace()}) {
-      Trace kept = full;
-      trace::RetainOnlyArgs(KeyAveragesArgKeys(), &kept);
-      EXPECT_EQ(Table(kept, options), Table(full, options));
-    }
-  }
-  TableOptions attributed;
-  attributed.attribution = Attribution::kAttributed;
-  Trace launch_id_only = ExampleTrace();
-  const std::vector<std::string> launch_id = {"launch_id"};
-  trace::RetainOnlyArgs(launch_id, &launch_id_only);
-  EXPECT_NE(Table(launch_id_only, attributed), Table(ExampleTrace(), attributed));
 }
 
 // Host rows alone: the same rows, counts and device times as the full table's host rows.

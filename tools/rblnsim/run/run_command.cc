@@ -15,7 +15,6 @@
 #include "profiler/trace/atomic_file.h"
 #include "profiler/trace/chrome_trace_writer.h"
 #include "profiler/trace/dialect.h"
-#include "profiler/trace/retain_args.h"
 #include "scenario/env.h"
 #include "scenario/loader.h"
 #include "sim/device_facts.h"
@@ -141,7 +140,7 @@ int RunCommand(const RunOptions& options) {
   }
   const bool active = simulated->active;
   const Status& window = simulated->window;
-  trace::Trace& trace = simulated->trace;
+  const trace::Trace& trace = simulated->trace;
   const sim::SessionData& session = simulated->session;
   // The simulated torch-rbln's own log, as the process would print it while it ran.
   for (const std::string& line : session.runtime_log)
@@ -149,15 +148,6 @@ int RunCommand(const RunOptions& options) {
 
   PrintRuntimeStatus(scenario, dialect, active, session,
                      simulated->stats ? &*simulated->stats : nullptr);
-  // The file is written before the reports, which then read what `rblnsim analyze` would import
-  // from it. No report reads a device slice's device, stream, correlation or categories: 0.17 of
-  // the 1.24 GB a 10^6-launch run holds once its trace is assembled.
-  if (!options.no_trace) {
-    Status written = trace::WriteChromeTrace(trace, options.trace_path);
-    if (!written.ok())
-      return ReportError(written);
-  }
-  trace::RetainOnlyArgs(ReportArgKeys(), &trace);
   report::TableOptions table_options;
   table_options.sort_by = options.sort_by;
   table_options.row_limit = options.row_limit;
@@ -193,6 +183,9 @@ int RunCommand(const RunOptions& options) {
   }
 
   if (!options.no_trace) {
+    Status written = trace::WriteChromeTrace(trace, options.trace_path);
+    if (!written.ok())
+      return ReportError(written);
     std::printf("\ntrace written to %s (%zu events)\n", options.trace_path.c_str(),
                 trace.events.size());
   }

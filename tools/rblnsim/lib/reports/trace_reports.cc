@@ -1,14 +1,11 @@
 #include "tools/rblnsim/lib/reports/trace_reports.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <utility>
 
 #include "profiler/analysis/explain_report.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/registry.h"
 #include "profiler/index/trace_index.h"
-#include "profiler/report/key_averages.h"
 #include "profiler/trace/import/import_report.h"
 
 namespace rblnsim::cli {
@@ -24,15 +21,6 @@ StatusOr<trace::ImportResult> ImportForAnalyses(const std::string& path) {
       std::fprintf(stderr, "%s\n", notice.c_str());
   }
   return imported;
-}
-
-std::vector<std::string> ReportArgKeys() {
-  std::vector<std::string> keys = analysis::KeptArgKeys();
-  for (std::string& key : report::KeyAveragesArgKeys()) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end())
-      keys.push_back(std::move(key));
-  }
-  return keys;
 }
 
 TraceReports AnalyzeTrace(const index::TraceIndex& index,

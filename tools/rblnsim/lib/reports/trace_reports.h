@@ -6,7 +6,6 @@
 #define RBLNSIM_TOOLS_RBLNSIM_LIB_REPORTS_TRACE_REPORTS_H_
 
 #include <string>
-#include <vector>
 
 #include "base/status.h"
 #include "profiler/analysis/fallback_detect.h"
@@ -27,10 +26,6 @@ struct TraceReports {
 // Imports |path| keeping only the args the registered analyses read (analysis::KeptArgKeys), and
 // prints on stderr what the import dropped or changed: analyze's and diff's import.
 StatusOr<trace::ImportResult> ImportForAnalyses(const std::string& path);
-
-// The args run's reports read: every registered analysis's (analysis::KeptArgKeys) and the
-// key_averages table's (report::KeyAveragesArgKeys), each once.
-std::vector<std::string> ReportArgKeys();
 
 // |window_from_events|: the trace file recorded no capture window and the importer derived one
 // from the events, so the overrun check has nothing to hold the events against.
