@@ -16,7 +16,7 @@ namespace rblnsim::trace::import {
 
 namespace {
 
-// The members the model reads, one bit each; any other member is declined.
+// The members the model reads, one bit each; any other member is validated and skipped.
 enum Field : uint32_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kUnknown };
 
 static_assert(std::endian::native == std::endian::little, "FieldOf packs names little-endian");
@@ -329,6 +329,8 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       return false;  // the walk names the duplicate and where it was first
     keys_.push_back(key);
     const bool kept = Kept(key);
+    // Each value read here rather than through Scalar(): args are most of an event's values,
+    // and going through PlainScalar cost 1.2% more instructions for all of `check`.
     SkipSpace();
     if (at_ == end_)
       return false;
@@ -413,10 +415,7 @@ bool PlainEventReader::CopyContainer() {
     level.empty = false;
     if (level.object) {
       std::string_view key;
-      if (*at_ != '"')
-        return false;
-      ++at_;
-      if (!String(&key) || !Take(':'))
+      if (!MemberName(&key))
         return false;
       compact_.push_back('"');
       compact_.append(key);

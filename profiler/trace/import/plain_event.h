@@ -24,6 +24,7 @@
 #include "profiler/trace/arg_list.h"
 #include "profiler/trace/arg_pool.h"
 #include "profiler/trace/import/event_reader.h"
+#include "profiler/trace/import/json_scan.h"
 
 namespace rblnsim::trace::import {
 
@@ -72,7 +73,7 @@ class PlainEventReader {
   std::optional<int64_t> Integer();
   bool Literal(std::string_view word);
   void SkipSpace() {
-    while (at_ < end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t'))
+    while (at_ < end_ && IsJsonWhitespace(*at_))
       ++at_;
   }
   bool Take(char c) {
