@@ -76,11 +76,10 @@ class EventReader::Impl {
     return Status::Ok();
   }
 
-  Status OpenStream(const TextPiece& text) {
+  void OpenStream(const TextPiece& text) {
     stretch_ = text;
     stretch_open_ = true;
     stream_open_ = false;
-    return Status::Ok();
   }
 
   bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
@@ -527,8 +526,8 @@ void EventReader::set_plain_scan(bool on) {
 Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
   return impl_->ReadEvent(piece, event, whole);
 }
-Status EventReader::OpenStream(const TextPiece& text) {
-  return impl_->OpenStream(text);
+void EventReader::OpenStream(const TextPiece& text) {
+  impl_->OpenStream(text);
 }
 bool EventReader::ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
   return impl_->ReadStreamEvent(begin, next, event);

@@ -86,7 +86,7 @@ class EventReader {
   // other one on, |text| is read as one simdjson stream. Any other case (an error, a document
   // elsewhere, the end) gives false and closes the text, and the caller reads the event by
   // itself.
-  Status OpenStream(const TextPiece& text);
+  void OpenStream(const TextPiece& text);
   // The most text a stream is given (larger texts work, with a parser grown to fit): small
   // enough for stage 1's output to stay in the caches while the events are read.
   static constexpr size_t kStreamBytes = size_t{256} << 10;

@@ -52,10 +52,11 @@ bool LineStream::OpenInPlace(EventReader* reader,
     comma_before = comma;
     rel = SkipWhitespace(text, comma + 1);
   }
-  if (spans_.size() < 2 || !reader->OpenStream({data, stream_end, readable, offset}).ok()) {
+  if (spans_.size() < 2) {
     spans_.clear();
     return false;
   }
+  reader->OpenStream({data, stream_end, readable, offset});
   return true;
 }
 

@@ -9,6 +9,8 @@
 // document began exactly there and the next one begins exactly at the next guessed event: it
 // is then the event ReadEvent reads from its own bytes. The last event of a stretch has no next
 // and is left to the caller; so is anything after a doubt, with the errors of the plain read.
+// Most events never reach simdjson at all: the reader scans plain ones from their bytes
+// (plain_event.h) and opens its stream only at the first other one.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_LINE_STREAM_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_LINE_STREAM_H_
 
@@ -31,7 +33,7 @@ class LineStream {
 
   // Opens the events from the first byte of |text| (the input from byte |offset|): a copy of
   // them, for |reader|'s stream. False when no event could be handed out (fewer than two lines
-  // of events, or simdjson refused the stretch as a whole).
+  // of events).
   bool Open(EventReader* reader, std::string_view text, uint64_t offset);
   // The same over |size| bytes at |data| that the caller owns and lets this change (separators
   // are blanked in place); |readable| >= size + simdjson's padding.
