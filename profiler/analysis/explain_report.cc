@@ -311,7 +311,8 @@ void WriteExplainJson(const OverheadReport& r, trace::JsonWriter* json) {
   json->Key("round_trips").BeginArray();
   for (const DetectedRoundTrip& rt : r.round_trips) {
     json->BeginObject().Key("reason").String(BounceCauseName(rt.cause));
-    json->Key("direction").String(rt.to_host ? "device_to_host" : "host_to_device");
+    json->Key("direction")
+        .String(std::string_view(rt.to_host ? "device_to_host" : "host_to_device"));
     json->Key("bytes").Int(rt.bytes).Key("ts_ns").Int(rt.ts_ns).Key("dur_ns").Int(rt.dur_ns);
     json->EndObject();
   }

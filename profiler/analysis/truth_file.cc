@@ -124,7 +124,8 @@ Status WriteTruthFile(const std::string& path, const TruthFile& truth) {
     for (const TruthFile::RoundTrip& t : truth.round_trips) {
       json.BeginObject();
       json.Key("reason").String(t.reason);
-      json.Key("direction").String(t.to_host ? "device_to_host" : "host_to_device");
+      json.Key("direction")
+          .String(std::string_view(t.to_host ? "device_to_host" : "host_to_device"));
       json.Key("bytes").Int(t.bytes);
       json.EndObject();
     }

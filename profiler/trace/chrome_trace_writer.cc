@@ -188,7 +188,7 @@ class TraceEventWriter {
   void WriteFlow(const Event& event) {
     const bool is_start = event.flow_role == FlowRole::kStart;
     json_.BeginObject();
-    json_.Key("ph").String(is_start ? "s" : "f").Key("id").Uint(event.flow_id);
+    json_.Key("ph").String(std::string_view(is_start ? "s" : "f")).Key("id").Uint(event.flow_id);
     json_.Key("pid").Int(event.pid).Key("tid").Int(event.tid);
     json_.Key("ts").UsFromNs(Relative(event.ts_ns));
     json_.Key("cat").String("ac2g").Key("name").String("ac2g");

@@ -11,88 +11,6 @@ namespace rblnsim::trace {
 
 namespace {
 
-constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
-
-void AppendEscaped(std::string* out, unsigned char c) {
-  // RFC 8259's two-character escapes; everything else below 0x20 becomes \u00XX.
-  static constexpr std::pair<char, std::string_view> kShortEscapes[] = {
-      {'"', "\\\""}, {'\\', "\\\\"}, {'\b', "\\b"}, {'\f', "\\f"},
-      {'\n', "\\n"}, {'\r', "\\r"},  {'\t', "\\t"},
-  };
-  for (const auto& [raw, text] : kShortEscapes) {
-    if (c == static_cast<unsigned char>(raw)) {
-      out->append(text);
-      return;
-    }
-  }
-  constexpr char kHex[] = "0123456789abcdef";
-  const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-  out->append(escaped, sizeof(escaped));
-}
-
-// Whether any byte of the eight in |word| needs a look of its own when quoted: a control
-// character, '"', '\\', or a byte of a multi-byte UTF-8 sequence. The classic bit tricks for "a
-// byte below n" and "a zero byte" (exact as a yes/no for the whole word).
-bool WordNeedsLook(uint64_t word) {
-  constexpr uint64_t kOnes = 0x0101010101010101;
-  constexpr uint64_t kHighs = 0x8080808080808080;
-  const uint64_t below_space = (word - kOnes * 0x20) & ~word;
-  const uint64_t quote = word ^ (kOnes * '"');
-  const uint64_t backslash = word ^ (kOnes * '\\');
-  const uint64_t has_quote = (quote - kOnes) & ~quote;
-  const uint64_t has_backslash = (backslash - kOnes) & ~backslash;
-  return ((below_space | has_quote | has_backslash | word) & kHighs) != 0;
-}
-
-bool ByteNeedsLook(unsigned char c) {
-  return c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
-}
-
-// The position of the first byte at or after |i| that needs a look, or text.size(). Names, keys
-// and most values are plain ASCII: eight bytes are cleared at a time.
-size_t SkipPlain(std::string_view text, size_t i) {
-  const char* data = text.data();
-  for (; i + 8 <= text.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, data + i, sizeof(word));
-    if (WordNeedsLook(word))
-      break;
-  }
-  while (i < text.size() && !ByteNeedsLook(static_cast<unsigned char>(data[i])))
-    ++i;
-  return i;
-}
-
-// Appends |text| as a quoted JSON string to |out|.
-void AppendQuoted(std::string* out, std::string_view text) {
-  out->push_back('"');
-  // Copy runs of bytes that need no escaping in one append.
-  size_t run_start = 0;
-  size_t i = 0;
-  while ((i = SkipPlain(text, i)) < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      size_t bad_len = 0;
-      const size_t len = Utf8SequenceLength(text.substr(i), &bad_len);
-      if (len != 0) {
-        i += len;
-        continue;
-      }
-      out->append(text.substr(run_start, i - run_start));
-      out->append(kReplacementChar);
-      i += bad_len;
-      run_start = i;
-      continue;
-    }
-    out->append(text.substr(run_start, i - run_start));
-    AppendEscaped(out, c);
-    ++i;
-    run_start = i;
-  }
-  out->append(text.substr(run_start));
-  out->push_back('"');
-}
-
 // Writes ns as µs with three decimals into |buf| (at least 32 bytes); returns the end.
 char* FormatNsAsUsTo(int64_t ns, char* buf) {
   // Work on the magnitude in unsigned arithmetic so INT64_MIN does not overflow.
@@ -112,80 +30,8 @@ char* FormatNsAsUsTo(int64_t ns, char* buf) {
 
 }  // namespace
 
-size_t Utf8SequenceLength(std::string_view text, size_t* bad_len) {
-  *bad_len = 0;
-  if (text.empty())
-    return 0;
-  const auto byte = [&text](size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  if (lead < 0x80)
-    return 1;
-  // Table 3-7 of the Unicode standard: the second byte's range depends on the lead byte, which
-  // rules out overlong forms, surrogates and code points above U+10FFFF.
-  size_t need = 0;
-  unsigned char lo = 0x80;
-  unsigned char hi = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    need = 2;
-  } else if (lead == 0xE0) {
-    need = 3;
-    lo = 0xA0;
-  } else if (lead == 0xED) {
-    need = 3;
-    hi = 0x9F;
-  } else if (lead >= 0xE1 && lead <= 0xEF) {
-    need = 3;
-  } else if (lead == 0xF0) {
-    need = 4;
-    lo = 0x90;
-  } else if (lead == 0xF4) {
-    need = 4;
-    hi = 0x8F;
-  } else if (lead >= 0xF1 && lead <= 0xF3) {
-    need = 4;
-  } else {
-    *bad_len = 1;
-    return 0;
-  }
-  size_t i = 1;
-  for (; i < need && i < text.size(); ++i) {
-    const unsigned char b = byte(i);
-    if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xBF))
-      break;
-  }
-  if (i == need)
-    return need;
-  *bad_len = i;
-  return 0;
-}
-
-size_t Utf8Length(std::string_view text) {
-  size_t count = 0;
-  while (!text.empty()) {
-    size_t bad_len = 0;
-    const size_t len = Utf8SequenceLength(text, &bad_len);
-    text.remove_prefix(len != 0 ? len : bad_len);
-    ++count;
-  }
-  return count;
-}
-
 void AppendJsonString(OutputSink& sink, std::string_view text) {
-  std::string quoted;
-  quoted.reserve(text.size() + 2);
-  AppendQuoted(&quoted, text);
-  sink.Append(quoted);
-}
-
-std::string JsonQuote(std::string_view text) {
-  std::string quoted;
-  quoted.reserve(text.size() + 2);
-  AppendQuoted(&quoted, text);
-  return quoted;
-}
-
-void AppendJsonQuoted(std::string* out, std::string_view text) {
-  AppendQuoted(out, text);
+  sink.Append(JsonQuote(text));
 }
 
 std::string FormatJsonDouble(double value) {
@@ -206,24 +52,48 @@ std::string FormatNsAsUs(int64_t ns) {
 }
 
 JsonWriter::JsonWriter(OutputSink* sink, int line_break_depth)
-    : sink_(sink), line_break_depth_(line_break_depth) {
-  out_.reserve(kChunkBytes + 256);
-}
+    : sink_(sink),
+      buffer_(std::make_unique_for_overwrite<char[]>(kChunkBytes + kSlackBytes)),
+      line_break_depth_(line_break_depth) {}
 
 JsonWriter::~JsonWriter() {
   Flush();
 }
 
 void JsonWriter::Flush() {
-  if (out_.empty())
+  if (used_ == 0)
     return;
-  sink_->Append(out_);
-  out_.clear();
+  sink_->Append(std::string_view(buffer_.get(), used_));
+  used_ = 0;
+}
+
+void JsonWriter::PutLarge(std::string_view text) {
+  Flush();
+  sink_->Append(text);
+}
+
+void JsonWriter::PutQuoted(std::string_view text) {
+  if (text.size() <= kJsonPieceBytes) {
+    char* at = Next();
+    *at++ = '"';
+    at = EscapeJsonTextTo(at, text);
+    *at++ = '"';
+    Commit(at);
+    return;
+  }
+  Put('"');
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = JsonPieceEnd(text, start);
+    Commit(EscapeJsonTextTo(Next(), text.substr(start, end - start)));
+    start = end;
+  }
+  Put('"');
 }
 
 void JsonWriter::NewLine(size_t depth) {
   Put('\n');
-  out_.append(depth * 2, ' ');
+  for (size_t i = 0; i < depth; ++i)
+    Put("  ");
 }
 
 void JsonWriter::BeforeValue() {
@@ -242,15 +112,29 @@ void JsonWriter::BeforeValue() {
     NewLine(stack_.size());
 }
 
-JsonWriter& JsonWriter::Key(std::string_view key) {
+JsonWriter& JsonWriter::KeyText(std::string_view key) {
   assert(!stack_.empty() && stack_.back().is_object && !after_key_);
   Level& level = stack_.back();
+  if (!level.broken && key.size() <= kJsonPieceBytes) {
+    // The common case in one write: separator, quoted key, colon.
+    char* at = Next();
+    if (!level.empty)
+      *at++ = ',';
+    level.empty = false;
+    *at++ = '"';
+    at = EscapeJsonTextTo(at, key);
+    *at++ = '"';
+    *at++ = ':';
+    Commit(at);
+    after_key_ = true;
+    return *this;
+  }
   if (!level.empty)
     Put(',');
   level.empty = false;
   if (level.broken)
     NewLine(stack_.size());
-  AppendQuoted(&out_, key);
+  PutQuoted(key);
   Put(level.broken ? ": " : ":");
   after_key_ = true;
   return *this;
@@ -296,25 +180,23 @@ JsonWriter& JsonWriter::EndArray() {
   return *this;
 }
 
-JsonWriter& JsonWriter::String(std::string_view value) {
+JsonWriter& JsonWriter::StringText(std::string_view value) {
   BeforeValue();
-  AppendQuoted(&out_, value);
-  if (out_.size() >= kChunkBytes)
-    Flush();
+  PutQuoted(value);
   return *this;
 }
 
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
-  char buf[24];
-  Put(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
+  char* at = Next();
+  Commit(std::to_chars(at, at + 24, value).ptr);
   return *this;
 }
 
 JsonWriter& JsonWriter::Uint(uint64_t value) {
   BeforeValue();
-  char buf[24];
-  Put(std::string_view(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr - buf));
+  char* at = Next();
+  Commit(std::to_chars(at, at + 24, value).ptr);
   return *this;
 }
 
@@ -344,8 +226,7 @@ JsonWriter& JsonWriter::Raw(std::string_view json) {
 
 JsonWriter& JsonWriter::UsFromNs(int64_t ns) {
   BeforeValue();
-  char buf[32];
-  Put(std::string_view(buf, FormatNsAsUsTo(ns, buf)));
+  Commit(FormatNsAsUsTo(ns, Next()));
   return *this;
 }
 

@@ -141,10 +141,11 @@ std::string DescribeScenarioJson(const scenario::Scenario& s) {
   // The variables as the process would have to set them; the process environment wins on a card
   // exactly as it does in `rblnsim run`.
   json.Key("env").BeginObject();
-  json.Key("RBLN_PROFILER").String(s.env.rbln_profiler ? "1" : "0");
+  json.Key("RBLN_PROFILER").String(std::string_view(s.env.rbln_profiler ? "1" : "0"));
   json.Key("RBLN_PROFILER_DIR").String(s.env.rbln_profiler_dir);
   json.Key("TORCH_RBLN_DEPLOY").String(s.env.torch_rbln_deploy ? "ON" : "OFF");
-  json.Key("RBLN_RUNTIME_FORCE_SYNC").String(s.env.runtime_force_sync ? "1" : "0");
+  json.Key("RBLN_RUNTIME_FORCE_SYNC")
+      .String(std::string_view(s.env.runtime_force_sync ? "1" : "0"));
   json.EndObject();
   json.Key("activities").BeginArray();
   if (s.workload.activity_cpu)
