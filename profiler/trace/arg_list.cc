@@ -22,8 +22,18 @@ namespace {
 // shares, so this keeps a block at about half of what full keys and eight-byte numbers take.
 // kSharedString and kSharedRaw are a string or raw JSON interned in the process's table
 // (shared_text.h), stored as its four-byte id and read back as a view of the table's text.
-constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);  // the block header: count, used, capacity
-constexpr uint32_t kHeaderBytes32 = static_cast<uint32_t>(kHeaderBytes);
+// kInt8 is an int64 that fits in one byte (device ids, streams, zero flags).
+//
+// A block of the list's own starts with three uint32: count, bytes used (header included),
+// bytes allocated. A block in a pool is never changed in place, so it needs neither capacity
+// nor room to grow: its header is two uint16, count and payload bytes, or, for a block too large
+// for those, kLongPooled, two spare bytes, then uint32 count and payload bytes. A pool packs
+// blocks at two-byte alignment (all reads go through memcpy): with eight, and a twelve-byte
+// header, a typical device slice's 35 bytes of args took 48.
+constexpr size_t kHeaderBytes = 3 * sizeof(uint32_t);
+constexpr size_t kPooledHeaderBytes = 2 * sizeof(uint16_t);
+constexpr size_t kLongPooledHeaderBytes = 12;
+constexpr uint16_t kLongPooled = 0xFFFF;
 enum StoredKind : uint8_t {
   kInt64 = 0,
   kDouble = 1,
@@ -33,6 +43,7 @@ enum StoredKind : uint8_t {
   kInt32 = 5,
   kSharedString = 6,
   kSharedRaw = 7,
+  kInt8 = 8,
 };
 constexpr uint8_t kInternedKey = 0x80;
 constexpr uint8_t kKindMask = 0x7f;
@@ -52,6 +63,10 @@ bool FitsInt32(int64_t i) {
   return i >= INT32_MIN && i <= INT32_MAX;
 }
 
+bool FitsInt8(int64_t i) {
+  return i >= INT8_MIN && i <= INT8_MAX;
+}
+
 // The type byte and the key: a two-byte id, or the key's text.
 size_t KeySize(const ArgKey& key) {
   return 1 + (key.id() ? sizeof(uint16_t) : TextSize(key.text().size()));
@@ -60,7 +75,7 @@ size_t KeySize(const ArgKey& key) {
 size_t EncodedSize(const ArgKey& key, const ArgValueView& value) {
   size_t payload = 8;
   if (const auto* i = std::get_if<int64_t>(&value))
-    payload = FitsInt32(*i) ? 4 : 8;
+    payload = FitsInt8(*i) ? 1 : FitsInt32(*i) ? 4 : 8;
   else if (value.index() == kBool)
     payload = 1;
   else if (const auto* s = std::get_if<std::string_view>(&value))
@@ -98,8 +113,12 @@ char* Encode(char* out, const ArgKey& key, const ArgValueView& value) {
   uint8_t kind = static_cast<uint8_t>(value.index());
   const auto* i = std::get_if<int64_t>(&value);
   if (i != nullptr && FitsInt32(*i))
-    kind = kInt32;
+    kind = FitsInt8(*i) ? kInt8 : kInt32;
   out = PutKindAndKey(out, kind, key);
+  if (kind == kInt8) {
+    *out = static_cast<char>(static_cast<int8_t>(*i));
+    return out + 1;
+  }
   if (kind == kInt32) {
     const auto narrow = static_cast<int32_t>(*i);
     std::memcpy(out, &narrow, sizeof narrow);
@@ -153,6 +172,11 @@ inline std::string_view GetKey(const char** at, uint8_t* kind, std::optional<uin
 // Decodes the value of kind |kind| at |*at| and moves past it.
 ArgValueView GetValue(const char** at, uint8_t kind) {
   switch (kind & kKindMask) {
+    case kInt8: {
+      const auto i = static_cast<int8_t>(**at);
+      ++*at;
+      return int64_t{i};
+    }
     case kInt32: {
       int32_t i = 0;
       std::memcpy(&i, *at, sizeof i);
@@ -205,6 +229,7 @@ inline void SkipValue(const char** at, uint8_t kind) {
       *at += 8;
       return;
     case kBool:
+    case kInt8:
       *at += 1;
       return;
     default:  // kString, kRaw
@@ -325,12 +350,8 @@ ArgList::ArgList(std::span<const Arg> args) {
 }
 
 ArgList::ArgList(const ArgList& other) {
-  if (other.data_ == nullptr)
-    return;
-  const uint32_t n = other.used();
-  data_ = static_cast<char*>(::operator new(n));
-  std::memcpy(data_, other.block(), n);
-  SetHeader(2, n);
+  if (other.data_ != nullptr)
+    data_ = OwnCopy(other.payload(), 0);
 }
 
 ArgList::ArgList(ArgList&& other) noexcept : data_(other.data_) {
@@ -366,6 +387,35 @@ void ArgList::Release() {
   data_ = nullptr;
 }
 
+ArgList::Payload ArgList::payload() const {
+  if (data_ == nullptr)
+    return {};
+  const char* b = block();
+  if (!pooled())
+    return {b + kHeaderBytes, Header(1) - static_cast<uint32_t>(kHeaderBytes), Header(0)};
+  uint16_t count = 0;
+  uint16_t bytes = 0;
+  std::memcpy(&count, b, sizeof count);
+  std::memcpy(&bytes, b + sizeof count, sizeof bytes);
+  if (count != kLongPooled)
+    return {b + kPooledHeaderBytes, bytes, count};
+  Payload long_form{b + kLongPooledHeaderBytes, 0, 0};
+  std::memcpy(&long_form.count, b + 4, sizeof long_form.count);
+  std::memcpy(&long_form.bytes, b + 8, sizeof long_form.bytes);
+  return long_form;
+}
+
+char* ArgList::OwnCopy(const Payload& payload, size_t extra) {
+  const uint32_t used = Length32(kHeaderBytes + payload.bytes);
+  const uint32_t allocated = Length32(used + extra);
+  char* own = static_cast<char*>(::operator new(allocated));
+  const uint32_t header[3] = {payload.count, used, allocated};
+  std::memcpy(own, header, sizeof header);
+  if (payload.bytes != 0)
+    std::memcpy(own + kHeaderBytes, payload.begin, payload.bytes);
+  return own;
+}
+
 uint32_t ArgList::Header(int field) const {
   uint32_t value = 0;
   std::memcpy(&value, block() + field * sizeof value, sizeof value);
@@ -377,11 +427,12 @@ void ArgList::SetHeader(int field, uint32_t value) {
 }
 
 ArgList::Iterator ArgList::begin() const {
-  return Iterator(data_ == nullptr ? nullptr : block() + kHeaderBytes);
+  return Iterator(payload().begin);
 }
 
 ArgList::Iterator ArgList::end() const {
-  return Iterator(data_ == nullptr ? nullptr : block() + used());
+  const Payload p = payload();
+  return Iterator(p.begin == nullptr ? nullptr : p.begin + p.bytes);
 }
 
 ArgView ArgList::operator[](size_t i) const {
@@ -401,8 +452,9 @@ std::optional<ArgView> ArgList::Find(std::string_view key) const {
 std::optional<ArgView> ArgList::Find(const ArgKey& key) const {
   if (data_ == nullptr)
     return std::nullopt;
-  const char* at = block() + kHeaderBytes;
-  const char* const end = block() + used();
+  const Payload p = payload();
+  const char* at = p.begin;
+  const char* const end = p.begin + p.bytes;
   while (at < end) {
     uint8_t kind = 0;
     std::string_view stored;
@@ -413,22 +465,18 @@ std::optional<ArgView> ArgList::Find(const ArgKey& key) const {
   return std::nullopt;
 }
 
-void ArgList::Reserve(size_t bytes) {
-  if (data_ != nullptr && bytes <= capacity())
+void ArgList::ReserveOwn(size_t extra) {
+  const Payload p = payload();
+  const size_t need = kHeaderBytes + p.bytes + extra;
+  if (data_ != nullptr && !pooled() && need <= capacity())
     return;
-  // The first block is exact (most pushed lists hold one arg); later ones double, for lists
-  // grown one push at a time. Builders hand over exact blocks instead.
-  const size_t grown = data_ == nullptr ? bytes : std::max<size_t>(bytes, size_t{capacity()} * 2);
-  char* own = static_cast<char*>(::operator new(Length32(grown)));
-  if (data_ != nullptr) {
-    std::memcpy(own, block(), used());
-  } else {
-    std::memset(own, 0, kHeaderBytes);
-    std::memcpy(own + sizeof(uint32_t), &kHeaderBytes32, sizeof kHeaderBytes32);
-  }
+  // The first block of its own is exact (most pushed lists hold one arg); later ones double,
+  // for lists grown one push at a time. Builders hand over exact blocks instead.
+  const size_t grown =
+      data_ == nullptr || pooled() ? need : std::max<size_t>(need, size_t{capacity()} * 2);
+  char* own = OwnCopy(p, grown - (kHeaderBytes + p.bytes));
   Release();
   data_ = own;
-  SetHeader(2, Length32(grown));
 }
 
 void ArgList::Add(std::string_view key, const ArgValueView& value) {
@@ -436,11 +484,12 @@ void ArgList::Add(std::string_view key, const ArgValueView& value) {
 }
 
 void ArgList::Add(const ArgKey& key, const ArgValueView& value) {
-  const size_t need = (data_ == nullptr ? kHeaderBytes : used()) + EncodedSize(key, value);
-  Reserve(need);
-  Encode(block() + used(), key, value);
-  SetHeader(1, Length32(need));
-  SetHeader(0, count() + 1);
+  const size_t encoded = EncodedSize(key, value);
+  ReserveOwn(encoded);
+  const uint32_t used = Header(1);
+  Encode(block() + used, key, value);
+  SetHeader(1, Length32(used + encoded));
+  SetHeader(0, Header(0) + 1);
 }
 
 void ArgList::Set(std::string_view key, const ArgValueView& value) {
@@ -525,13 +574,27 @@ ArgList ArgListBuilder::Build() {
 ArgList ArgListBuilder::Build(ArgPool* pool) {
   ArgList list;
   if (count_ != 0) {
-    const uint32_t n = Length32(buffer_.size());
-    char* block = pool != nullptr ? pool->Allocate(n) : static_cast<char*>(::operator new(n));
-    std::memcpy(block, buffer_.data(), n);
-    list.data_ = pool != nullptr ? block + ArgList::kPooledBit : block;
-    list.SetHeader(0, count_);
-    list.SetHeader(1, n);
-    list.SetHeader(2, pool != nullptr ? 0 : n);
+    const ArgList::Payload payload{buffer_.data() + kHeaderBytes,
+                                   Length32(buffer_.size() - kHeaderBytes), count_};
+    if (pool == nullptr) {
+      list.data_ = ArgList::OwnCopy(payload, 0);
+    } else {
+      const bool compact = payload.count < kLongPooled && payload.bytes < kLongPooled;
+      const size_t header = compact ? kPooledHeaderBytes : kLongPooledHeaderBytes;
+      char* block = pool->Allocate(header + payload.bytes);
+      if (compact) {
+        const uint16_t fields[2] = {static_cast<uint16_t>(payload.count),
+                                    static_cast<uint16_t>(payload.bytes)};
+        std::memcpy(block, fields, sizeof fields);
+      } else {
+        const uint16_t marker[2] = {kLongPooled, 0};
+        std::memcpy(block, marker, sizeof marker);
+        std::memcpy(block + 4, &payload.count, sizeof payload.count);
+        std::memcpy(block + 8, &payload.bytes, sizeof payload.bytes);
+      }
+      std::memcpy(block + header, payload.begin, payload.bytes);
+      list.data_ = block + ArgList::kPooledBit;
+    }
   }
   Clear();  // the buffer keeps its capacity for the next event
   return list;

@@ -129,14 +129,26 @@ class ArgList {
 
  private:
   friend class ArgListBuilder;
-  uint32_t count() const { return Header(0); }
-  uint32_t used() const { return data_ == nullptr ? 0 : Header(1); }
-  uint32_t capacity() const { return data_ == nullptr ? 0 : Header(2); }
+  // The encoded args of a block, after its header (which differs between own and pooled
+  // blocks, see arg_list.cc).
+  struct Payload {
+    const char* begin = nullptr;
+    uint32_t bytes = 0;
+    uint32_t count = 0;
+  };
+  Payload payload() const;
+  uint32_t count() const { return payload().count; }
+  // Bytes allocated for a block of the list's own; 0 for none or a pooled one.
+  uint32_t capacity() const { return data_ == nullptr || pooled() ? 0 : Header(2); }
   // The block, without the pooled tag.
   char* block() const { return data_ - (reinterpret_cast<uintptr_t>(data_) & kPooledBit); }
+  // A field of an own block's header.
   uint32_t Header(int field) const;
   void SetHeader(int field, uint32_t value);
-  void Reserve(size_t bytes);
+  // A block of its own holding |payload| with room for |extra| more bytes.
+  static char* OwnCopy(const Payload& payload, size_t extra);
+  // Makes the list's block its own, with room for |extra| more bytes of args.
+  void ReserveOwn(size_t extra);
   void Release();
 
   // A pooled block is tagged in the pointer's low bit (data_ is one past the block's start,
@@ -144,8 +156,8 @@ class ArgList {
   // must then not read the block.
   static constexpr uintptr_t kPooledBit = 1;
 
-  // One pointer per list, since every event holds one: the block starts with three uint32
-  // (count, bytes used, bytes allocated: 0 for a block in an ArgPool), then the encoded args.
+  // One pointer per list, since every event holds one: the block starts with a header (count
+  // and bytes, arg_list.cc), then the encoded args.
   char* data_ = nullptr;
 };
 

@@ -26,14 +26,14 @@ class ArgPool {
   ArgPool(const ArgPool&) = delete;
   ArgPool& operator=(const ArgPool&) = delete;
 
-  // |bytes| of storage aligned for the arg block header (eight bytes: a list tags its pointer's
-  // low bit), valid as long as the pool.
+  // |bytes| of storage at an even address (a list tags its pointer's low bit; blocks are read
+  // through memcpy and need no more), valid as long as the pool.
   char* Allocate(size_t bytes) { return arena_.Allocate(bytes); }
   // Bytes of the blocks the pool holds, for memory accounting.
   size_t reserved_bytes() const { return arena_.reserved_bytes(); }
 
  private:
-  BlockArena arena_{kBlockBytes, 8};
+  BlockArena arena_{kBlockBytes, 2};
 };
 
 }  // namespace rblnsim::trace

@@ -32,6 +32,12 @@ const std::vector<Arg>& EveryKind() {
       {"i32over", int64_t{std::numeric_limits<int32_t>::max()} + 1},
       {"i32min", int64_t{std::numeric_limits<int32_t>::min()}},
       {"i32under", int64_t{std::numeric_limits<int32_t>::min()} - 1},
+      // Either side of the one-byte integer form.
+      {"i8max", int64_t{127}},
+      {"i8over", int64_t{128}},
+      {"i8min", int64_t{-128}},
+      {"i8under", int64_t{-129}},
+      {"zero", int64_t{0}},
       // Either side of the one-byte text length, and of the longest interned key.
       {std::string(64, 'a'), std::string(254, 'u')},
       {std::string(65, 'b'), std::string(255, 'w')},
@@ -118,6 +124,41 @@ TEST(ArgListTest, PooledListsReadTheSameAndCopyOnChange) {
   EXPECT_TRUE(pooled_again.empty());
 }
 
+// A pool holds a block as its args' bytes and a four-byte header, packed at two-byte alignment:
+// 150k device-slice-like lists (22 bytes of args each) fit in one of its blocks, where a
+// twelve-byte header rounded to eight took two.
+TEST(ArgListTest, PooledBlocksArePacked) {
+  ArgPool pool;
+  ArgListBuilder builder;
+  std::vector<ArgList> lists;
+  for (int64_t i = 0; i < 150'000; ++i) {
+    builder.Add("launch_id", 100'000 + i).Add("device", int64_t{100}).Add("stream", int64_t{9});
+    lists.push_back(builder.Add("correlation", 100'000 + i).Build(&pool));
+  }
+  EXPECT_EQ(pool.reserved_bytes(), ArgPool::kBlockBytes);
+  EXPECT_EQ(std::get<int64_t>(lists.back().Find("correlation")->value), 249'999);
+  EXPECT_EQ(lists[7].size(), 4u);
+}
+
+// A pooled block past a two-byte count takes the long header, and reads back the same.
+TEST(ArgListTest, PooledBlockOfManyArgs) {
+  ArgPool pool;
+  ArgListBuilder builder;
+  std::vector<Arg> expected;
+  for (int64_t i = 0; i < 70'000; ++i) {
+    builder.Add("n", i % 200 - 100);
+    expected.push_back({"n", i % 200 - 100});
+  }
+  const ArgList many = builder.Build(&pool);
+  EXPECT_TRUE(many.pooled());
+  EXPECT_EQ(many.size(), 70'000u);
+  EXPECT_EQ(Owned(many), expected);
+  ArgList changed = many;  // copied into a block of its own, with the twelve-byte header
+  changed.Add("last", int64_t{1});
+  EXPECT_EQ(changed.size(), 70'001u);
+  EXPECT_EQ(std::get<int64_t>(changed[70'000].value), 1);
+}
+
 // Members are destroyed in reverse order, so an event may go after the pool of its args: the
 // list knows from its pointer, not its block, that the block is not its to free.
 TEST(ArgListTest, PooledListMayBeDestroyedAfterItsPool) {
@@ -137,8 +178,8 @@ TEST(ArgPoolTest, BlocksAreAlignedAndPacked) {
   EXPECT_EQ(pool.reserved_bytes(), 0u);
   char* first = pool.Allocate(13);
   char* second = pool.Allocate(8);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % 8, 0u);
-  EXPECT_EQ(second, first + 16);  // rounded to eight, then packed
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % 2, 0u);
+  EXPECT_EQ(second, first + 14);  // rounded to two (the list's tag bit), then packed
   EXPECT_EQ(pool.reserved_bytes(), ArgPool::kBlockBytes);
   // A block too big to share the pool's gets one of its own; small ones still follow on.
   char* big = pool.Allocate(ArgPool::kBlockBytes);
