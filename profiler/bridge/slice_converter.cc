@@ -204,10 +204,9 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   // A slice without its rows would be drawn on an unnamed track, or not at all. The launch
   // marker is the exception: it sits on the launching host thread, whose process is the
   // consumer itself and is never declared as a device (the host trace names that row).
-  // Consecutive slices mostly sit on one lane: the last lane found spares the two set lookups
-  // (rows are only ever added, so a lane once found stays declared).
   const std::pair<int32_t, int32_t> lane{slice.device_pid, slice.resource_tid};
-  if (lane != last_lane_ || !last_lane_declared_) {
+  KnownLane& known = known_lanes_[KnownLaneSlot(lane)];
+  if (!known.set || known.lane != lane) {
     const bool host_marker = slice.kind == RBLN_KINETO_KIND_RUNTIME && slice.name.has_value() &&
                              *slice.name == kLaunchMarkerName &&
                              !device_pids_.contains(slice.device_pid);
@@ -216,8 +215,8 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
       ++stats.dropped_unknown_row;
       return;
     }
-    last_lane_ = lane;
-    last_lane_declared_ = declared;
+    if (declared)
+      known = {lane, true};
   }
   const std::optional<PlacedSpan> span =
       PlaceInWindow(slice.start_steady_ns, slice.end_steady_ns, window_, &stats);

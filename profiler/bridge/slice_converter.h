@@ -4,6 +4,7 @@
 #ifndef RBLNSIM_PROFILER_BRIDGE_SLICE_CONVERTER_H_
 #define RBLNSIM_PROFILER_BRIDGE_SLICE_CONVERTER_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -87,8 +88,20 @@ class ExportConverter {
   BridgeResult result_;
   std::set<int32_t> device_pids_;
   std::set<std::pair<int32_t, int32_t>> lane_keys_;
-  std::pair<int32_t, int32_t> last_lane_{0, 0};
-  bool last_lane_declared_ = false;  // whether last_lane_ is a declared lane (else unset)
+  // Declared lanes seen lately, one per slot of a small table: a launch's slices take turns on
+  // a few lanes (DMA, compute, DMA again), so the lane of a slice is nearly always here and the
+  // two set lookups are spared. Rows are only ever added, so a lane once declared stays so.
+  struct KnownLane {
+    std::pair<int32_t, int32_t> lane{0, 0};
+    bool set = false;
+  };
+  static constexpr size_t kKnownLaneSlots = 16;
+  static size_t KnownLaneSlot(const std::pair<int32_t, int32_t>& lane) {
+    const uint32_t mixed =
+        (static_cast<uint32_t>(lane.second) * 0x9E3779B1u) ^ static_cast<uint32_t>(lane.first);
+    return (mixed * 0x85EBCA6Bu) >> 28;  // the top four bits: one of kKnownLaneSlots
+  }
+  std::array<KnownLane, kKnownLaneSlots> known_lanes_{};
   LaunchTags tags_;
   SliceArgScratch arg_scratch_;
 };

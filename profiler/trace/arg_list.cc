@@ -531,12 +531,20 @@ ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& va
 }
 
 char* ArgListBuilder::Append(size_t bytes) {
-  if (buffer_.empty())
-    buffer_.resize(kHeaderBytes);
-  const size_t at = buffer_.size();
-  buffer_.resize(at + bytes);
+  if (size_ + bytes > capacity_) {
+    // Grown by doubling and kept across events: after the first few events no arg allocates,
+    // and nothing is zeroed that is written next.
+    const size_t grown = std::max(size_ + bytes, std::max<size_t>(64, 2 * capacity_));
+    auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+    if (size_ != 0)
+      std::memcpy(bigger.get(), buffer_.get(), size_);
+    buffer_ = std::move(bigger);
+    capacity_ = grown;
+  }
+  char* at = buffer_.get() + size_;
+  size_ += bytes;
   ++count_;
-  return buffer_.data() + at;
+  return at;
 }
 
 ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {
@@ -556,7 +564,7 @@ bool ArgListBuilder::Has(std::string_view key) const {
 }
 
 bool ArgListBuilder::Has(const ArgKey& key) const {
-  const char* at = buffer_.data() + kHeaderBytes;
+  const char* at = buffer_.get();
   for (uint32_t i = 0; i < count_; ++i) {
     uint8_t kind = 0;
     std::string_view stored;
@@ -574,8 +582,7 @@ ArgList ArgListBuilder::Build() {
 ArgList ArgListBuilder::Build(ArgPool* pool) {
   ArgList list;
   if (count_ != 0) {
-    const ArgList::Payload payload{buffer_.data() + kHeaderBytes,
-                                   Length32(buffer_.size() - kHeaderBytes), count_};
+    const ArgList::Payload payload{buffer_.get(), Length32(size_), count_};
     if (pool == nullptr) {
       list.data_ = ArgList::OwnCopy(payload, 0);
     } else {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -174,7 +175,7 @@ class ArgListBuilder {
   bool Has(std::string_view key) const;
   bool Has(const ArgKey& key) const;
   void Clear() {
-    buffer_.clear();
+    size_ = 0;
     count_ = 0;
   }
   ArgList Build();
@@ -185,7 +186,9 @@ class ArgListBuilder {
   // Room for one more arg of |bytes| encoded bytes, counted; returns where to write it.
   char* Append(size_t bytes);
 
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;  // the encoded args, as a block holds them after its header
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   uint32_t count_ = 0;
 };
 

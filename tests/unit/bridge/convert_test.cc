@@ -159,6 +159,31 @@ TEST(BridgeConvertTest, SlicesOnUnknownRowsAreDroppedAndCounted) {
   EXPECT_EQ(result.events.size(), 1u);
 }
 
+// The converter remembers lanes it has found declared in a small table; more lanes than its
+// slots, taking turns with undeclared ones that may share a slot, are each judged right every
+// time.
+TEST(BridgeConvertTest, ManyLanesTakingTurnsAreEachJudgedEveryTime) {
+  FakeProducer fake;
+  fake.devices = {{1, "RBLN 0"}, {2, "RBLN 1"}};
+  for (int32_t tid = 1; tid <= 20; ++tid) {
+    fake.lanes.push_back({1, tid, "lane"});
+    fake.lanes.push_back({2, tid, "lane"});
+  }
+  int64_t at = 0;
+  for (int pass = 0; pass < 3; ++pass) {
+    for (int32_t tid = 1; tid <= 24; ++tid) {  // 21-24: undeclared on either device
+      fake.slices.push_back(SliceAt(1, tid, RBLN_KINETO_KIND_COMPUTE, at, at + 1));
+      fake.slices.push_back(SliceAt(2, tid, RBLN_KINETO_KIND_DMA, at, at + 1));
+      fake.slices.push_back(SliceAt(3, tid, RBLN_KINETO_KIND_DMA, at, at + 1));  // no device
+      ++at;
+    }
+  }
+  BridgeResult result = RunFake(&fake);
+  EXPECT_EQ(result.stats.slices_received, 3u * 24 * 3);
+  EXPECT_EQ(result.stats.dropped_unknown_row, 3u * (4 * 2 + 24));
+  EXPECT_EQ(result.events.size(), 3u * 20 * 2);
+}
+
 // The launch marker sits on the consumer's own host thread; the producer never declares the
 // host process as a device, so the marker is kept on a row the host trace names. Any other slice
 // on an undeclared row, and a marker on a device row without that lane, is still dropped.
