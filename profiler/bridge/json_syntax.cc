@@ -1,5 +1,6 @@
 #include "profiler/bridge/json_syntax.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -228,8 +229,10 @@ bool IsValidJsonValue(std::string_view text) {
   // Nearly every raw value is a launch id: digits, checked without the recogniser's set-up.
   const bool negative = !text.empty() && text[0] == '-';
   const std::string_view digits = text.substr(negative ? 1 : 0);
+  // A plain loop: find_first_not_of searches the set of ten digits for every character.
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   if (!digits.empty() && digits.size() <= 18 && (digits[0] != '0' || digits.size() == 1) &&
-      digits.find_first_not_of("0123456789") == std::string_view::npos) {
+      std::all_of(digits.begin(), digits.end(), is_digit)) {
     return true;
   }
   return JsonRecognizer(text).WholeTextIsOneValue();

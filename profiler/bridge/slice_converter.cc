@@ -114,11 +114,11 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
   }
   if (launch_device) {
     // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
-    args.Add(kDevice, int64_t{slice.device_pid});
-    args.Add(kStream, int64_t{slice.resource_tid});
-    args.Add(kCorrelation, slice.corr_id);
+    args.AddInt(kDevice, slice.device_pid);
+    args.AddInt(kStream, slice.resource_tid);
+    args.AddInt(kCorrelation, slice.corr_id);
   } else if (slice.corr_id != 0) {
-    args.Add(kCorrelation, slice.corr_id);  // HTA wants it on the runtime side too
+    args.AddInt(kCorrelation, slice.corr_id);  // HTA wants it on the runtime side too
   }
   return args.Build(pool);
 }

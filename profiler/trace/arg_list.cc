@@ -67,6 +67,10 @@ bool FitsInt8(int64_t i) {
   return i >= INT8_MIN && i <= INT8_MAX;
 }
 
+size_t IntSize(int64_t i) {
+  return FitsInt8(i) ? 1 : FitsInt32(i) ? 4 : 8;
+}
+
 // The type byte and the key: a two-byte id, or the key's text.
 size_t KeySize(const ArgKey& key) {
   return 1 + (key.id() ? sizeof(uint16_t) : TextSize(key.text().size()));
@@ -75,7 +79,7 @@ size_t KeySize(const ArgKey& key) {
 size_t EncodedSize(const ArgKey& key, const ArgValueView& value) {
   size_t payload = 8;
   if (const auto* i = std::get_if<int64_t>(&value))
-    payload = FitsInt8(*i) ? 1 : FitsInt32(*i) ? 4 : 8;
+    payload = IntSize(*i);
   else if (value.index() == kBool)
     payload = 1;
   else if (const auto* s = std::get_if<std::string_view>(&value))
@@ -109,25 +113,28 @@ char* PutKindAndKey(char* out, uint8_t kind, const ArgKey& key) {
   return PutText(out, key.text());
 }
 
-char* Encode(char* out, const ArgKey& key, const ArgValueView& value) {
-  uint8_t kind = static_cast<uint8_t>(value.index());
-  const auto* i = std::get_if<int64_t>(&value);
-  if (i != nullptr && FitsInt32(*i))
-    kind = FitsInt8(*i) ? kInt8 : kInt32;
-  out = PutKindAndKey(out, kind, key);
-  if (kind == kInt8) {
-    *out = static_cast<char>(static_cast<int8_t>(*i));
+// An integer in the narrowest of its three forms.
+char* EncodeInt(char* out, const ArgKey& key, int64_t i) {
+  if (FitsInt8(i)) {
+    out = PutKindAndKey(out, kInt8, key);
+    *out = static_cast<char>(static_cast<int8_t>(i));
     return out + 1;
   }
-  if (kind == kInt32) {
-    const auto narrow = static_cast<int32_t>(*i);
+  if (FitsInt32(i)) {
+    out = PutKindAndKey(out, kInt32, key);
+    const auto narrow = static_cast<int32_t>(i);
     std::memcpy(out, &narrow, sizeof narrow);
     return out + sizeof narrow;
   }
-  if (i != nullptr) {
-    std::memcpy(out, i, 8);
-    return out + 8;
-  }
+  out = PutKindAndKey(out, kInt64, key);
+  std::memcpy(out, &i, sizeof i);
+  return out + sizeof i;
+}
+
+char* Encode(char* out, const ArgKey& key, const ArgValueView& value) {
+  if (const auto* i = std::get_if<int64_t>(&value))
+    return EncodeInt(out, key, *i);
+  out = PutKindAndKey(out, static_cast<uint8_t>(value.index()), key);
   if (const auto* d = std::get_if<double>(&value)) {
     std::memcpy(out, d, 8);
     return out + 8;
@@ -549,6 +556,11 @@ char* ArgListBuilder::Append(size_t bytes) {
 
 ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {
   Encode(Append(EncodedSize(key, value)), key, value);
+  return *this;
+}
+
+ArgListBuilder& ArgListBuilder::AddInt(const ArgKey& key, int64_t value) {
+  EncodeInt(Append(KeySize(key) + IntSize(value)), key, value);
   return *this;
 }
 

@@ -168,6 +168,9 @@ class ArgListBuilder {
  public:
   ArgListBuilder& Add(std::string_view key, const ArgValueView& value);
   ArgListBuilder& Add(const ArgKey& key, const ArgValueView& value);
+  // The same as Add(key, int64_t{value}) without the variant: the bridge and the importer add
+  // millions of integers.
+  ArgListBuilder& AddInt(const ArgKey& key, int64_t value);
   // A value interned in the process's table (shared_text.h): four bytes in the block, read back
   // as the string or raw JSON it stands for.
   ArgListBuilder& Add(const ArgKey& key, SharedText text);

@@ -365,7 +365,7 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       if (!value)
         return false;
       if (kept)
-        builder_.Add(key, *value);
+        builder_.AddInt(trace::ArgKey(key), *value);
     }
   }
   event->args = builder_.Build(pool);

@@ -124,6 +124,34 @@ TEST(ArgListTest, PooledListsReadTheSameAndCopyOnChange) {
   EXPECT_TRUE(pooled_again.empty());
 }
 
+TEST(ArgListTest, AddIntStoresWhatAddDoes) {
+  const int64_t values[] = {0,
+                            -1,
+                            127,
+                            128,
+                            -128,
+                            -129,
+                            std::numeric_limits<int32_t>::max(),
+                            int64_t{std::numeric_limits<int32_t>::max()} + 1,
+                            std::numeric_limits<int32_t>::min(),
+                            std::numeric_limits<int64_t>::min(),
+                            std::numeric_limits<int64_t>::max()};
+  ArgListBuilder by_variant;
+  ArgListBuilder by_int;
+  for (const int64_t value : values) {
+    by_variant.Add(ArgKey("n"), value);
+    by_int.AddInt(ArgKey("n"), value);
+  }
+  const ArgList a = by_variant.Build();
+  const ArgList b = by_int.Build();
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(a.heap_bytes(), b.heap_bytes());  // the same narrowest forms
+  size_t i = 0;
+  for (const ArgView arg : b)
+    EXPECT_EQ(std::get<int64_t>(arg.value), values[i++]);
+  EXPECT_EQ(i, std::size(values));
+}
+
 // A pool holds a block as its args' bytes and a four-byte header, packed at two-byte alignment:
 // 150k device-slice-like lists (22 bytes of args each) fit in one of its blocks, where a
 // twelve-byte header rounded to eight took two.
