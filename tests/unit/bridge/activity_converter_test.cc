@@ -106,6 +106,31 @@ TEST(ActivityConverterTest, OneNpuRowPerDeviceAndOneLanePerKindThatOccurs) {
   }
 }
 
+TEST(ActivityConverterTest, LanesTakingTurnsEachGetOneRow) {
+  Activities in;
+  in.launches = {MakeLaunch(11, 100)};
+  int64_t at = 110;
+  for (const auto& [kind, device] : {std::pair{Activity::Kind::kDevice, 0u},
+                                     {Activity::Kind::kCopy, 0u},
+                                     {Activity::Kind::kDevice, 0u},
+                                     {Activity::Kind::kCopy, 2u},
+                                     {Activity::Kind::kDevice, 0u},
+                                     {Activity::Kind::kCopy, 0u}}) {
+    in.activities.push_back(Make(kind, device, "a", at, at + 5, 11));
+    at += 10;
+  }
+  const BridgeResult result = ConvertActivities(std::move(in), Window());
+  ASSERT_EQ(result.processes.size(), 2u);
+  EXPECT_EQ(result.processes[0].pid, 0);
+  EXPECT_EQ(result.processes[1].pid, 2);
+  ASSERT_EQ(result.threads.size(), 3u);
+  using Lane = std::pair<int64_t, int64_t>;
+  auto lane = [&](size_t i) { return Lane(result.threads[i].pid, result.threads[i].tid); };
+  EXPECT_EQ(lane(0), Lane(0, 0));
+  EXPECT_EQ(lane(1), Lane(0, 1));
+  EXPECT_EQ(lane(2), Lane(2, 1));
+}
+
 TEST(ActivityConverterTest, TheLaunchingHostProcessIsNeverADeviceRow) {
   const BridgeResult result = ConvertActivities(Sample(), Window());
   for (const trace::ProcessRow& row : result.processes)
@@ -147,6 +172,11 @@ TEST(ActivityConverterTest, OnlyLaunchIdIsAttachedAndOnlyForLaunchedWork) {
   ASSERT_EQ(mm->args.size(), 1u);
   EXPECT_EQ(mm->args[0].key, "launch_id");
   EXPECT_EQ(mm->args[0].value, trace::ArgValue(int64_t{11}));
+  // In the result's pool, as every launch_id of a window: one small block each, no heap block.
+  ASSERT_NE(result.arg_pool, nullptr);
+  EXPECT_TRUE(mm->args.pooled());
+  ASSERT_FALSE(Markers(result).empty());
+  EXPECT_TRUE(Markers(result)[0]->args.pooled());
   const trace::Event* h2d = FindEvent(result, "h2d");
   ASSERT_NE(h2d, nullptr);
   EXPECT_TRUE(h2d->args.empty());
