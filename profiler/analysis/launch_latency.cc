@@ -63,7 +63,7 @@ void CollectLaunches(const index::TraceIndex& index, LatencyReport* report) {
       uint32_t& op = op_of_name[forest.name[launcher]];
       if (op == index::kNone) {
         op = static_cast<uint32_t>(report->op_names.size());
-        report->op_names.emplace_back(index.names().text[forest.name[launcher]]);
+        report->op_names.emplace_back(index.names().text(forest.name[launcher]));
       }
       l.op = op;
       l.op_start_ns = trace.events[forest.event[launcher]].ts_ns;

@@ -142,7 +142,7 @@ void AddDevice(const index::TraceIndex& index, TraceSummary* summary) {
   std::unordered_map<std::string_view, DeviceTotals> families;
   for (size_t name = 0; name < by_name.size(); ++name) {
     if (by_name[name].slices > 0)
-      add(&families[CommandFamilyOf(index.names().text[name])], by_name[name]);
+      add(&families[CommandFamilyOf(index.names().text(name))], by_name[name]);
   }
   for (const auto& [family, totals] : families)
     summary->device_families[std::string(family)] = totals;
@@ -172,7 +172,7 @@ void AddSequence(const index::TraceIndex& index,
     uint32_t& id = id_of[forest.name[node]];
     if (id == index::kNone) {
       id = static_cast<uint32_t>(summary->sequence_names.size());
-      summary->sequence_names.emplace_back(index.names().text[forest.name[node]]);
+      summary->sequence_names.emplace_back(index.names().text(forest.name[node]));
     }
     summary->sequence.push_back(id);
   }

@@ -93,27 +93,30 @@ size_t NameTable::SlotOf(std::string_view name, size_t hash) const {
   const uint32_t tag = TagOf(hash);
   for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
     const Slot& s = slots_[slot];
-    if (s.id == kNone || (s.tag == tag && text[s.id] == name))
+    if (s.id == kNone || (s.tag == tag && text(s.id) == name))
       return slot;
   }
 }
 
 uint32_t NameTable::Find(std::string_view name) const {
   if (slots_.empty()) {
-    const auto it = std::find(text.begin(), text.end(), name);
-    return it == text.end() ? kNone : static_cast<uint32_t>(it - text.begin());
+    for (uint32_t id = 0; id < size(); ++id) {
+      if (text(id) == name)
+        return id;
+    }
+    return kNone;
   }
   return slots_[SlotOf(name, Hash(name))].id;
 }
 
-uint32_t NameTable::Intern(std::string_view name, size_t hash) {
+uint32_t NameTable::Intern(uint32_t event, size_t hash) {
   // At most half full, so a probe ends at an empty slot after a few steps.
-  if ((text.size() + 1) * 2 > slots_.size())
+  if ((size() + 1) * 2 > slots_.size())
     Grow();
-  Slot& slot = slots_[SlotOf(name, hash)];
+  Slot& slot = slots_[SlotOf((*events_)[event].name, hash)];
   if (slot.id == kNone) {
-    slot = {static_cast<uint32_t>(text.size()), TagOf(hash)};
-    text.push_back(name);
+    slot = {static_cast<uint32_t>(size()), TagOf(hash)};
+    first_event_.push_back(event);
   }
   return slot.id;
 }
@@ -131,8 +134,8 @@ void NameTable::Rehash(size_t slots) {
   const size_t mask = slots_.size() - 1;
   // The hashes are computed again rather than kept: eight bytes per name (a trace can have a
   // name per device slice) for a pass that a table sized from the estimate seldom makes.
-  for (uint32_t id = 0; id < text.size(); ++id) {
-    const size_t hash = Hash(text[id]);
+  for (uint32_t id = 0; id < size(); ++id) {
+    const size_t hash = Hash(text(id));
     size_t slot = hash & mask;
     while (slots_[slot].id != kNone)
       slot = (slot + 1) & mask;
@@ -195,7 +198,7 @@ void TraceIndex::FillNames() {
       ahead[i % kAhead] = NameTable::Hash(events[i + kAhead].name);
       names_.Prefetch(ahead[i % kAhead]);
     }
-    events_.name[i] = names_.Intern(events[i].name, hash);
+    events_.name[i] = names_.Intern(static_cast<uint32_t>(i), hash);
   }
 }
 

@@ -34,25 +34,30 @@ namespace rblnsim::index {
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
-// Event names, each spelt once; ids are dense from 0 in first-appearance order. The views point
-// into the trace's events, so the index must not outlive the trace. Open addressing over ids:
-// device slice names are unique per launch, so a trace has hundreds of thousands of names, and
-// a node per name (std::unordered_map) cost more than the rest of the index's columns.
-struct NameTable {
-  std::vector<std::string_view> text;  // id -> name
+// Event names, each spelt once; ids are dense from 0 in first-appearance order. A name is held
+// as the position of the first event that carries it (four bytes; a view was sixteen), so the
+// index must not outlive the trace. Open addressing over ids: device slice names are unique per
+// launch, so a trace has hundreds of thousands of names, and a node per name
+// (std::unordered_map) cost more than the rest of the index's columns.
+class NameTable {
+ public:
+  // The names of |events|, which must outlive the table and not move.
+  explicit NameTable(const std::vector<trace::Event>* events = nullptr) : events_(events) {}
 
-  size_t size() const { return text.size(); }
+  size_t size() const { return first_event_.size(); }
+  std::string_view text(uint32_t id) const { return (*events_)[first_event_[id]].name.view(); }
   // Room for |names| names without regrowing the id arrays.
-  void ReserveIds(size_t names) { text.reserve(names); }
+  void ReserveIds(size_t names) { first_event_.reserve(names); }
   // Slots for |names| names in all, so that interning them does not regrow the table.
   void ReserveSlots(size_t names);
   // kNone when no event has that name. Hashed while the names are interned; a scan of the ids
   // once ReleaseSlots() has run.
   uint32_t Find(std::string_view name) const;
-  uint32_t Intern(std::string_view name) { return Intern(name, Hash(name)); }
-  // |hash| is Hash(name). Interning many names, a caller hashes a few names ahead and calls
+  // The id of the name of event |event|.
+  uint32_t Intern(uint32_t event) { return Intern(event, Hash((*events_)[event].name)); }
+  // |hash| is Hash(that name). Interning many names, a caller hashes a few names ahead and calls
   // Prefetch for them: with hundreds of thousands of names nearly every probe misses the caches.
-  uint32_t Intern(std::string_view name, size_t hash);
+  uint32_t Intern(uint32_t event, size_t hash);
   void Prefetch(size_t hash) const {
     if (!slots_.empty())
       __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
@@ -79,13 +84,15 @@ struct NameTable {
   // the table starts again from every id).
   void Grow() {
     size_t slots = std::max<size_t>(64, slots_.size() * 2);
-    while (slots < (text.size() + 1) * 2)
+    while (slots < (size() + 1) * 2)
       slots *= 2;
     Rehash(slots);
   }
   void Rehash(size_t slots);
 
-  std::vector<Slot> slots_;  // power-of-two size; id kNone when empty
+  const std::vector<trace::Event>* events_;
+  std::vector<uint32_t> first_event_;  // id -> the first event with that name
+  std::vector<Slot> slots_;            // power-of-two size; id kNone when empty
 };
 
 // Per-event bits of EventColumns::flags.
@@ -195,7 +202,7 @@ class TraceIndex {
   const LaunchTable& launches() const { return launches_; }
 
   const trace::Event& event(size_t i) const { return trace_->events[i]; }
-  std::string_view Name(size_t event) const { return names_.text[events_.name[event]]; }
+  std::string_view Name(size_t event) const { return names_.text(events_.name[event]); }
   std::optional<int64_t> LaunchId(size_t event) const;
   std::optional<int64_t> ExternalId(size_t event) const;
 
@@ -210,7 +217,7 @@ class TraceIndex {
 
  private:
   TraceIndex(const trace::Trace& trace, trace::Dialect dialect)
-      : trace_(&trace), dialect_(dialect) {}
+      : trace_(&trace), dialect_(dialect), names_(&trace.events) {}
   void FillNames();
   void FillColumns();
   void BuildForest();

@@ -47,7 +47,7 @@ std::string_view RowName(std::string_view name) {
 // A row-name id's text: its name's, except that |profiler_step|, the first ProfilerStep#N's id,
 // stands for all of them.
 std::string_view RowNameText(const index::NameTable& names, uint32_t profiler_step, uint32_t name) {
-  return name == profiler_step ? kProfilerStepRow : names.text[name];
+  return name == profiler_step ? kProfilerStepRow : names.text(name);
 }
 
 // torch's (start, -end) order, stable: ties keep logging order, i.e. event index order. Host
@@ -183,8 +183,8 @@ class EventTree {
     std::vector<uint8_t> filtered(names.size());
     profiler_step_name_.resize(names.size());
     for (uint32_t n = 0; n < names.size(); ++n) {
-      filtered[n] = IsFilteredName(names.text[n]);
-      if (RowName(names.text[n]) != names.text[n]) {
+      filtered[n] = IsFilteredName(names.text(n));
+      if (RowName(names.text(n)) != names.text(n)) {
         if (profiler_step_ == index::kNone)
           profiler_step_ = n;
         profiler_step_name_[n] = true;

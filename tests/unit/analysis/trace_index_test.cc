@@ -25,24 +25,37 @@ using testing::FindEvent;
 using testing::ValidCurrentTrace;
 using trace::Trace;
 
+// Events named |names|, in order: a table interns the names of a trace's events.
+std::vector<trace::Event> NamedEvents(const std::vector<std::string>& names) {
+  std::vector<trace::Event> events(names.size());
+  for (size_t i = 0; i < names.size(); ++i)
+    events[i].name = names[i];
+  return events;
+}
+
 // Names are interned once each, in first-appearance order, also when the table regrows many
 // times over (a trace has a distinct device slice name per launch).
 TEST(NameTableTest, InternsEachNameOnceAndFindsEveryOne) {
-  index::NameTable table;
   std::vector<std::string> names;
   for (int i = 0; i < 100'000; ++i)
     names.push_back("i" + std::to_string(i) + "_0_W0_mm_" + std::to_string(i % 7));
+  const size_t unique = names.size();
+  names.push_back("");
+  names.push_back(names[12'345]);
+  const std::vector<trace::Event> events = NamedEvents(names);
+  index::NameTable table(&events);
   EXPECT_EQ(table.Find("absent"), index::kNone);
-  for (size_t i = 0; i < names.size(); ++i)
-    ASSERT_EQ(table.Intern(names[i]), i);
-  EXPECT_EQ(table.Intern(""), names.size());
-  EXPECT_EQ(table.Intern(names[12'345]), 12'345u);  // a repeat gets the first id
-  EXPECT_EQ(table.size(), names.size() + 1);
-  for (size_t i = 0; i < names.size(); i += 997)
+  for (uint32_t i = 0; i < unique; ++i)
+    ASSERT_EQ(table.Intern(i), i);
+  EXPECT_EQ(table.Intern(unique), unique);       // ""
+  EXPECT_EQ(table.Intern(unique + 1), 12'345u);  // a repeat gets the first id
+  EXPECT_EQ(table.size(), unique + 1);
+  for (size_t i = 0; i < unique; i += 997)
     EXPECT_EQ(table.Find(names[i]), i);
-  EXPECT_EQ(table.Find(""), names.size());
+  EXPECT_EQ(table.Find(""), unique);
   EXPECT_EQ(table.Find("i1_0_W0_mm_2"), index::kNone);  // a near miss
-  EXPECT_EQ(table.text[42], names[42]);
+  EXPECT_EQ(table.text(42), names[42]);
+  EXPECT_EQ(table.text(12'345), names[12'345]);
 }
 
 // From kEventsForNameThread events on, the names are interned on a second thread while the
@@ -59,9 +72,9 @@ TEST(NameTableTest, ALargeTraceInternsOnASecondThreadInTraceOrder) {
   }
   auto index = index::TraceIndex::Build(trace);
   ASSERT_TRUE(index.ok()) << index.status().message();
-  index::NameTable one_thread;
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t id = one_thread.Intern(trace.events[i].name);
+  index::NameTable one_thread(&trace.events);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t id = one_thread.Intern(i);
     ASSERT_EQ(index->events().name[i], id) << i;
     ASSERT_EQ(index->Name(i), std::string_view(trace.events[i].name)) << i;
   }
@@ -69,50 +82,51 @@ TEST(NameTableTest, ALargeTraceInternsOnASecondThreadInTraceOrder) {
   EXPECT_EQ(index->names().Find("slice_77"), one_thread.Find("slice_77"));
   // The forest, built after the names, reads them.
   ASSERT_GT(index->forest().size(), 0u);
-  EXPECT_EQ(index->names().text[index->forest().name[0]], "aten::mm");
+  EXPECT_EQ(index->names().text(index->forest().name[0]), "aten::mm");
 }
 
-// "n0" ... "n<count - 1>". A table views its names: they must outlive it.
-std::vector<std::string> NumberedNames(int count) {
+// Events named "n0" ... "n<count - 1>".
+std::vector<trace::Event> NumberedEvents(int count) {
   std::vector<std::string> names;
   for (int i = 0; i < count; ++i)
     names.push_back("n" + std::to_string(i));
-  return names;
+  return NamedEvents(names);
 }
 
-// Interns the first |count| of |names|, each a new id in order.
-void InternFirst(const std::vector<std::string>& names, int count, index::NameTable* table) {
+// Interns the names of the first |count| events, each a new id in order.
+void InternFirst(int count, index::NameTable* table) {
   for (int i = 0; i < count; ++i)
-    ASSERT_EQ(table->Intern(names[i]), static_cast<uint32_t>(i));
+    ASSERT_EQ(table->Intern(static_cast<uint32_t>(i)), static_cast<uint32_t>(i));
 }
 
 // Reserving slots for more names keeps every id and finds every name already interned.
 TEST(NameTableTest, ReservingSlotsKeepsTheNames) {
-  const std::vector<std::string> names = NumberedNames(1001);
-  index::NameTable table;
-  InternFirst(names, 1000, &table);
+  const std::vector<trace::Event> events = NumberedEvents(1001);
+  index::NameTable table(&events);
+  InternFirst(1000, &table);
   table.ReserveSlots(200'000);
   table.ReserveSlots(10);  // never shrinks
   for (int i = 0; i < 1000; ++i)
-    ASSERT_EQ(table.Find(names[i]), static_cast<uint32_t>(i));
-  EXPECT_EQ(table.Intern(names[1000]), 1000u);
-  EXPECT_EQ(table.Intern(names[7]), 7u);
+    ASSERT_EQ(table.Find("n" + std::to_string(i)), static_cast<uint32_t>(i));
+  EXPECT_EQ(table.Intern(1000), 1000u);
+  EXPECT_EQ(table.Intern(7), 7u);
 }
 
 // A built index keeps its names but not the probe table it interned them with; the table still
 // answers, and interns more, without it.
 TEST(NameTableTest, ReleasedSlotsKeepIdsAndLookups) {
-  const std::vector<std::string> names = NumberedNames(101);
-  index::NameTable table;
-  InternFirst(names, 100, &table);
+  const std::vector<trace::Event> events = NumberedEvents(101);
+  index::NameTable table(&events);
+  InternFirst(100, &table);
   ASSERT_GT(table.slot_bytes(), 0u);
   table.ReleaseSlots();
   EXPECT_EQ(table.slot_bytes(), 0u);
-  EXPECT_EQ(table.Find(names[42]), 42u);
+  EXPECT_EQ(table.Find("n42"), 42u);
   EXPECT_EQ(table.Find("absent"), index::kNone);
-  EXPECT_EQ(table.Intern(names[7]), 7u);
-  EXPECT_EQ(table.Intern(names[100]), 100u);
-  EXPECT_EQ(table.Find(names[99]), 99u);
+  EXPECT_EQ(table.Intern(7), 7u);
+  EXPECT_EQ(table.Intern(100), 100u);
+  EXPECT_EQ(table.Find("n99"), 99u);
+  EXPECT_EQ(table.text(100), "n100");
 
   Trace trace;
   for (int i = 0; i < 1000; ++i) {
@@ -141,9 +155,9 @@ TEST(NameTableTest, SlotsSizedFromASampleGiveTheSameIds) {
     }
     auto index = index::TraceIndex::Build(trace);
     ASSERT_TRUE(index.ok()) << index.status().message();
-    index::NameTable one_at_a_time;
-    for (size_t i = 0; i < n; ++i)
-      ASSERT_EQ(index->events().name[i], one_at_a_time.Intern(trace.events[i].name)) << i;
+    index::NameTable one_at_a_time(&trace.events);
+    for (uint32_t i = 0; i < n; ++i)
+      ASSERT_EQ(index->events().name[i], one_at_a_time.Intern(i)) << i;
     EXPECT_EQ(index->names().size(), one_at_a_time.size());
     EXPECT_EQ(index->names().Find("slice_299999"), one_at_a_time.Find("slice_299999"));
     EXPECT_EQ(index->names().Find("slice_0"), one_at_a_time.Find("slice_0"));

@@ -90,7 +90,7 @@ const std::set<std::string, std::less<>>& KnownCostKeys() {
 // NaN/Inf scan, "cpu::kernel" for a fallback's CPU kernel). "" when it is no op cost.
 std::string HostCostKey(const index::TraceIndex& index, uint32_t node, bool has_marker_child) {
   const index::HostForest& forest = index.forest();
-  const std::string_view name = index.names().text[forest.name[node]];
+  const std::string_view name = index.names().text(forest.name[node]);
   if (forest.kind[node] == index::HostKind::kAnnotation) {
     return name == "Torch-Compiled Region" ? "rbln::graph" : "";
   }
@@ -143,7 +143,7 @@ void DigestHost(const index::TraceIndex& index, TraceDigest* digest) {
       continue;
     const double self_ns =
         static_cast<double>(trace.events[forest.event[n]].dur_ns) - children_ns[n];
-    HostTime& by_name = digest->host_ops[std::string(index.names().text[forest.name[n]])];
+    HostTime& by_name = digest->host_ops[std::string(index.names().text(forest.name[n]))];
     ++by_name.count;
     by_name.self_ns += self_ns;
     const std::string key = HostCostKey(index, n, marker_child[n]);
