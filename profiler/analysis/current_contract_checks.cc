@@ -279,7 +279,7 @@ class CurrentChecker {
     bool any = false;
     for (size_t k = 0; k < order.size(); ++k) {
       const Event& m = events_[order[k]];
-      if (k == 0 || row != std::make_pair(m.pid, m.tid)) {
+      if (k == 0 || row != std::pair<int64_t, int64_t>(m.pid, m.tid)) {
         row = {m.pid, m.tid};
         next = 0;
         any = false;

@@ -143,7 +143,7 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
         ++finishes[found->second];
       }
     }
-    if (last_lane != std::pair(event.pid, event.tid)) {
+    if (last_lane != std::pair<int64_t, int64_t>(event.pid, event.tid)) {
       last_lane.emplace(event.pid, event.tid);
       devices.insert(event.pid);
       lanes.insert(*last_lane);

@@ -71,9 +71,9 @@ TEST(CategoryTextTest, ManyCategoriesWhileOthersInternAndRead) {
   }
 }
 
-TEST(CategoryTextTest, EventsStayEightyBytes) {
+TEST(CategoryTextTest, EventsStaySeventyTwoBytes) {
   EXPECT_EQ(sizeof(CategoryText), 4u);
-  EXPECT_EQ(sizeof(Event), 80u);
+  EXPECT_EQ(sizeof(Event), 72u);
 }
 
 }  // namespace

@@ -1,0 +1,93 @@
+// CompactInt: Event::pid and Event::tid in four bytes, every int64 read back exactly.
+#include "profiler/trace/compact_int.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "profiler/trace/trace.h"
+
+namespace rblnsim::trace {
+namespace {
+
+int32_t RawOf(CompactInt value) {
+  int32_t raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
+TEST(CompactIntTest, EveryKindOfValueReadsBackExactly) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const int64_t inline_min = CompactInt::kInlineMin;
+  for (const int64_t value :
+       {int64_t{0}, int64_t{1}, int64_t{-1}, int64_t{4321}, int64_t{INT32_MAX},
+        int64_t{INT32_MAX} + 1, inline_min, inline_min - 1, int64_t{INT32_MIN},
+        int64_t{INT32_MIN} - 1, kMin, kMax, int64_t{123456789012345678}, -int64_t{1} << 40}) {
+    const CompactInt compact(value);
+    EXPECT_EQ(static_cast<int64_t>(compact), value);
+    EXPECT_EQ(compact.value(), value);
+    CompactInt assigned;
+    assigned = value;
+    EXPECT_EQ(assigned.value(), value);
+  }
+}
+
+TEST(CompactIntTest, InlineValuesAreTheirOwnBitsAndWideOnesAPlaceInTheTable) {
+  EXPECT_EQ(RawOf(CompactInt(INT32_MAX)), INT32_MAX);
+  EXPECT_EQ(RawOf(CompactInt(CompactInt::kInlineMin)), CompactInt::kInlineMin);
+  EXPECT_LT(RawOf(CompactInt(int64_t{INT32_MAX} + 1)), CompactInt::kInlineMin);
+  // A wide value is kept once, however many events carry it.
+  const int64_t wide = int64_t{77} << 40;
+  EXPECT_EQ(RawOf(CompactInt(wide)), RawOf(CompactInt(wide)));
+  EXPECT_NE(RawOf(CompactInt(wide)), RawOf(CompactInt(wide + 1)));
+}
+
+TEST(CompactIntTest, ComparesAsTheInt64ItHolds) {
+  const CompactInt a(5);
+  const CompactInt big(int64_t{1} << 50);
+  EXPECT_TRUE(a == 5);
+  EXPECT_TRUE(5 == a);
+  EXPECT_TRUE(a != 6);
+  EXPECT_TRUE(a < big);
+  EXPECT_TRUE(big > int64_t{1} << 49);
+  EXPECT_TRUE(CompactInt(-(int64_t{1} << 45)) < a);  // a wide negative value orders below
+  EXPECT_TRUE(big == CompactInt(int64_t{1} << 50));
+}
+
+TEST(CompactIntTest, EventsKeepPidAndTidInEightBytes) {
+  Event event;
+  event.pid = int64_t{1} << 33;
+  event.tid = -3;
+  EXPECT_EQ(event.pid, int64_t{1} << 33);
+  EXPECT_EQ(event.tid, -3);
+  static_assert(sizeof(event.pid) + sizeof(event.tid) == 8);
+}
+
+// The importer parses windows on two threads, each setting pids: wide values interned from both
+// at once each read back as themselves.
+TEST(CompactIntTest, ThreadsEncodingWideValuesAtOnceReadBackTheirOwn) {
+  constexpr int kPerThread = 20'000;
+  auto encode = [](int64_t base, std::vector<CompactInt>* out) {
+    for (int i = 0; i < kPerThread; ++i)
+      out->emplace_back(base + (i % 5000) * 7);
+  };
+  std::vector<CompactInt> first, second;
+  std::thread a(encode, int64_t{3} << 40, &first);
+  std::thread b(encode, int64_t{3} << 40, &second);
+  a.join();
+  b.join();
+  for (int i = 0; i < kPerThread; ++i) {
+    const int64_t expected = (int64_t{3} << 40) + (i % 5000) * 7;
+    ASSERT_EQ(first[i].value(), expected);
+    ASSERT_EQ(second[i].value(), expected);
+    ASSERT_EQ(RawOf(first[i]), RawOf(second[i]));
+  }
+}
+
+}  // namespace
+}  // namespace rblnsim::trace
