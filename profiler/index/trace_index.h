@@ -124,7 +124,9 @@ struct EventColumns {
   // few events have both (a launch's device slices and markers carry the one, host ops the
   // other), and most columns of a large trace would be zeros. TraceIndex::LaunchId and
   // ExternalId read them with the flags.
-  std::vector<int64_t> id;
+  // Four bytes each (trace::CompactInt): ids of real traces are small; any other value still
+  // reads back exactly.
+  std::vector<trace::CompactInt> id;
   std::unordered_map<uint32_t, int64_t> external_id_beside_launch_id;  // by event, the rare both
   std::vector<uint16_t> flags;
   std::vector<uint32_t> node;  // the event's host forest node, or kNone

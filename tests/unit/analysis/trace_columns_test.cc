@@ -58,7 +58,12 @@ TEST(TraceIndexColumns, IdsAreReadOnceAsIntArgReadsThem) {
   Event both_text = Make(Category::kKernel, "k", 5, 1, 7);
   both_text.args.push_back({"launch_id", std::string("thirteen")});
   both_text.args.push_back({"External id", int64_t{14}});
-  t.events = {number, quoted, text, twice, both, both_text};
+  // Ids far outside 32 bits (the column holds four bytes per event) read back exactly.
+  Event wide = Make(Category::kKernel, "k", 6, 1, 7);
+  wide.args.push_back({"launch_id", int64_t{1} << 45});
+  Event wide_external = Make(Category::kCpuOp, "aten::mm", 7, 1);
+  wide_external.args.push_back({"External id", -(int64_t{1} << 40)});
+  t.events = {number, quoted, text, twice, both, both_text, wide, wide_external};
 
   const TraceIndex index = Index(t);
   for (size_t i = 0; i < t.events.size(); ++i) {
@@ -70,6 +75,8 @@ TEST(TraceIndexColumns, IdsAreReadOnceAsIntArgReadsThem) {
   EXPECT_EQ(index.LaunchId(4), 12);
   EXPECT_EQ(index.ExternalId(4), 11);
   EXPECT_EQ(index.ExternalId(5), 14);
+  EXPECT_EQ(index.LaunchId(6), int64_t{1} << 45);
+  EXPECT_EQ(index.ExternalId(7), -(int64_t{1} << 40));
   EXPECT_EQ(index.names().size(), 3u);  // "k" once, "aten::mm", "rbln_run"
   EXPECT_EQ(index.Name(1), "k");
   EXPECT_EQ(index.names().Find("aten::mm"), index.events().name[3]);
