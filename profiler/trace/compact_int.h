@@ -2,7 +2,7 @@
 // and a trace of 10^6 launches holds 9M events; real pids and tids (OS ids, NPU indices, lane
 // numbers) fit easily in 32 bits. A value outside the inline range still round-trips exactly: it
 // is kept once in a process-wide table, and the four bytes hold its place there. Only crafted or
-// unusual traces take that path, which is why it may take a lock.
+// unusual traces take that path; entering a value there takes a lock, reading one does not.
 #ifndef RBLNSIM_PROFILER_TRACE_COMPACT_INT_H_
 #define RBLNSIM_PROFILER_TRACE_COMPACT_INT_H_
 

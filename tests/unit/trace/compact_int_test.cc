@@ -89,5 +89,32 @@ TEST(CompactIntTest, ThreadsEncodingWideValuesAtOnceReadBackTheirOwn) {
   }
 }
 
+// Reads take no lock: while two threads keep entering new wide values (past several of the
+// table's chunks), each reads back every value it entered, at once and again at the end.
+TEST(CompactIntTest, ValuesReadBackWhileTheTableGrowsUnderThem) {
+  constexpr int kPerThread = 150'000;
+  auto enter = [](int64_t base, bool* ok) {
+    std::vector<CompactInt> mine;
+    mine.reserve(kPerThread);
+    for (int i = 0; i < kPerThread; ++i) {
+      mine.emplace_back(base + i);
+      if (mine.back().value() != base + i)
+        *ok = false;
+    }
+    for (int i = 0; i < kPerThread; ++i) {
+      if (mine[i].value() != base + i)
+        *ok = false;
+    }
+  };
+  bool first_ok = true;
+  bool second_ok = true;
+  std::thread a(enter, int64_t{5} << 40, &first_ok);
+  std::thread b(enter, -(int64_t{5} << 40), &second_ok);
+  a.join();
+  b.join();
+  EXPECT_TRUE(first_ok);
+  EXPECT_TRUE(second_ok);
+}
+
 }  // namespace
 }  // namespace rblnsim::trace
