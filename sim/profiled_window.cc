@@ -7,6 +7,7 @@
 #include "profiler/bridge/activity_bridge.h"
 #include "profiler/bridge/kineto_api.h"
 #include "profiler/bridge/rbln_bridge.h"
+#include "sim/host_trace.h"
 #include "sim/simulated_clock.h"
 
 namespace rblnsim::sim {
@@ -29,6 +30,9 @@ StatusOr<Capture> DriveSession(SimulatedRuntime* runtime, Bridge* bridge) {
   capture.window = runtime->RunWindow();
   capture.capture_end_ns = runtime->SystemNowNs();
   if (has_session) {
+    // The trace is one array, host events then device events: the device events' array keeps
+    // room for the host events, so that array becomes the trace's (session.cc).
+    bridge->ReserveSpareEvents(HostTraceEvents(simulation->host_timeline()));
     RBLNSIM_ASSIGN_OR_RETURN(bridge::BridgeResult result,
                              bridge->Stop(capture.capture_start_ns, capture.capture_end_ns));
     capture.device_side = std::move(result);

@@ -1,6 +1,8 @@
 #include "sim/session.h"
 
+#include <iterator>
 #include <utility>
+#include <vector>
 
 #include "profiler/trace/json_writer.h"
 #include "sim/host_trace.h"
@@ -32,12 +34,12 @@ StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
   trace.capture_end_ns = capture.capture_end_ns;
   trace.base_time_ns = trace::KinetoBaseTimeNs(capture.capture_start_ns);
   trace.device_properties.push_back(DeviceProperties(scenario));
-  // One array for the host events and the device events after them: growing it by doubling,
-  // then once more for the device side, held two copies of the host events at a time. Sized
-  // exactly: room reserved is room faulted in (the run's prefault thread), and the timeline's
-  // runtime markers, a ninth of a 10^6-launch run's events, reach the trace through the bridge.
-  trace.events.reserve(HostTraceEvents(out.session.timeline) +
-                       (capture.device_side ? capture.device_side->events.size() : 0));
+  // One array holds the trace, host events then device events. The host events are made in an
+  // array of their own, sized exactly (room reserved is room faulted in, by the run's prefault
+  // thread), then moved in front of the device events, whose array the bridge made with room
+  // for them (profiled_window.cc): the trace takes that array, and no second array of the
+  // whole trace is made. The timeline's runtime markers reach the trace through the bridge.
+  trace.events.reserve(HostTraceEvents(out.session.timeline));
   AppendHostTrace(scenario, out.session.timeline, scenario.host.system_epoch_ns, &trace);
   out.session.timeline = HostTimeline();  // now in |trace|: a long window's timeline is large
   if (capture.device_side) {
@@ -45,7 +47,11 @@ StatusOr<SimulatedSession> SimulateSession(const SessionConfig& config) {
     // The counters are read before the events move out, so nothing reads a moved-from result.
     out.stats = device_side.stats;
     auto metadata = device_side.StatsAsMetadata();
-    std::move(device_side).AppendTo(&trace);
+    std::vector<trace::Event>& events = device_side.events;
+    events.insert(events.begin(), std::make_move_iterator(trace.events.begin()),
+                  std::make_move_iterator(trace.events.end()));
+    trace.events = std::move(events);
+    std::move(device_side).AppendTo(&trace);  // the rows and args; its events are in already
     for (auto& entry : metadata)
       trace.metadata.push_back(std::move(entry));
   }

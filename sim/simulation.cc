@@ -122,6 +122,10 @@ Status Simulation::RunWindow() {
   return RunSteps(impl_->scenario.workload.profile, /*recording=*/true);
 }
 
+const HostTimeline& Simulation::host_timeline() const {
+  return impl_->host.timeline();
+}
+
 SessionData Simulation::EndSession() {
   SessionData data;
   data.begin_ns = session_begin_ns_;

@@ -57,6 +57,8 @@ class Simulation {
   void RecordLaunchTruth(bool on);
 
   bool window_ran() const { return window_ran_; }
+  // The open session's host timeline so far (EndSession takes it).
+  const HostTimeline& host_timeline() const;
   double NowNs() const;
   int64_t DeviceCyclesAt(double host_ns) const;
   const scenario::Scenario& scenario() const;

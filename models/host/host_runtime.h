@@ -60,6 +60,8 @@ class HostRuntime : public sc_core::sc_module {
   // Session boundaries: per-instance sequence numbers restart and records are taken.
   void ResetSession();
   sim::HostTimeline TakeTimeline();
+  // The session's timeline so far.
+  const sim::HostTimeline& timeline() const { return timeline_; }
   sim::GroundTruth TakeTruth();
   // Whether recorded launches leave a LaunchTruth (on by default). A caller that reads none (a
   // run that writes no roofline, metrics or truth file) turns it off: a record of some 250

@@ -72,6 +72,8 @@ class ActivityBridge {
   StatusOr<BridgeResult> Stop(int64_t capture_start_system_ns, int64_t capture_end_system_ns);
 
   bool has_session() const { return lifecycle_.has_session(); }
+  // Room Stop's result keeps in its events for |events| more (ConvertWindow::spare_events).
+  void ReserveSpareEvents(size_t events) { lifecycle_.set_spare_events(events); }
 
  private:
   ActivityApi api_;

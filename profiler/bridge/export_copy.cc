@@ -76,9 +76,6 @@ void CopyRows(const RblnKinetoExport& exp, CopiedExport* out) {
   }
 }
 
-// About one pool block.
-constexpr size_t kPieceTextBytes = 60 * 1024;
-
 }  // namespace
 
 CopiedExport CopyExport(const RblnKinetoExport& exp) {
@@ -91,28 +88,6 @@ CopiedExport CopyExport(const RblnKinetoExport& exp) {
   for (uint32_t i = 0; i < slices; ++i)
     CopySlice(exp.slices[i], &out);
   return out;
-}
-
-uint64_t CopyExportBySlice(const RblnKinetoExport& exp,
-                           const std::function<void(const CopiedExport& rows)>& rows,
-                           const SliceCopyFn& each_slice) {
-  CopiedExport head;
-  CopyRows(exp, &head);
-  const uint32_t slices = ReadableCount(exp.slices, exp.slices_count, &head.null_arrays);
-  rows(head);
-  CopiedExport piece;
-  for (uint32_t i = 0; i < slices; ++i) {
-    piece.slices.clear();
-    piece.categories.clear();
-    piece.annotations.clear();
-    // The text is kept for a while, so that what slices share through one pointer (annotation
-    // keys, category sets) is copied once per stretch of slices, not once per slice.
-    if (piece.text.bytes() > kPieceTextBytes)
-      piece.text.Reset();
-    CopySlice(exp.slices[i], &piece);
-    each_slice(piece, piece.slices.back());
-  }
-  return head.null_arrays + piece.null_arrays;
 }
 
 void CopiedExport::AddAnnotation(CopiedSlice* slice,

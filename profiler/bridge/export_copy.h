@@ -5,7 +5,6 @@
 #define RBLNSIM_PROFILER_BRIDGE_EXPORT_COPY_H_
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -85,16 +84,6 @@ struct CopiedExport {
 // Copies everything reachable from |exp|. Only the producer's documented pointers are followed;
 // a null array with a non-zero count is treated as empty and counted rather than dereferenced.
 CopiedExport CopyExport(const RblnKinetoExport& exp);
-
-// The same copy a slice at a time, for a sink that converts as it copies: |rows| gets a copy of
-// the devices and lanes (no slices), then |each_slice| every slice in export order, in a copy
-// holding that slice alone and reused for the next one, so a capture of millions of slices is
-// never held a second time. Views into a piece die when |each_slice| returns. Returns the null
-// arrays counted over the whole export.
-using SliceCopyFn = std::function<void(const CopiedExport& piece, const CopiedSlice& slice)>;
-uint64_t CopyExportBySlice(const RblnKinetoExport& exp,
-                           const std::function<void(const CopiedExport& rows)>& rows,
-                           const SliceCopyFn& each_slice);
 
 }  // namespace rblnsim::bridge
 

@@ -3,7 +3,7 @@
 #include <optional>
 #include <utility>
 
-#include "profiler/bridge/export_copy.h"
+#include "profiler/bridge/held_export.h"
 #include "profiler/bridge/slice_converter.h"
 
 namespace rblnsim::bridge {
@@ -13,16 +13,15 @@ namespace {
 // What the sink hands back across the C boundary. Only the first export is kept: the ABI allows
 // exactly one call, and a second one is a producer bug to count, not data to merge.
 struct SinkState {
-  const ConvertWindow* window = nullptr;
-  std::optional<BridgeResult> result;
+  std::optional<HeldExport> held;
   uint64_t calls = 0;
   uint64_t null_exports = 0;
 };
 
 // A plain function, so it can be passed as RblnKinetoExportSink; its SinkState arrives through
-// |user_data|. The pointers die when it returns, so each slice is copied and converted before
-// the next (ConvertExportBySlice): the export is never held twice, once copied and once as
-// events.
+// |user_data|. The pointers die when it returns, and the producer's export lives until then:
+// the sink only takes its compact copy (held_export.h), and the events are made after the
+// producer has freed its export, so the two never lie side by side.
 void SinkTrampoline(const RblnKinetoExport* exp, void* user_data) {
   auto* state = static_cast<SinkState*>(user_data);
   ++state->calls;
@@ -30,8 +29,8 @@ void SinkTrampoline(const RblnKinetoExport* exp, void* user_data) {
     ++state->null_exports;
     return;
   }
-  if (!state->result.has_value())
-    state->result = ConvertExportBySlice(*exp, *state->window);
+  if (!state->held.has_value())
+    state->held = HeldExport::Hold(*exp);
 }
 
 // Accounts for every way the producer can break "exported_out says whether the sink was called,
@@ -86,7 +85,6 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return BridgeResult{};
 
   SinkState sink;
-  sink.window = &*window;
   // An out-of-range sentinel, so a producer that never writes exported_out is caught too.
   int32_t exported = -1;
   const RBLNRetCode code = api_.end_session_and_export(&SinkTrampoline, &sink, &exported);
@@ -94,7 +92,8 @@ StatusOr<BridgeResult> RblnBridge::Stop(int64_t capture_start_system_ns,
     return Status::Error("rbln_kineto_end_session_and_export failed: " + RetCodeName(code));
   }
 
-  BridgeResult result = sink.result.has_value() ? std::move(*sink.result) : BridgeResult{};
+  BridgeResult result =
+      sink.held.has_value() ? ConvertHeldExport(std::move(*sink.held), *window) : BridgeResult{};
   CountProtocol(sink, exported, &result.stats);
   AttachProducerStats(api_.last_session_stats, &result.stats);
   return result;

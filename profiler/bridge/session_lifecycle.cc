@@ -38,6 +38,7 @@ StatusOr<std::optional<ConvertWindow>> SessionLifecycle::Stop(int64_t capture_st
   window.offset_ns = anchor_system_ns_ - anchor_steady_ns_;
   window.capture_start_ns = capture_start_system_ns;
   window.capture_end_ns = capture_end_system_ns;
+  window.spare_events = spare_events_;
   return std::optional<ConvertWindow>(window);
 }
 

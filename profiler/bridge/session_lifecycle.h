@@ -34,6 +34,8 @@ class SessionLifecycle {
                                               int64_t capture_end_system_ns);
 
   bool has_session() const { return has_session_; }
+  // ConvertWindow::spare_events of the windows Stop gives from now on.
+  void set_spare_events(size_t events) { spare_events_ = events; }
 
  private:
   std::string who_;
@@ -41,6 +43,7 @@ class SessionLifecycle {
   bool started_ = false;
   int64_t anchor_steady_ns_ = 0;
   int64_t anchor_system_ns_ = 0;
+  size_t spare_events_ = 0;
 };
 
 // Asks the producer's stats extension (when it has one) for the session that just ended.

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/prefault_hint.h"
 #include "profiler/bridge/flows.h"
 #include "profiler/bridge/json_syntax.h"
 #include "profiler/bridge/saturating.h"
@@ -194,7 +195,9 @@ void ExportConverter::AddRows(const CopiedExport& rows) {
 }
 
 void ExportConverter::Reserve(size_t slices) {
-  result_.events.reserve(slices);
+  // The spare room is written only when the caller adds its events, after this session's peak.
+  const ScopedPrefaultLimit converted_only(slices * sizeof(trace::Event));
+  result_.events.reserve(slices + window_.spare_events);
   tags_.is_marker.reserve(slices);
 }
 
@@ -260,18 +263,14 @@ BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window)
   return std::move(converter).Finish(exp.null_arrays);
 }
 
-BridgeResult ConvertExportBySlice(const RblnKinetoExport& exp, const ConvertWindow& window) {
+BridgeResult ConvertHeldExport(HeldExport held, const ConvertWindow& window) {
   ExportConverter converter(window);
-  // The count is the producer's: only a readable array sizes anything (CopyExportBySlice reads
-  // a null one as empty).
-  if (exp.slices != nullptr)
-    converter.Reserve(exp.slices_count);
-  const uint64_t null_arrays = CopyExportBySlice(
-      exp, [&](const CopiedExport& rows) { converter.AddRows(rows); },
-      [&](const CopiedExport& piece, const CopiedSlice& slice) {
-        converter.AddSlice(piece, slice);
-      });
-  return std::move(converter).Finish(null_arrays);
+  converter.AddRows(held.rows());
+  converter.Reserve(held.slice_count());
+  held.Drain([&](const CopiedExport& piece, const CopiedSlice& slice) {
+    converter.AddSlice(piece, slice);
+  });
+  return std::move(converter).Finish(held.null_arrays());
 }
 
 }  // namespace rblnsim::bridge

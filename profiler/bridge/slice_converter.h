@@ -16,6 +16,7 @@
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
 #include "profiler/bridge/flows.h"
+#include "profiler/bridge/held_export.h"
 #include "profiler/trace/shared_text.h"
 #include "profiler/trace/trace.h"
 
@@ -28,6 +29,10 @@ struct ConvertWindow {
   int64_t offset_ns = 0;         // system − steady, added to every slice time
   int64_t capture_start_ns = 0;  // system-clock ns, inclusive
   int64_t capture_end_ns = 0;    // system-clock ns, inclusive
+  // Room the result's events keep beyond the converted ones (capacity), for a caller that adds
+  // its own events to the same array: the CLI puts its host events in front of the device
+  // events without a second array of the whole trace beside the first.
+  size_t spare_events = 0;
 };
 
 // A producer interval (steady ns) on the trace's clock, held against the capture window. Only
@@ -52,10 +57,8 @@ trace::Category CategoryForKind(int32_t kind);
 // belong to the sink protocol and the producer are left for the caller to fill.
 BridgeResult ConvertExport(const CopiedExport& exp, const ConvertWindow& window);
 
-// The same result, converting each slice as it is copied out of the producer's export
-// (CopyExportBySlice): for the sink, so that the export is never copied whole beside the events
-// made of it.
-BridgeResult ConvertExportBySlice(const RblnKinetoExport& exp, const ConvertWindow& window);
+// The same result from the sink's compact copy (held_export.h), consumed as it is converted.
+BridgeResult ConvertHeldExport(HeldExport held, const ConvertWindow& window);
 
 // Reused from slice to slice, so that a slice's args cost one allocation: their ArgList.
 struct SliceArgScratch {

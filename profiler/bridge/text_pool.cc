@@ -6,11 +6,10 @@
 namespace rblnsim::bridge {
 
 std::string_view TextPool::Keep(std::string_view text) {
-  if (text.empty())
-    return {};
-  char* copy = arena_.Allocate(text.size());
+  char* copy = arena_.Allocate(text.size() + 1);
   used_bytes_ += text.size();
   std::memcpy(copy, text.data(), text.size());
+  copy[text.size()] = '\0';
   return {copy, text.size()};
 }
 

@@ -23,7 +23,8 @@ class TextPool {
   TextPool(const TextPool&) = delete;
   TextPool& operator=(const TextPool&) = delete;
 
-  // A view of the pool's own copy of |text|.
+  // A view of the pool's own copy of |text|, NUL-terminated (data() is a C string, also for
+  // an empty text).
   std::string_view Keep(std::string_view text);
   // The same for a producer's C string. While the producer's export is alive a pointer names one
   // text, so a pointer seen recently returns the copy made then, without reading the text again.

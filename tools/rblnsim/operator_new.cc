@@ -14,6 +14,7 @@
 #include <exception>
 #include <new>
 
+#include "base/prefault_hint.h"
 #include "tools/rblnsim/huge_pages.h"
 #include "tools/rblnsim/prefault.h"
 
@@ -64,7 +65,9 @@ void* AllocateWith(TryAllocate&& try_allocate) {
 // A large block is faulted in by the prefault thread while its caller goes on (prefault.h).
 void* AllocateLarge(std::size_t size) {
   void* p = AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
-  rblnsim::PrefaultInBackground(p, rblnsim::HugePageRounded(size));
+  // Room the caller reserved for later is left to fault in when it is written (prefault_hint.h).
+  rblnsim::PrefaultInBackground(
+      p, rblnsim::HugePageRounded(std::min(size, rblnsim::PrefaultLimitBytes())));
   return p;
 }
 

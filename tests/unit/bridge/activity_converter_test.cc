@@ -106,6 +106,15 @@ TEST(ActivityConverterTest, OneNpuRowPerDeviceAndOneLanePerKindThatOccurs) {
   }
 }
 
+// Room for the caller's own events (ConvertWindow::spare_events) is kept in the events' array.
+TEST(ActivityConverterTest, TheEventsKeepTheSpareRoomAskedFor) {
+  ConvertWindow window = Window();
+  window.spare_events = 500;
+  const BridgeResult result = ConvertActivities(Sample(), window);
+  ASSERT_FALSE(result.events.empty());
+  EXPECT_GE(result.events.capacity(), result.events.size() + 500);
+}
+
 TEST(ActivityConverterTest, LanesTakingTurnsEachGetOneRow) {
   Activities in;
   in.launches = {MakeLaunch(11, 100)};

@@ -33,6 +33,18 @@ TEST(TextPoolTest, KeepCopiesTheTextAndViewsSurviveAMove) {
   EXPECT_EQ(moved.Keep(""), "");
 }
 
+// A copy reads as a C string too: the held export keeps names as pointers alone.
+TEST(TextPoolTest, CopiesAreNulTerminatedEvenWhenEmpty) {
+  TextPool pool;
+  const std::string source = "abc";
+  const std::string_view kept = pool.Keep(source);
+  EXPECT_EQ(kept.data()[3], '\0');
+  const std::string_view empty = pool.Keep("");
+  ASSERT_NE(empty.data(), nullptr);
+  EXPECT_EQ(empty.data()[0], '\0');
+  EXPECT_STREQ(pool.KeepCString("matmul").data(), "matmul");
+}
+
 TEST(TextPoolTest, ARepeatedPointerIsCopiedOnceAndDistinctPointersEachGetTheirText) {
   TextPool pool;
   const char* name = "matmul_512";

@@ -172,9 +172,11 @@ int RunCommand(const RunOptions& options) {
         options.scenario_path.c_str());
   }
   // The trace-only analyses of the same trace: hidden host work, then launch latency.
-  const TraceReports reports =
-      AnalyzeTrace(*index, analysis::LatencyOptions(), /*window_from_events=*/false);
-  std::printf("\n%s", FormatTraceReports(reports, /*say_when_no_launches=*/false).c_str());
+  // Printed and let go: a record per launch, not to be held while the trace is written.
+  std::printf("\n%s", FormatTraceReports(AnalyzeTrace(*index, analysis::LatencyOptions(),
+                                                      /*window_from_events=*/false),
+                                         /*say_when_no_launches=*/false)
+                          .c_str());
 
   if (!options.roofline_dir.empty()) {
     Status roofline = PrintRoofline(scenario, session, options.roofline_dir);

@@ -1,10 +1,14 @@
-// The sink converts each slice as it copies it (ConvertExportBySlice); a whole copy converted
-// afterwards (CopyExport + ConvertExport) must give the same rows, events, flows and counters,
-// over an export with every irregularity the converter counts.
+// The sink holds a compact copy of the export and converts it once the producer has let go of
+// its own (HeldExport + ConvertHeldExport); a whole copy converted (CopyExport + ConvertExport)
+// must give the same rows, events, flows and counters, over an export with every irregularity
+// the converter counts, and over one long enough that the copy gives its pages back as it goes.
+#include "profiler/bridge/held_export.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "profiler/bridge/export_copy.h"
@@ -44,7 +48,7 @@ void ExpectSameResult(const BridgeResult& sliced, const BridgeResult& whole) {
   EXPECT_EQ(sliced.stats.Counters(), whole.stats.Counters());
 }
 
-TEST(ExportBySliceTest, ConvertingSliceBySliceEqualsConvertingAWholeCopy) {
+TEST(HeldExportTest, ConvertingTheHeldCopyEqualsConvertingAWholeCopy) {
   // Texts long enough to leave the pool's first block, and pointers repeated across slices (the
   // pool's memo must not hand one slice's copy to the next once the piece is reset).
   const std::string long_name(100'000, 'n');
@@ -86,7 +90,7 @@ TEST(ExportBySliceTest, ConvertingSliceBySliceEqualsConvertingAWholeCopy) {
   window.capture_end_ns = 35'000;
 
   const BridgeResult whole = ConvertExport(CopyExport(exp), window);
-  const BridgeResult sliced = ConvertExportBySlice(exp, window);
+  const BridgeResult sliced = ConvertHeldExport(HeldExport::Hold(exp), window);
   // The export exercises what it means to.
   EXPECT_GT(whole.stats.dropped_unknown_row, 0u);
   EXPECT_GT(whole.stats.dropped_out_of_window, 0u);
@@ -97,11 +101,80 @@ TEST(ExportBySliceTest, ConvertingSliceBySliceEqualsConvertingAWholeCopy) {
 
   // A null slice array with a count is read as empty the same way.
   RblnKinetoExport no_slices{devices, 3, lanes, 4, nullptr, 5};
-  ExpectSameResult(ConvertExportBySlice(no_slices, window),
+  ExpectSameResult(ConvertHeldExport(HeldExport::Hold(no_slices), window),
                    ConvertExport(CopyExport(no_slices), window));
 }
 
-TEST(ExportBySliceTest, AResetPoolForgetsItsCopiesButCopiesAgain) {
+// Slices of distinct names and times, sharing annotations by launch as the producer does, over
+// many release steps: a page given back too early would turn an unconverted slice into zeros.
+TEST(HeldExportTest, ALongExportDrainsIntoTheSameEventsAsAWholeCopy) {
+  constexpr int kSlices = 300'000;
+  std::vector<std::string> names;
+  std::vector<std::string> launch_ids;
+  names.reserve(kSlices);
+  launch_ids.reserve(kSlices / 6 + 1);
+  for (int i = 0; i < kSlices; ++i)
+    names.push_back("i1_" + std::to_string(i / 6) + "_W0_mm_" + std::to_string(i % 6));
+  for (int i = 0; i <= kSlices / 6; ++i)
+    launch_ids.push_back(std::to_string(i + 1));
+  std::vector<RblnKinetoAnnotation> annotations;
+  annotations.reserve(launch_ids.size());
+  for (const std::string& id : launch_ids)
+    annotations.push_back({"launch_id", id.c_str(), 0});
+  const char* dma[] = {"Neural DMA", "chiplet 0"};
+  const char* compute[] = {"Neural Engine Clusters", "chiplet 0"};
+  RblnKinetoDevice devices[] = {{100, "rbln0"}};
+  RblnKinetoLane lanes[] = {{100, 1, "compute"}, {100, 9, "dma"}};
+  std::vector<RblnKinetoSlice> slices(kSlices);
+  for (int i = 0; i < kSlices; ++i) {
+    RblnKinetoSlice& s = slices[i];
+    const bool is_dma = i % 2 == 0;
+    s.device_pid = 100;
+    s.resource_tid = is_dma ? 9 : 1;
+    s.name = names[i].c_str();
+    s.categories = is_dma ? dma : compute;
+    s.categories_count = 2;
+    s.start_steady_ns = 10 * int64_t{i};
+    s.end_steady_ns = 10 * int64_t{i} + 7;
+    s.annotations = &annotations[i / 6];
+    s.annotations_count = 1;
+    s.corr_id = i / 6 + 1;
+    const int32_t kind = is_dma ? RBLN_KINETO_KIND_DMA : RBLN_KINETO_KIND_COMPUTE;
+    std::memcpy(&s.kind, &kind, sizeof(kind));
+  }
+  const RblnKinetoExport exp{devices, 1, lanes, 2, slices.data(), kSlices};
+  ConvertWindow window;
+  window.capture_end_ns = 10 * int64_t{kSlices};
+  HeldExport held = HeldExport::Hold(exp);
+  EXPECT_EQ(held.slice_count(), static_cast<size_t>(kSlices));
+  const BridgeResult whole = ConvertExport(CopyExport(exp), window);
+  ASSERT_EQ(whole.events.size(), static_cast<size_t>(kSlices));
+  ExpectSameResult(ConvertHeldExport(std::move(held), window), whole);
+}
+
+// The result keeps room for the caller's own events (ConvertWindow::spare_events), so adding
+// them needs no second array.
+TEST(HeldExportTest, TheResultKeepsTheSpareRoomAskedFor) {
+  RblnKinetoDevice devices[] = {{1, "rbln0"}};
+  RblnKinetoLane lanes[] = {{1, 10, "queue"}};
+  RblnKinetoSlice slices[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    slices[i].device_pid = 1;
+    slices[i].resource_tid = 10;
+    slices[i].name = "op";
+    slices[i].start_steady_ns = i;
+    slices[i].end_steady_ns = i + 1;
+  }
+  const RblnKinetoExport exp{devices, 1, lanes, 1, slices, 3};
+  ConvertWindow window;
+  window.capture_end_ns = 100;
+  window.spare_events = 1000;
+  const BridgeResult result = ConvertHeldExport(HeldExport::Hold(exp), window);
+  EXPECT_EQ(result.events.size(), 3u);
+  EXPECT_GE(result.events.capacity(), 1003u);
+}
+
+TEST(HeldExportTest, AResetPoolForgetsItsCopiesButCopiesAgain) {
   TextPool pool;
   const char* name = "matmul";
   const std::string_view first = pool.KeepCString(name);

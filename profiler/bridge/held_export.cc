@@ -1,0 +1,168 @@
+#include "profiler/bridge/held_export.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "base/release_memory.h"
+
+namespace rblnsim::bridge {
+
+namespace {
+
+// Reads the kind's bytes instead of its enum value: an out-of-range kind from the producer is
+// data to classify, not undefined behaviour.
+int32_t KindOf(const RblnKinetoSlice& slice) {
+  int32_t kind = 0;
+  std::memcpy(&kind, &slice.kind, sizeof(kind));
+  return kind;
+}
+
+CopiedString ViewOf(const char* text) {
+  return text != nullptr ? CopiedString(std::string_view(text)) : std::nullopt;
+}
+
+// The slices handed out between two releases of the walked pages.
+constexpr size_t kSlicesPerRelease = size_t{1} << 16;
+
+}  // namespace
+
+size_t HeldExport::ShapeHash::operator()(const Shape& s) const {
+  uint64_t h = static_cast<uint32_t>(s.device_pid);
+  h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint32_t>(s.resource_tid);
+  h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint32_t>(s.kind);
+  h = h * 0x9E3779B97F4A7C15ull ^ s.category_run;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+HeldExport::SeenArray& HeldExport::SlotOf(SeenArrays& seen, const void* source) {
+  const auto address = reinterpret_cast<uintptr_t>(source);
+  return seen[(address ^ (address >> 7) ^ (address >> 15)) % seen.size()];
+}
+
+const char* HeldExport::KeepText(const char* text) {
+  return text != nullptr ? text_.KeepCString(text).data() : nullptr;
+}
+
+uint32_t HeldExport::CategoryRun(const char* const* categories, uint32_t count) {
+  if (count == 0)
+    return 0;
+  if (categories == nullptr) {
+    ++rows_.null_arrays;
+    return 0;
+  }
+  SeenArray& seen = SlotOf(seen_categories_, categories);
+  if (seen.source == categories && seen.count == count)
+    return seen.run;
+  Run run{static_cast<uint32_t>(categories_.size()), 0};
+  for (uint32_t i = 0; i < count; ++i) {
+    if (categories[i] != nullptr) {
+      categories_.push_back(KeepText(categories[i]));
+      ++run.count;
+    }
+  }
+  category_runs_.push_back(run);
+  seen = {categories, count, static_cast<uint32_t>(category_runs_.size() - 1)};
+  return seen.run;
+}
+
+uint32_t HeldExport::AnnotationRun(const RblnKinetoAnnotation* annotations, uint32_t count) {
+  if (count == 0)
+    return 0;
+  if (annotations == nullptr) {
+    ++rows_.null_arrays;
+    return 0;
+  }
+  SeenArray& seen = SlotOf(seen_annotations_, annotations);
+  if (seen.source == annotations && seen.count == count)
+    return seen.run;
+  const Run run{static_cast<uint32_t>(annotations_.size()), count};
+  for (uint32_t i = 0; i < count; ++i) {
+    const RblnKinetoAnnotation& a = annotations[i];
+    annotations_.push_back({KeepText(a.name), KeepText(a.value), a.value_is_quoted});
+  }
+  annotation_runs_.push_back(run);
+  seen = {annotations, count, static_cast<uint32_t>(annotation_runs_.size() - 1)};
+  return seen.run;
+}
+
+uint32_t HeldExport::ShapeOf(const Shape& shape) {
+  // A launch's slices take turns on a few rows: the last shape, then the map.
+  if (last_shape_ != UINT32_MAX && shapes_[last_shape_] == shape)
+    return last_shape_;
+  auto [it, added] = shape_ids_.try_emplace(shape, static_cast<uint32_t>(shapes_.size()));
+  if (added)
+    shapes_.push_back(shape);
+  last_shape_ = it->second;
+  return it->second;
+}
+
+void HeldExport::HoldSlice(const RblnKinetoSlice& in) {
+  HeldSlice slice;
+  slice.start_steady_ns = in.start_steady_ns;
+  slice.end_steady_ns = in.end_steady_ns;
+  slice.corr_id = in.corr_id;
+  slice.name = KeepText(in.name);
+  // The reads happen in CopySlice's order, so null arrays are counted alike.
+  const uint32_t category_run = CategoryRun(in.categories, in.categories_count);
+  slice.annotation_run = AnnotationRun(in.annotations, in.annotations_count);
+  slice.shape = ShapeOf({in.device_pid, in.resource_tid, KindOf(in), category_run});
+  slices_.push_back(slice);
+}
+
+HeldExport HeldExport::Hold(const RblnKinetoExport& exp) {
+  HeldExport held;
+  held.rows_ = CopyExport({exp.devices, exp.devices_count, exp.lanes, exp.lanes_count, nullptr, 0});
+  held.category_runs_.push_back({});
+  held.annotation_runs_.push_back({});
+  if (exp.slices == nullptr) {
+    if (exp.slices_count > 0)
+      ++held.rows_.null_arrays;
+    return held;
+  }
+  held.slices_.reserve(exp.slices_count);
+  for (uint32_t i = 0; i < exp.slices_count; ++i)
+    held.HoldSlice(exp.slices[i]);
+  return held;
+}
+
+void HeldExport::Drain(
+    const std::function<void(const CopiedExport& piece, const CopiedSlice& slice)>& each) {
+  CopiedExport piece;
+  size_t released_bytes = 0;
+  for (size_t i = 0; i < slices_.size(); ++i) {
+    const HeldSlice& held = slices_[i];
+    const Shape& shape = shapes_[held.shape];
+    piece.slices.clear();
+    piece.categories.clear();
+    piece.annotations.clear();
+    CopiedSlice slice;
+    slice.device_pid = shape.device_pid;
+    slice.resource_tid = shape.resource_tid;
+    slice.kind = shape.kind;
+    slice.name = ViewOf(held.name);
+    const Run& categories = category_runs_[shape.category_run];
+    for (uint32_t c = 0; c < categories.count; ++c)
+      piece.categories.emplace_back(categories_[categories.first + c]);
+    slice.category_count = categories.count;
+    const Run& annotations = annotation_runs_[held.annotation_run];
+    for (uint32_t a = 0; a < annotations.count; ++a) {
+      const HeldAnnotation& annotation = annotations_[annotations.first + a];
+      piece.annotations.push_back(
+          {ViewOf(annotation.name), ViewOf(annotation.value), annotation.value_is_quoted});
+    }
+    slice.annotation_count = annotations.count;
+    slice.start_steady_ns = held.start_steady_ns;
+    slice.end_steady_ns = held.end_steady_ns;
+    slice.corr_id = held.corr_id;
+    piece.slices.push_back(slice);
+    each(piece, piece.slices.back());
+    if ((i + 1) % kSlicesPerRelease == 0) {
+      const size_t consumed_bytes = (i + 1) * sizeof(HeldSlice);
+      ReleaseConsumedPages(slices_.data(), released_bytes, consumed_bytes);
+      released_bytes = consumed_bytes;
+    }
+  }
+  ReleaseMemory(slices_);
+}
+
+}  // namespace rblnsim::bridge

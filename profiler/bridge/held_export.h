@@ -1,0 +1,110 @@
+// The sink's own copy of an export, compact enough to lie beside the producer's while the sink
+// runs. The producer's pointers die when the sink returns, and the producer frees its export only
+// after that: whatever the sink builds sits beside the whole export. Converting in the sink put
+// the converted events (an event and its args, about a hundred bytes a slice) there; holding
+// this copy puts about sixty bytes a slice there, and the events are made once the producer's
+// export is gone.
+//
+// What slices share through one pointer (a launch's annotations, a set of categories, a
+// repeated name) is copied once per pointer: within one export a pointer names one content.
+// Each slice keeps its times, correlation id, name and two small ids.
+#ifndef RBLNSIM_PROFILER_BRIDGE_HELD_EXPORT_H_
+#define RBLNSIM_PROFILER_BRIDGE_HELD_EXPORT_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "profiler/abi/rbln_kineto_api.h"
+#include "profiler/bridge/export_copy.h"
+#include "profiler/bridge/text_pool.h"
+
+namespace rblnsim::bridge {
+
+class HeldExport {
+ public:
+  // Copies everything reachable from |exp|, with the same reading as CopyExport: a null array
+  // with a non-zero count is empty and counted, null categories are skipped.
+  static HeldExport Hold(const RblnKinetoExport& exp);
+
+  HeldExport() = default;
+  HeldExport(HeldExport&&) noexcept = default;
+  HeldExport& operator=(HeldExport&&) noexcept = default;
+
+  // The devices and lanes, no slices.
+  const CopiedExport& rows() const { return rows_; }
+  size_t slice_count() const { return slices_.size(); }
+  uint64_t null_arrays() const { return rows_.null_arrays; }
+
+  // Hands every slice, in export order, to |each| as a piece holding that slice alone (as
+  // CopyExport would have copied it); views into the piece die when |each| returns. The slices
+  // are consumed: their memory goes back as the walk passes it, and the copy is empty after.
+  void Drain(const std::function<void(const CopiedExport& piece, const CopiedSlice& slice)>& each);
+
+ private:
+  // nullptr for a null C string; else the pool's NUL-terminated copy.
+  struct HeldAnnotation {
+    const char* name;
+    const char* value;
+    int32_t value_is_quoted;
+  };
+  struct Run {
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+  // What a slice shares with many others: its row, kind and categories.
+  struct Shape {
+    int32_t device_pid;
+    int32_t resource_tid;
+    int32_t kind;
+    uint32_t category_run;
+    bool operator==(const Shape&) const = default;
+  };
+  struct ShapeHash {
+    size_t operator()(const Shape& s) const;
+  };
+  struct HeldSlice {
+    int64_t start_steady_ns;
+    int64_t end_steady_ns;
+    int64_t corr_id;
+    const char* name;
+    uint32_t shape;
+    uint32_t annotation_run;
+  };
+  static_assert(sizeof(HeldSlice) == 40, "the copy's size per slice is the point of it");
+
+  // A recently seen producer array and the run copied from it.
+  struct SeenArray {
+    const void* source = nullptr;
+    uint32_t count = 0;
+    uint32_t run = 0;
+  };
+  using SeenArrays = std::array<SeenArray, 64>;
+  static SeenArray& SlotOf(SeenArrays& seen, const void* source);
+
+  const char* KeepText(const char* text);
+  uint32_t CategoryRun(const char* const* categories, uint32_t count);
+  uint32_t AnnotationRun(const RblnKinetoAnnotation* annotations, uint32_t count);
+  uint32_t ShapeOf(const Shape& shape);
+  void HoldSlice(const RblnKinetoSlice& slice);
+
+  CopiedExport rows_;
+  TextPool text_;
+  std::vector<const char*> categories_;
+  std::vector<Run> category_runs_;  // run 0 is the empty one
+  std::vector<HeldAnnotation> annotations_;
+  std::vector<Run> annotation_runs_;  // likewise
+  std::vector<Shape> shapes_;
+  std::unordered_map<Shape, uint32_t, ShapeHash> shape_ids_;
+  uint32_t last_shape_ = UINT32_MAX;
+  SeenArrays seen_categories_{};
+  SeenArrays seen_annotations_{};
+  std::vector<HeldSlice> slices_;
+};
+
+}  // namespace rblnsim::bridge
+
+#endif  // RBLNSIM_PROFILER_BRIDGE_HELD_EXPORT_H_
