@@ -4,6 +4,7 @@
 #include "profiler/report/key_averages.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <unordered_map>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "base/sorted_runs.h"
 #include "profiler/index/trace_index.h"
 #include "profiler/trace/dialect.h"
+#include "profiler/trace/json_escape.h"
 
 namespace rblnsim::report {
 
@@ -63,15 +65,13 @@ bool BeforeInTorchOrder(const A& a, const B& b) {
 
 // One host FunctionEvent. Times stay integer ns; torch's float µs only matter when printing. Nodes
 // are small and hold no containers: a trace of millions of events costs one flat vector, children
-// are an intrusive list (their order never matters: only sums and counts are read) and the
-// attributed kernels only their sum (torch's dup folding replaces a parent's kernels by its
-// child's, which a sum does as well as a list).
+// are an intrusive list (their order never matters: only sums and counts are read). A node's
+// times are its event's (EventTree::SpanOf), and its attributed kernels' sum lies beside the
+// nodes, only when kernels are attributed (torch's dup folding replaces a parent's kernels by
+// its child's, which a sum does as well as a list).
 struct Node {
   uint32_t event_index = 0;  // position in trace.events and the index's columns
   uint32_t name = 0;         // row-name id (RowNameText)
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-  int64_t kernels_ns = 0;
   int32_t parent = -1;
   int32_t first_child = -1;
   int32_t next_sibling = -1;
@@ -81,8 +81,13 @@ struct Node {
   // so the op's self time is the same whether the marker is the c-abi's timed one or the current
   // zero-length one.
   bool marker = false;
+};
 
-  bool operator<(const Node& other) const { return BeforeInTorchOrder(*this, other); }
+// An event's place in torch's (start, -end) order.
+struct Times {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  uint32_t event_index = 0;
 };
 
 // A PrivateUse1 event (kernel, memcpy, memset, GPU user annotation). Device events are never a
@@ -150,18 +155,21 @@ class FirstNodeById {
 // slot, for the variant it came in first, and the rare others share a hash map.
 class RowSlots {
  public:
-  explicit RowSlots(size_t names) : slot_(names, -1), variant_(names, 0) {}
+  static constexpr int32_t kNone = -1;
 
-  // The row of (name, variant), -1 when it has none yet; the caller then sets it.
+  explicit RowSlots(size_t names) : slot_(names, kNone), variant_(names, 0) {}
+
+  // The row of (name, variant), kNone when it has none yet; the caller then sets it (to a row,
+  // or to any other negative value that stands for one).
   int32_t& Slot(uint32_t name, uint8_t variant) {
     int32_t& slot = slot_[name];
-    if (slot < 0) {
+    if (slot == kNone) {
       variant_[name] = variant;
       return slot;
     }
     if (variant_[name] == variant)
       return slot;
-    return others_.try_emplace(uint64_t{name} * 4 + variant, -1).first->second;
+    return others_.try_emplace(uint64_t{name} * 4 + variant, kNone).first->second;
   }
 
  private:
@@ -169,6 +177,9 @@ class RowSlots {
   std::vector<uint8_t> variant_;
   std::unordered_map<uint64_t, int32_t> others_;  // nodes: a reference survives a rehash
 };
+
+// A packed device row past Aggregate's limit: summed, never made.
+constexpr int32_t kBeyond = -2;
 
 class EventTree {
  public:
@@ -211,19 +222,18 @@ class EventTree {
         device_.push_back(static_cast<uint32_t>(e));
         continue;
       }
-      const Event& event = trace.events[e];
       Node& node = nodes_.emplace_back();
       node.event_index = static_cast<uint32_t>(e);
       node.name = RowNameId(columns.name[e]);
-      node.start_ns = event.ts_ns;
-      node.end_ns = EndNs(event);
       node.marker = columns.Has(e, index::kLaunchMarker);
     }
     // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops in start
     // order, then the runtime's markers: usually two sorted runs, merged in one pass; the device
     // activities likewise. Every child then comes after its parent, which the passes below rely
     // on.
-    SortAlmostSorted(&nodes_);
+    SortAlmostSorted(&nodes_, [this](const Node& a, const Node& b) {
+      return BeforeInTorchOrder(TimesOf(a.event_index), TimesOf(b.event_index));
+    });
     SortAlmostSorted(&device_, [this](uint32_t a, uint32_t b) { return SpanOf(a) < SpanOf(b); });
     alive_.resize(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i)
@@ -238,6 +248,7 @@ class EventTree {
       return;
     }
     // Only attribution climbs from a marker to its op; the map goes before the rows are built.
+    kernels_ns_.assign(nodes_.size(), 0);
     node_of_event_.assign(index_.trace().events.size(), -1);
     for (size_t i = 0; i < nodes_.size(); ++i)
       node_of_event_[nodes_[i].event_index] = static_cast<int>(i);
@@ -281,7 +292,7 @@ class EventTree {
         ++stats->unlinked;
         continue;
       }
-      nodes_[op].kernels_ns += node.end_ns - node.start_ns;
+      kernels_ns_[op] += node.end_ns - node.start_ns;
       ++stats->attributed;
     }
     ReleaseMemory(node_of_event_);
@@ -305,7 +316,8 @@ class EventTree {
           if (parent.name == node.name && parent.child_count == 1) {
             parent.first_child = node.first_child;
             parent.child_count = node.child_count;
-            parent.kernels_ns = node.kernels_ns;
+            if (!kernels_ns_.empty())
+              kernels_ns_[node.parent] = kernels_ns_[i];
             for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
               nodes_[child].parent = node.parent;
             continue;
@@ -319,17 +331,27 @@ class EventTree {
     }
   }
 
-  // The rows, in first-appearance order; |rows| arrives with its stats set.
-  void Aggregate(KeyAverageRows which, KeyAverageRowSet* rows) const {
-    // Children follow their parents in alive_, so a reverse pass sees every child first.
-    std::vector<int64_t> device_total_ns(nodes_.size(), 0);
-    for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
-      const Node& node = nodes_[*it];
-      int64_t total = node.kernels_ns;
-      for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
-        total += device_total_ns[child];
-      device_total_ns[*it] = total;
+  // The rows, in first-appearance order; |rows| arrives with its stats set. Only the first
+  // |packed_limit| plain device rows (kPackedVariant) are made; what every later one would add
+  // to the table's footer and name column is summed in rows->beyond. A trace can have a row per
+  // device slice, and a table that orders them all alike prints no later one.
+  void Aggregate(KeyAverageRows which, size_t packed_limit, KeyAverageRowSet* rows) const {
+    // Children follow their parents in alive_, so a reverse pass sees every child first. Without
+    // attributed kernels every device total is 0, and no array is needed to say so.
+    std::vector<int64_t> device_total_ns;
+    if (!kernels_ns_.empty()) {
+      device_total_ns.assign(nodes_.size(), 0);
+      for (auto it = alive_.rbegin(); it != alive_.rend(); ++it) {
+        const Node& node = nodes_[*it];
+        int64_t total = kernels_ns_[*it];
+        for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling)
+          total += device_total_ns[child];
+        device_total_ns[*it] = total;
+      }
     }
+    auto device_total = [&](int node) {
+      return device_total_ns.empty() ? int64_t{0} : device_total_ns[node];
+    };
 
     // Rows by (row name, device, user annotation), in first-appearance order. A plain device
     // row (kPackedVariant) goes to the packed list, every other to the full one.
@@ -350,7 +372,7 @@ class EventTree {
       auto count_key = [&](uint32_t name, uint32_t event_index, bool device) {
         const uint8_t variant = variant_of(event_index, device);
         int32_t& slot = seen.Slot(name, variant);
-        if (slot < 0) {
+        if (slot == RowSlots::kNone) {
           slot = 0;
           ++(variant == kPackedVariant ? packed_count : full_count);
         }
@@ -359,19 +381,28 @@ class EventTree {
           with_device, [&](int i) { count_key(nodes_[i].name, nodes_[i].event_index, false); },
           [&](const DeviceSpan& span) { count_key(span.name, span.event_index, true); });
     }
+    packed_count = std::min(packed_count, packed_limit);
     rows->names = &index_.names();
     rows->profiler_step = profiler_step_;
     rows->full.reserve(full_count);
     rows->device.reserve(packed_count);
     rows->packed.reserve(full_count + packed_count);
     RowSlots row_of_key(index_.names().size());
+    KeyAverageRowSet::Beyond& beyond = rows->beyond;
     // The row of (name, variant), made the first time it is seen: its index in the packed
-    // device rows for kPackedVariant, else in the full rows.
+    // device rows for kPackedVariant, else in the full rows; kBeyond for a packed row past the
+    // limit.
     auto slot_of = [&](uint32_t name, uint8_t variant) -> int32_t {
       int32_t& slot = row_of_key.Slot(name, variant);
-      if (slot >= 0)
+      if (slot != RowSlots::kNone)
         return slot;
       const bool packed = variant == kPackedVariant;
+      if (packed && rows->device.size() >= packed_limit) {
+        beyond.longest_name =
+            std::max(beyond.longest_name,
+                     trace::Utf8Length(RowNameText(index_.names(), profiler_step_, name)));
+        return slot = kBeyond;
+      }
       rows->packed.push_back(packed);
       if (packed) {
         slot = static_cast<int32_t>(rows->device.size());
@@ -395,16 +426,18 @@ class EventTree {
         [&](int i) {
           const Node& node = nodes_[i];
           KeyAverage& row = row_of(node.name, variant_of(node.event_index, false));
-          const int64_t cpu_total = node.end_ns - node.start_ns;
+          const Times times = TimesOf(node.event_index);
+          const int64_t cpu_total = times.end_ns - times.start_ns;
           int64_t self_cpu = cpu_total;
-          int64_t self_device = device_total_ns[i];
+          int64_t self_device = device_total(i);
           for (int child = node.first_child; child >= 0; child = nodes_[child].next_sibling) {
-            self_cpu -= nodes_[child].end_ns - nodes_[child].start_ns;
-            self_device -= device_total_ns[child];
+            const Times child_times = TimesOf(nodes_[child].event_index);
+            self_cpu -= child_times.end_ns - child_times.start_ns;
+            self_device -= device_total(child);
           }
           row.cpu_total_ns += cpu_total;
           row.self_cpu_ns += self_cpu;
-          row.device_total_ns += device_total_ns[i];
+          row.device_total_ns += device_total(i);
           row.self_device_ns += self_device;
         },
         [&](const DeviceSpan& span) {
@@ -416,7 +449,13 @@ class EventTree {
             row.self_device_ns += dur_ns;
             return;
           }
-          KeyAverageRowSet::DeviceRow& row = rows->device[slot_of(span.name, variant)];
+          const int32_t slot = slot_of(span.name, variant);
+          if (slot == kBeyond) {
+            beyond.self_device_ns += dur_ns;
+            beyond.any_self_device = beyond.any_self_device || dur_ns > 0;
+            return;
+          }
+          KeyAverageRowSet::DeviceRow& row = rows->device[slot];
           ++row.count;
           row.device_ns += dur_ns;
         });
@@ -432,7 +471,7 @@ class EventTree {
     for (int i : alive_) {
       for (; d < devices; ++d) {
         const DeviceSpan span = SpanOf(device_[d]);
-        if (!BeforeInTorchOrder(span, nodes_[i]))
+        if (!BeforeInTorchOrder(span, TimesOf(nodes_[i].event_index)))
           break;
         device(span);
       }
@@ -454,6 +493,11 @@ class EventTree {
     return profiler_step_name_[name] ? profiler_step_ : name;
   }
 
+  Times TimesOf(uint32_t event_index) const {
+    const Event& event = index_.trace().events[event_index];
+    return {event.ts_ns, EndNs(event), event_index};
+  }
+
   DeviceSpan SpanOf(uint32_t event_index) const {
     const Event& event = index_.trace().events[event_index];
     return {event.ts_ns, EndNs(event), event_index, RowNameId(index_.events().name[event_index])};
@@ -468,9 +512,11 @@ class EventTree {
       std::vector<int>& stack = stacks[index_.events().row[node.event_index]];
       if (node.marker)
         continue;  // no row and no child; its launching op comes from the index
+      const Times times = TimesOf(node.event_index);
       while (!stack.empty()) {
         Node& parent = nodes_[stack.back()];
-        if (node.start_ns >= parent.end_ns || node.end_ns > parent.end_ns) {
+        const int64_t parent_end_ns = TimesOf(parent.event_index).end_ns;
+        if (times.start_ns >= parent_end_ns || times.end_ns > parent_end_ns) {
           stack.pop_back();
           continue;
         }
@@ -502,6 +548,7 @@ class EventTree {
   const index::TraceIndex& index_;
   uint32_t profiler_step_ = index::kNone;  // the name id every ProfilerStep#N row shares
   std::vector<Node> nodes_;                // host events, (start, -end, logging) order
+  std::vector<int64_t> kernels_ns_;        // per node, with attribution: its kernels' sum
   std::vector<bool> profiler_step_name_;   // per name id: a ProfilerStep#N
   std::vector<uint32_t> device_;           // PrivateUse1 events' indices, the same order
   std::vector<int> alive_;                 // indices into nodes_ not folded away, in that order
@@ -522,14 +569,15 @@ KeyAverage KeyAverageRowSet::Unpack(const DeviceRow& row) const {
 
 KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,
                                        Attribution attribution,
-                                       KeyAverageRows which) {
+                                       KeyAverageRows which,
+                                       size_t packed_limit) {
   KeyAverageRowSet rows;
   EventTree tree(index, /*with_markers=*/attribution == Attribution::kAttributed);
   // Kernels are attached before folding, as torch attaches them while parsing.
   tree.Attribute(attribution, &rows.stats);
   tree.DropLaunchMarkers();
   tree.RemoveDupNodes();
-  tree.Aggregate(which, &rows);
+  tree.Aggregate(which, packed_limit, &rows);
   return rows;
 }
 

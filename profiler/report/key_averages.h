@@ -99,6 +99,14 @@ struct KeyAverageRowSet {
   std::vector<DeviceRow> device;            // the other device rows
   std::vector<bool> packed;                 // per row in order: whether it is |device|'s next
   AttributionStats stats;
+  // With a limit on the packed rows (ComputeKeyAverageRows' |packed_limit|): what the packed
+  // rows past it would add to the table's footer and name column. All zero without one.
+  struct Beyond {
+    int64_t self_device_ns = 0;
+    bool any_self_device = false;
+    size_t longest_name = 0;  // in code points
+  };
+  Beyond beyond;
 
   size_t size() const { return packed.size(); }
   KeyAverage Unpack(const DeviceRow& row) const;
@@ -116,9 +124,12 @@ struct KeyAverageRowSet {
   }
 };
 
+// |packed_limit|: make only the first that many packed device rows, and sum the others in
+// KeyAverageRowSet::beyond (for a table that orders them all alike, see FormatKeyAveragesTable).
 KeyAverageRowSet ComputeKeyAverageRows(const index::TraceIndex& index,
                                        Attribution attribution,
-                                       KeyAverageRows which = KeyAverageRows::kAll);
+                                       KeyAverageRows which = KeyAverageRows::kAll,
+                                       size_t packed_limit = SIZE_MAX);
 
 // Stable descending sort, so ties keep first-appearance order. Unknown keys are an error.
 Status SortKeyAverages(std::string_view sort_by, std::vector<KeyAverage>* rows);

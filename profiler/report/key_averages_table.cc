@@ -111,6 +111,19 @@ Status SortKeyFor(std::string_view sort_by, SortKey* key) {
   return Status::Ok();
 }
 
+// Whether |sort_by| gives every packed device row (no CPU time, equal self and total device
+// time) the same key: no sort, or a CPU time key.
+bool PackedRowsTie(std::string_view sort_by) {
+  if (sort_by.empty())
+    return true;
+  std::string attribute(sort_by);
+  ReplaceAll(&attribute, "cuda", "device");
+  ReplaceAll(&attribute, "xpu", "device");
+  ReplaceAll(&attribute, "privateuse1", "device");
+  return attribute == "cpu_time_total" || attribute == "self_cpu_time_total" ||
+         attribute == "cpu_time";
+}
+
 // The column widths and footer sums of a table: they cover every row, printed or not, as
 // torch's do.
 struct TableTotals {
@@ -126,6 +139,13 @@ struct TableTotals {
     if (row.is_device && !row.is_user_annotation)
       self_device_ns += row.self_device_ns;
     has_device_time = has_device_time || row.self_device_ns > 0;
+  }
+  // The rows a limited row set did not make (KeyAverageRowSet::beyond).
+  void Add(const KeyAverageRowSet::Beyond& beyond) {
+    if (beyond.longest_name > 0)
+      name_width = std::max(name_width, beyond.longest_name + 4);
+    self_device_ns += beyond.self_device_ns;
+    has_device_time = has_device_time || beyond.any_self_device;
   }
 };
 
@@ -324,7 +344,14 @@ StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
   SortKey key;
   if (!options.sort_by.empty())
     RBLNSIM_RETURN_IF_ERROR(SortKeyFor(options.sort_by, &key));
-  const KeyAverageRowSet rows = ComputeKeyAverageRows(index, options.attribution);
+  // A packed device row has no CPU time: ordered by a CPU key (or not at all) they all tie, keep
+  // their first-appearance order, and the table prints no packed row past the row_limit-th.
+  // Only those are made; the others are only summed, for the footer and the name column.
+  const size_t packed_limit = options.row_limit >= 0 && PackedRowsTie(options.sort_by)
+                                  ? static_cast<size_t>(options.row_limit)
+                                  : SIZE_MAX;
+  const KeyAverageRowSet rows =
+      ComputeKeyAverageRows(index, options.attribution, KeyAverageRows::kAll, packed_limit);
   if (stats != nullptr)
     *stats = rows.stats;
   if (rows.size() == 0)
@@ -335,6 +362,7 @@ StatusOr<std::string> FormatKeyAveragesTable(const index::TraceIndex& index,
     totals.Add(row);
     printed.Offer(row);
   });
+  totals.Add(rows.beyond);
   return RenderRows(totals, printed.Take(), options);
 }
 

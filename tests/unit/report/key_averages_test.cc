@@ -423,6 +423,54 @@ TEST(KeyAveragesTable, SelectedRowsAreTheStablySortedOnes) {
   }
 }
 
+// Ordered alike by a CPU key (or not at all), only the first row_limit packed device rows can be
+// printed: the others are summed, never made. The table must be the one every row gives, names
+// longer than any printed one and device time past the limit included.
+TEST(KeyAveragesTable, PackedRowsPastTheLimitAreSummedNotMade) {
+  Trace trace;
+  for (int i = 0; i < 200; ++i) {
+    trace.events.push_back(Op(i % 3 == 0 ? "aten::add" : "aten::mm", i * 100 * kUs, 10 * kUs));
+    const std::string name = i == 150 ? std::string(40, 'k') + "_long" : "i" + std::to_string(i);
+    trace.events.push_back(Kernel(name, i * 100 * kUs + kUs, (i % 7 + 1) * kUs));
+  }
+  trace.events.push_back(MakeEvent(Category::kGpuUserAnnotation, "region", 0, 7, 0, 6 * kUs));
+  trace.events.push_back(Kernel("i120", 30'000 * kUs, 9 * kUs));  // a later call of one name
+  for (const Attribution attribution : {Attribution::kReleased, Attribution::kAttributed}) {
+    const KeyAverages averages = KeyAveragesOf(trace, attribution);
+    for (const char* sort_by : {"", "cpu_time_total", "self_cpu_time_total", "cpu_time",
+                                "self_cuda_time_total", "device_time_total", "count"}) {
+      for (const int row_limit : {-1, 0, 1, 3, 10}) {
+        TableOptions options;
+        options.sort_by = sort_by;
+        options.row_limit = row_limit;
+        options.attribution = attribution;
+        std::vector<KeyAverage> sorted = averages.rows;
+        if (*sort_by != '\0') {
+          ASSERT_TRUE(SortKeyAverages(sort_by, &sorted).ok());
+        }
+        EXPECT_EQ(Table(trace, options), RenderKeyAveragesTable(sorted, options))
+            << sort_by << " row_limit " << row_limit;
+      }
+    }
+  }
+  auto index = index::TraceIndex::Build(trace);
+  ASSERT_TRUE(index.ok());
+  const KeyAverageRowSet rows =
+      ComputeKeyAverageRows(*index, Attribution::kReleased, KeyAverageRows::kAll, 2);
+  ASSERT_EQ(rows.device.size(), 2u);
+  int64_t beyond_ns = 0;
+  for (const Event& event : trace.events) {
+    if (event.category == Category::kKernel && event.name != "i0" && event.name != "i1")
+      beyond_ns += event.dur_ns;
+  }
+  EXPECT_EQ(rows.beyond.self_device_ns, beyond_ns);
+  EXPECT_TRUE(rows.beyond.any_self_device);
+  EXPECT_EQ(rows.beyond.longest_name, 45u);
+  const KeyAverageRowSet all = ComputeKeyAverageRows(*index, Attribution::kReleased);
+  EXPECT_EQ(all.device.size(), 200u);
+  EXPECT_EQ(all.beyond.self_device_ns, 0);
+}
+
 // A row per distinct device name: plain device rows are packed (16 bytes, not a KeyAverage),
 // GPU annotations and host rows are not, and the order of first appearance survives the split.
 TEST(KeyAveragesTable, PlainDeviceRowsArePacked) {
