@@ -1,5 +1,9 @@
 #include "profiler/bridge/held_export.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -25,6 +29,23 @@ CopiedString ViewOf(const char* text) {
 constexpr size_t kSlicesPerRelease = size_t{1} << 16;
 
 }  // namespace
+
+void ReleaseConsumedPages(const void* array, size_t released_bytes, size_t consumed_bytes) {
+  // Offsets from |array| of the page boundaries around the range, in signed arithmetic: the
+  // first boundary may lie before the array.
+  const auto page = static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+  const auto misalign = static_cast<int64_t>(reinterpret_cast<uintptr_t>(array) % page);
+  auto boundary_at_or_below = [&](size_t offset) {
+    return (misalign + static_cast<int64_t>(offset)) / page * page - misalign;
+  };
+  const int64_t first_whole = misalign == 0 ? 0 : page - misalign;
+  const int64_t from = std::max(first_whole, boundary_at_or_below(released_bytes));
+  const int64_t to = boundary_at_or_below(consumed_bytes);
+  if (to > from) {
+    char* bytes = const_cast<char*>(static_cast<const char*>(array));
+    madvise(bytes + from, static_cast<size_t>(to - from), MADV_DONTNEED);
+  }
+}
 
 size_t HeldExport::ShapeHash::operator()(const Shape& s) const {
   uint64_t h = static_cast<uint32_t>(s.device_pid);

@@ -105,6 +105,15 @@ class HeldExport {
   std::vector<HeldSlice> slices_;
 };
 
+// Gives back the pages of a block that stays allocated, once their contents are consumed: the
+// front of a large array walked once, front to back, and not read there again (the held slices
+// as they are converted). [0, consumed_bytes) of |array| is consumed; the whole pages in it from
+// |released_bytes| on are released (the caller passes the last call's consumed_bytes, so each
+// page is released once). Those pages read as zeros afterwards: only elements whose bytes nobody
+// reads again may lie there (trivially destructible ones). Best effort: a failed madvise leaves
+// the pages resident and changes nothing else.
+void ReleaseConsumedPages(const void* array, size_t released_bytes, size_t consumed_bytes);
+
 }  // namespace rblnsim::bridge
 
 #endif  // RBLNSIM_PROFILER_BRIDGE_HELD_EXPORT_H_

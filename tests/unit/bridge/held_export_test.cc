@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -172,6 +173,29 @@ TEST(HeldExportTest, TheResultKeepsTheSpareRoomAskedFor) {
   const BridgeResult result = ConvertHeldExport(HeldExport::Hold(exp), window);
   EXPECT_EQ(result.events.size(), 3u);
   EXPECT_GE(result.events.capacity(), 1003u);
+}
+
+// The consumed front of a block goes back page by page; what lies past it stays intact.
+TEST(HeldExportTest, ReleasesOnlyTheConsumedWholePages) {
+  constexpr size_t kValues = size_t{1} << 20;  // 8 MiB, far more than a page
+  std::vector<uint64_t> values(kValues, 7);
+  const size_t half_bytes = kValues / 2 * sizeof(uint64_t);
+  ReleaseConsumedPages(values.data(), 0, half_bytes / 2);
+  // A second call continues where the first stopped.
+  ReleaseConsumedPages(values.data(), half_bytes / 2, half_bytes);
+  for (size_t i = kValues / 2; i < kValues; ++i)
+    ASSERT_EQ(values[i], 7u) << i;
+  // Whole pages in the consumed half read as zeros: they were given back.
+  size_t zeros = 0;
+  for (size_t i = 0; i < kValues / 2; ++i)
+    zeros += values[i] == 0;
+  EXPECT_GT(zeros, kValues / 4);
+  // Nothing consumed: nothing released.
+  std::vector<uint64_t> kept(kValues, 9);
+  ReleaseConsumedPages(kept.data(), 0, 0);
+  ReleaseConsumedPages(kept.data(), 100, 100);
+  EXPECT_EQ(kept.front(), 9u);
+  EXPECT_EQ(kept[kValues / 2], 9u);
 }
 
 TEST(HeldExportTest, AResetPoolForgetsItsCopiesButCopiesAgain) {
