@@ -68,17 +68,18 @@ enum class FlowRole : uint8_t { kNone = 0, kStart = 1, kFinish = 2 };
 // One "X" (complete) or "i" (instant) event. A flow end ("s"/"f" with cat ac2g) is attached to
 // the event it is anchored on, the way Kineto writes it right after that event.
 // Millions of these make up a large trace, so the layout is kept tight: a name of up to 22 bytes
-// is held in place (EventName), pid and tid take four bytes each (CompactInt), the one-byte
-// fields sit together at the end, and a category without its own enumerator is a number of one
-// interned copy (InternCategoryText) in the four bytes after them, rather than a string per
-// event.
+// is held in place (EventName); the duration, the flow id, pid and tid take four bytes each
+// (CompactInt, CompactFlowId: values of real traces fit, any other still reads back exactly);
+// the one-byte fields sit together at the end, and a category without its own enumerator is a
+// number of one interned copy (InternCategoryText) in the four bytes after them, rather than a
+// string per event.
 struct Event {
   EventName name;
-  int64_t ts_ns = 0;   // absolute system-clock ns
-  int64_t dur_ns = 0;  // 0 for instants
+  int64_t ts_ns = 0;  // absolute system-clock ns
   ArgList args;
-  uint64_t flow_id = 0;
-  CompactInt pid;  // read and written as int64
+  CompactInt dur_ns;      // 0 for instants; read and written as int64
+  CompactFlowId flow_id;  // read and written as uint64
+  CompactInt pid;
   CompactInt tid;
   Phase phase = Phase::kComplete;
   Category category = Category::kOther;
@@ -92,7 +93,7 @@ struct Event {
   std::optional<int64_t> IntArg(std::string_view key) const;
 };
 
-static_assert(sizeof(Event) == 72, "Event's layout grew: every event of a trace pays for it");
+static_assert(sizeof(Event) == 64, "Event's layout grew: every event of a trace pays for it");
 
 struct ProcessRow {
   int64_t pid = 0;

@@ -163,9 +163,11 @@ Status TraceAssembler::AddEnd(RawEvent& raw) {
     ++result_.end_before_begin_events;  // the "B" stays open for a later "E"
     return Status::Ok();
   }
-  if (__builtin_sub_overflow(raw.ts_ns, event.ts_ns, &event.dur_ns)) {
+  int64_t dur_ns = 0;
+  if (__builtin_sub_overflow(raw.ts_ns, event.ts_ns, &dur_ns)) {
     return ErrorAtByte(raw.offset, "\"E\" is too far from its \"B\" for an int64 duration");
   }
+  event.dur_ns = dur_ns;
   row->second.pop_back();
   // The trace format merges the args of both; where both name a key, the "E" value wins.
   const ArgList end_args = TakeArgs(raw);
@@ -428,7 +430,7 @@ Status TraceAssembler::Finish(int64_t base_ns, uint64_t base_offset) {
   for (Event& e : trace_.events) {
     shift(e.ts_ns);
     int64_t end_ns = 0;
-    overflow |= __builtin_add_overflow(e.ts_ns, e.dur_ns, &end_ns);
+    overflow |= __builtin_add_overflow(e.ts_ns, e.dur_ns.value(), &end_ns);
   }
   for (OrphanFlow& o : result_.orphan_flows)
     shift(o.flow.ts_ns);

@@ -71,9 +71,9 @@ TEST(CategoryTextTest, ManyCategoriesWhileOthersInternAndRead) {
   }
 }
 
-TEST(CategoryTextTest, EventsStaySeventyTwoBytes) {
+TEST(CategoryTextTest, EventsStaySixtyFourBytes) {
   EXPECT_EQ(sizeof(CategoryText), 4u);
-  EXPECT_EQ(sizeof(Event), 72u);
+  EXPECT_EQ(sizeof(Event), 64u);
 }
 
 }  // namespace

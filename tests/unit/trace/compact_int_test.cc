@@ -68,6 +68,48 @@ TEST(CompactIntTest, EventsKeepPidAndTidInEightBytes) {
   static_assert(sizeof(event.pid) + sizeof(event.tid) == 8);
 }
 
+// Event::flow_id: every uint64 reads back exactly; small ids and the bridges' flow-id block,
+// just below 2^32, stay inline (no place in the table).
+TEST(CompactFlowIdTest, EveryUint64ReadsBackAndTheFlowBlockStaysInline) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  for (const uint64_t value :
+       {uint64_t{0}, uint64_t{1}, uint64_t{INT32_MAX}, uint64_t{1} << 31, uint64_t{0xBFFFFFFF},
+        uint64_t{0xC0000000}, uint64_t{0xF0000000}, uint64_t{0xF0ABCDEF}, uint64_t{0xFFFFFFFF},
+        uint64_t{1} << 32, uint64_t{1} << 63, kMax - (uint64_t{1} << 31), kMax - INT32_MAX, kMax,
+        uint64_t{123456789012345678}}) {
+    const CompactFlowId id(value);
+    EXPECT_EQ(static_cast<uint64_t>(id), value) << value;
+    EXPECT_TRUE(id == value) << value;
+    CompactFlowId assigned;
+    assigned = value;
+    EXPECT_EQ(assigned.value(), value) << value;
+  }
+  auto raw_of = [](CompactFlowId id) {
+    int32_t raw = 0;
+    std::memcpy(&raw, &id, sizeof raw);
+    return raw;
+  };
+  // Inline: the stored int32 is at least CompactInt::kInlineMin.
+  for (const uint64_t value : {uint64_t{0}, uint64_t{7}, uint64_t{INT32_MAX}, uint64_t{0xC0000000},
+                               uint64_t{0xF0000000}, uint64_t{0xF0FFFFFF}, uint64_t{0xFFFFFFFF}})
+    EXPECT_GE(raw_of(CompactFlowId(value)), CompactInt::kInlineMin) << value;
+  for (const uint64_t value : {uint64_t{1} << 31, uint64_t{1} << 32, kMax})
+    EXPECT_LT(raw_of(CompactFlowId(value)), CompactInt::kInlineMin) << value;
+  EXPECT_FALSE(CompactFlowId(5) == uint64_t{6});
+  EXPECT_TRUE(CompactFlowId(kMax) == CompactFlowId(kMax));
+}
+
+TEST(CompactIntTest, EventsKeepTheirDurationInFourBytes) {
+  Event event;
+  event.dur_ns = int64_t{5} << 40;  // a duration of about 64 days: wide
+  EXPECT_EQ(event.dur_ns, int64_t{5} << 40);
+  event.ts_ns = 10;
+  EXPECT_EQ(event.end_ns(), 10 + (int64_t{5} << 40));
+  event.dur_ns = -1;
+  EXPECT_EQ(event.dur_ns.value(), -1);
+  static_assert(sizeof(event.dur_ns) == 4 && sizeof(event.flow_id) == 4);
+}
+
 // The importer parses windows on two threads, each setting pids: wide values interned from both
 // at once each read back as themselves.
 TEST(CompactIntTest, ThreadsEncodingWideValuesAtOnceReadBackTheirOwn) {
