@@ -33,39 +33,60 @@ struct DeviceRow {
 
 }  // namespace
 
-void FillQueueSeries(LatencyReport* report) {
-  std::vector<std::pair<int64_t, int32_t>> steps;  // (ts, +1 / -1)
+void FillQueueSeries(LatencyReport* report, bool keep_series) {
+  // The +1 steps (marker starts) and the -1 steps (first device starts), each sorted, merged in
+  // one pass: no array of all steps, and the series itself only when it is kept.
+  std::vector<int64_t> starts;
+  std::vector<int64_t> picked;
   for (const LaunchLatency& l : report->launches) {
     if (!l.has_device())
       continue;  // never picked up: it would stay queued forever
-    steps.emplace_back(l.marker_start_ns, +1);
-    steps.emplace_back(l.first_device_start_ns, -1);
+    starts.push_back(l.marker_start_ns);
+    picked.push_back(l.first_device_start_ns);
   }
-  std::sort(steps.begin(), steps.end());  // -1 sorts before +1 at equal ts
+  SortAlmostSorted(&starts);
+  SortAlmostSorted(&picked);
   report->queue.clear();
+  report->queue_points = 0;
   report->queue_max = 0;
-  int32_t length = 0;
-  for (const auto& [ts, delta] : steps) {
-    length += delta;
-    if (!report->queue.empty() && report->queue.back().ts_ns == ts) {
-      report->queue.back().length = length;
-    } else {
+  report->queue_mean = 0.0;
+  // A point is (ts, the length once every step at ts is applied).
+  int64_t first_ts = 0;
+  int64_t point_ts = 0;
+  int32_t point_length = 0;
+  double area = 0.0;
+  auto add_point = [&](int64_t ts, int32_t length) {
+    if (report->queue_points == 0)
+      first_ts = ts;
+    else
+      area += static_cast<double>(point_length) * static_cast<double>(ts - point_ts);
+    ++report->queue_points;
+    point_ts = ts;
+    point_length = length;
+    if (keep_series)
       report->queue.push_back({ts, length});
-    }
+    // Within one ts the -1 steps come first, so the length is highest once all are applied.
     if (length > report->queue_max) {
       report->queue_max = length;
       report->queue_max_at_ns = ts;
     }
+  };
+  int32_t length = 0;
+  size_t s = 0;
+  size_t p = 0;
+  while (s < starts.size() || p < picked.size()) {
+    // At equal timestamps a start of device work is applied before a new marker.
+    const bool pick = p < picked.size() && (s == starts.size() || picked[p] <= starts[s]);
+    const int64_t ts = pick ? picked[p] : starts[s];
+    length += pick ? -1 : +1;
+    pick ? ++p : ++s;
+    const bool more_at_ts =
+        (p < picked.size() && picked[p] == ts) || (s < starts.size() && starts[s] == ts);
+    if (!more_at_ts)
+      add_point(ts, length);
   }
-  const auto& q = report->queue;
-  report->queue_mean = 0.0;
-  if (q.size() >= 2 && q.back().ts_ns > q.front().ts_ns) {
-    double area = 0.0;
-    for (size_t i = 0; i + 1 < q.size(); ++i) {
-      area += static_cast<double>(q[i].length) * static_cast<double>(q[i + 1].ts_ns - q[i].ts_ns);
-    }
-    report->queue_mean = area / static_cast<double>(q.back().ts_ns - q.front().ts_ns);
-  }
+  if (report->queue_points >= 2 && point_ts > first_ts)
+    report->queue_mean = area / static_cast<double>(point_ts - first_ts);
 }
 
 std::vector<std::pair<int64_t, int64_t>> MarkerStartsById(

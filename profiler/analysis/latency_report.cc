@@ -142,7 +142,7 @@ void WriteLatencyReportJson(const LatencyReport& r, trace::JsonWriter* json) {
   json->EndArray().EndObject();
   json->Key("queue").BeginObject();
   json->Key("max").Int(r.queue_max).Key("max_at_ns").Int(r.queue_max_at_ns);
-  json->Key("mean").Double(r.queue_mean).Key("points").Int(static_cast<int64_t>(r.queue.size()));
+  json->Key("mean").Double(r.queue_mean).Key("points").Int(r.queue_points);
   json->EndObject();
   json->Key("idle_ns").BeginObject();
   json->Key("span").Int(r.idle.span_ns).Key("busy").Int(r.idle.busy_ns);

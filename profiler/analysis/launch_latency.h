@@ -36,17 +36,20 @@ struct LatencyOptions {
   // ("device wait"), not idleness with a cause elsewhere.
   int64_t back_to_back_ns = 1000;
   size_t max_outliers = 20;  // listed; the count is always complete
+  // LatencyReport::queue, a point per step of the queue length: only the plots draw it (the
+  // text and the JSON read its maximum, mean and size), and over 10^6 launches it is 30 MiB.
+  bool keep_queue_series = true;
 };
 
 struct LaunchLatency {
   int64_t launch_id = 0;
-  uint32_t op = 0;          // index into LatencyReport::op_names (kNoLauncher: marker inside no op)
+  uint32_t op = 0;  // index into LatencyReport::op_names (kNoLauncher: marker inside no op)
+  uint32_t device_slices = 0;
   int64_t op_start_ns = 0;  // the launching op's start (the marker's when there is none)
   int64_t marker_start_ns = 0;
   int64_t marker_end_ns = 0;
   int64_t first_device_start_ns = 0;  // valid when device_slices > 0
   int64_t last_device_end_ns = 0;
-  uint32_t device_slices = 0;
 
   bool has_device() const { return device_slices > 0; }
   int64_t submission_latency_ns() const { return first_device_start_ns - marker_start_ns; }
@@ -66,6 +69,8 @@ struct Percentiles {
 
 // Nearest-rank percentiles of |values| (sorted in place).
 Percentiles ComputePercentiles(std::vector<int64_t>* values);
+// The same of |count| values already sorted.
+Percentiles PercentilesOfSorted(const int64_t* sorted, size_t count);
 
 struct OpLatency {
   std::string op;
@@ -105,6 +110,7 @@ struct LatencyReport {
   int64_t outlier_count = 0;
   std::vector<size_t> outliers;   // indices into launches, slowest first, at most max_outliers
   std::vector<QueuePoint> queue;  // +1 at a marker's start, -1 at its first device start
+  int64_t queue_points = 0;       // the series' size, also when it is not kept
   int32_t queue_max = 0;
   int64_t queue_max_at_ns = 0;
   double queue_mean = 0.0;  // time-weighted, over the series' span
@@ -129,8 +135,9 @@ LatencyReport AnalyzeLaunchLatency(const index::TraceIndex& index, const Latency
 // Building blocks of AnalyzeLaunchLatency (device_timeline.cc), public for tests.
 // The queue-length step series and its max/mean from report->launches (any order). At equal
 // timestamps a start of device work is applied before a new marker, so a launch that is picked up
-// the instant the next one is submitted does not count as two in flight.
-void FillQueueSeries(LatencyReport* report);
+// the instant the next one is submitted does not count as two in flight. Without |keep_series|
+// only the max, the mean and the number of points are filled.
+void FillQueueSeries(LatencyReport* report, bool keep_series = true);
 IdleBreakdown ComputeIdleBreakdown(const index::TraceIndex& index,
                                    const std::vector<LaunchLatency>& launches,
                                    int64_t back_to_back_ns);

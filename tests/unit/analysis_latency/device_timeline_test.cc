@@ -53,6 +53,69 @@ TEST(QueueLength, PickupAndSubmitAtTheSameInstantIsNotTwoInFlight) {
   EXPECT_EQ(r.queue_max, 1);
 }
 
+// The series merged from sorted starts and pickups, with or without keeping it, against the
+// series as every step sorted by (ts, +1/-1) gives it; launches in any order, equal timestamps.
+TEST(QueueLength, MergedStepsMatchSortedStepsWithOrWithoutTheSeries) {
+  LatencyReport kept;
+  uint64_t state = 12345;
+  auto next = [&](int64_t range) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(range));
+  };
+  for (int i = 0; i < 500; ++i) {
+    LaunchLatency l;
+    l.launch_id = i + 1;
+    l.marker_start_ns = 10 * next(200);  // many equal timestamps
+    l.first_device_start_ns = l.marker_start_ns + 10 * next(20);
+    l.device_slices = i % 17 == 0 ? 0 : 1;  // now and then never picked up
+    kept.launches.push_back(l);
+  }
+  LatencyReport summary_only = kept;
+  FillQueueSeries(&kept, /*keep_series=*/true);
+  FillQueueSeries(&summary_only, /*keep_series=*/false);
+
+  std::vector<std::pair<int64_t, int32_t>> steps;
+  for (const LaunchLatency& l : kept.launches) {
+    if (l.has_device()) {
+      steps.emplace_back(l.marker_start_ns, +1);
+      steps.emplace_back(l.first_device_start_ns, -1);
+    }
+  }
+  std::sort(steps.begin(), steps.end());
+  std::vector<QueuePoint> want;
+  int32_t length = 0;
+  int32_t max = 0;
+  int64_t max_at = 0;
+  for (const auto& [ts, delta] : steps) {
+    length += delta;
+    if (!want.empty() && want.back().ts_ns == ts)
+      want.back().length = length;
+    else
+      want.push_back({ts, length});
+    if (length > max) {
+      max = length;
+      max_at = ts;
+    }
+  }
+  double area = 0;
+  for (size_t i = 0; i + 1 < want.size(); ++i)
+    area += static_cast<double>(want[i].length) *
+            static_cast<double>(want[i + 1].ts_ns - want[i].ts_ns);
+  ASSERT_EQ(kept.queue.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(kept.queue[i].ts_ns, want[i].ts_ns) << i;
+    EXPECT_EQ(kept.queue[i].length, want[i].length) << i;
+  }
+  for (const LatencyReport* r : {&kept, &summary_only}) {
+    EXPECT_EQ(r->queue_points, static_cast<int64_t>(want.size()));
+    EXPECT_EQ(r->queue_max, max);
+    EXPECT_EQ(r->queue_max_at_ns, max_at);
+    EXPECT_DOUBLE_EQ(r->queue_mean,
+                     area / static_cast<double>(want.back().ts_ns - want.front().ts_ns));
+  }
+  EXPECT_TRUE(summary_only.queue.empty());
+}
+
 TEST(IdleBreakdown, HostWaitDeviceWaitAndOther) {
   SyntheticTrace t;
   // Launch 1 runs [100, 200). Launch 2's marker starts at 300, after the device went idle: the

@@ -183,6 +183,45 @@ TEST(LaunchLatency, PerOpPercentilesAndOutliers) {
   EXPECT_EQ(r.launches[r.outliers[0]].launch_id, 11);  // slowest first
 }
 
+// Launches of several ops, interleaved, with a marker inside no op: each op's percentiles are
+// those of its own launches, and the overall ones those of all.
+TEST(LaunchLatency, PerOpPercentilesAreEachOpsOwn) {
+  SyntheticTrace t;
+  const char* ops[] = {"aten::mm", "aten::add", "aten::mul"};
+  std::vector<std::vector<int64_t>> submission(4);
+  std::vector<int64_t> all;
+  for (int i = 0; i < 90; ++i) {
+    const int64_t ts = int64_t{i} * 100'000;
+    const int op = i % 4;  // 3: no launching op
+    if (op < 3)
+      t.Op(ops[op], ts, 50'000);
+    t.Marker(i + 1, ts + 100, 100);
+    const int64_t latency = 500 + (i * 37) % 900;
+    t.Slice("k", i + 1, ts + 100 + latency, 200);
+    submission[op].push_back(latency);
+    all.push_back(latency);
+  }
+  t.trace.capture_end_ns = int64_t{90} * 100'000;
+  const LatencyReport r = Analyze(t.trace);
+  ASSERT_EQ(r.per_op.size(), 4u);
+  for (const OpLatency& op : r.per_op) {
+    int which = 3;
+    for (int k = 0; k < 3; ++k)
+      which = op.op == ops[k] ? k : which;
+    std::vector<int64_t> values = submission[which];
+    const Percentiles want = ComputePercentiles(&values);
+    EXPECT_EQ(op.submission.count, want.count) << op.op;
+    EXPECT_EQ(op.submission.p50_ns, want.p50_ns) << op.op;
+    EXPECT_EQ(op.submission.p90_ns, want.p90_ns) << op.op;
+    EXPECT_EQ(op.submission.max_ns, want.max_ns) << op.op;
+  }
+  const Percentiles overall = ComputePercentiles(&all);
+  EXPECT_EQ(r.submission.count, overall.count);
+  EXPECT_EQ(r.submission.p50_ns, overall.p50_ns);
+  EXPECT_EQ(r.submission.p99_ns, overall.p99_ns);
+  EXPECT_EQ(r.submission.max_ns, overall.max_ns);
+}
+
 TEST(LaunchLatency, LongCapturesStayExact) {
   // A long capture through the columnar path: 100k launches, 200k device slices, 100k ops. Its
   // speed is measured by the benchmarks, not here (sanitizer builds run this test too).

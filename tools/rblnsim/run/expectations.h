@@ -13,7 +13,8 @@
 namespace rblnsim::cli {
 
 // Prints one line per assertion to |out|; returns false when any fails. |device_events| are
-// report::DeviceEvents of |trace|.
+// report::DeviceEvents of |trace|; only expect.device_events and expect.self_rbln_total_us read
+// them (a caller may pass none when neither is set).
 bool CheckExpectations(const scenario::Scenario& scenario,
                        const trace::Trace& trace,
                        const std::vector<const trace::Event*>& device_events,
