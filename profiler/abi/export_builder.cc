@@ -7,12 +7,25 @@
 #include <vector>
 
 #include "base/rbln_vocabulary.h"
+#include "base/release_memory.h"
 #include "base/sorted_runs.h"
 #include "profiler/abi/clock_fit.h"
 
 namespace rblnsim::abi {
 
 namespace {
+// A slice's place in the export's start order, and its launch_id annotation.
+struct Position {
+  int64_t start_ns;
+  uint32_t index;
+  uint32_t annotation;
+  // The (start, position) order; a position has one annotation.
+  bool operator<(const Position& other) const {
+    return start_ns != other.start_ns ? start_ns < other.start_ns : index < other.index;
+  }
+};
+static_assert(sizeof(Position) == 16, "the sort keys of millions of slices");
+
 constexpr const char* kMarkerName = platform::kCAbiLaunchMarker.data();  // a literal
 constexpr const char* kLaunchIdKey = platform::kLaunchIdArg.data();      // a literal
 }  // namespace
@@ -50,10 +63,13 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
   auto launch_id_at = [&](size_t i) {
     return i < markers ? capture.markers[i].launch_id : capture.slices[i - markers].launch_id;
   };
-  // Each run of positions with one launch id (a marker; a launch's device records, which come
-  // together) shares one launch_id annotation: the ABI hands out pointers, and a launch's
-  // slices may point at the same one. Every id's text lies in one buffer, NUL-terminated.
-  std::vector<uint32_t> annotation_at(total);
+  // One timeline in start order; markers precede their device work at equal timestamps. The
+  // (start, position) keys are sorted, so the order is stable, and each slice is then written
+  // once, at its place. Each key also carries its position's annotation: each run of positions
+  // with one launch id (a marker; a launch's device records, which come together) shares one
+  // launch_id annotation, as the ABI hands out pointers and a launch's slices may point at the
+  // same one. Every id's text lies in one buffer, NUL-terminated.
+  std::vector<Position> by_start(total);
   std::vector<size_t> text_at;
   for (size_t i = 0; i < total; ++i) {
     if (i == 0 || i == markers || launch_id_at(i) != launch_id_at(i - 1)) {
@@ -63,27 +79,20 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
       launch_text_.insert(launch_text_.end(), digits, end_ptr);
       launch_text_.push_back('\0');
     }
-    annotation_at[i] = static_cast<uint32_t>(text_at.size() - 1);
+    const int64_t start_ns = i < markers ? capture.markers[i].start_steady_ns
+                                         : fit.ToSteadyNs(capture.slices[i - markers].start_cycles);
+    by_start[i] = {start_ns, static_cast<uint32_t>(i), static_cast<uint32_t>(text_at.size() - 1)};
   }
   annotations_.reserve(text_at.size());
   for (size_t at : text_at)
     annotations_.push_back({kLaunchIdKey, launch_text_.data() + at, 0});
-
-  // One timeline in start order; markers precede their device work at equal timestamps. The
-  // (start, position) keys are sorted, so the order is stable, and each slice is then written
-  // once, at its place.
-  std::vector<std::pair<int64_t, uint32_t>> by_start(total);
-  for (size_t i = 0; i < total; ++i) {
-    const int64_t start_ns = i < markers ? capture.markers[i].start_steady_ns
-                                         : fit.ToSteadyNs(capture.slices[i - markers].start_cycles);
-    by_start[i] = {start_ns, static_cast<uint32_t>(i)};
-  }
+  ReleaseMemory(text_at);
   // Markers come first in launch order, then the device records: usually two sorted runs.
   SortAlmostSorted(&by_start);
   slices_.reserve(total);
-  for (const auto& [start_ns, i] : by_start) {
+  for (const auto& [start_ns, i, annotation] : by_start) {
     RblnKinetoSlice slice{};
-    slice.annotations = &annotations_[annotation_at[i]];
+    slice.annotations = &annotations_[annotation];
     slice.annotations_count = 1;
     slice.start_steady_ns = start_ns;
     if (i < markers) {
@@ -110,6 +119,8 @@ ExportBuilder::ExportBuilder(ProducerCapture capture, double nominal_ghz)
     slices_.push_back(slice);
   }
 
+  // The slices hold their names' C strings: the list's index of where each begins goes.
+  slice_names_.ReleaseIndex();
   view_.devices = devices_.data();
   view_.devices_count = static_cast<uint32_t>(devices_.size());
   view_.lanes = lanes_.data();

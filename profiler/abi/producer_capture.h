@@ -44,6 +44,11 @@ class SliceNames {
   const char* c_str(uint32_t id) const { return text_.data() + begin_[id]; }
   std::string_view operator[](uint32_t id) const { return c_str(id); }
 
+  // Forgets where each name begins; the texts stay where they are (pointers from c_str() stay
+  // valid), but c_str(), operator[] and size() no longer answer. For a holder that has taken
+  // every pointer it needs: the index is eight bytes a name.
+  void ReleaseIndex() { begin_ = std::vector<size_t>(); }
+
   uint32_t Add(std::string_view name) {
     text_.append(name);
     return End();

@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tests/unit/abi/fake_capture.h"
 
@@ -47,6 +48,28 @@ TEST(ExportBuilder, ARunOfOneLaunchSharesItsAnnotation) {
     distinct.insert(view.slices[i].annotations);
   // Markers 1 and 2; records of launch 1, then 2, then 1 again.
   EXPECT_EQ(distinct.size(), 5u);
+}
+
+// The export's slices point into the name list's text; the list's index of where each name
+// begins is let go once they do, and every name still reads as it was.
+TEST(ExportBuilder, NamesOutliveTheListsIndex) {
+  SliceNames names;
+  std::vector<uint32_t> ids;
+  for (int i = 0; i < 1000; ++i)
+    ids.push_back(names.Add("i1_" + std::to_string(i) + "_W0_mm_0"));
+  std::vector<const char*> taken;
+  for (const uint32_t id : ids)
+    taken.push_back(names.c_str(id));
+  names.ReleaseIndex();
+  for (int i = 0; i < 1000; ++i)
+    EXPECT_STREQ(taken[i], ("i1_" + std::to_string(i) + "_W0_mm_0").c_str());
+  const ExportBuilder built(InterleavedCapture(), 1.0);
+  const RblnKinetoExport& view = built.view();
+  std::set<std::string> slice_names;
+  for (uint32_t i = 0; i < view.slices_count; ++i)
+    slice_names.insert(view.slices[i].name);
+  EXPECT_GE(slice_names.size(), 2u);
+  EXPECT_TRUE(slice_names.count("rbln_run"));
 }
 
 }  // namespace
