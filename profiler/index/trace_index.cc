@@ -209,7 +209,6 @@ void TraceIndex::FillColumns() {
   events_.row.resize(n);
   events_.id.assign(n, 0);
   events_.flags.assign(n, 0);
-  events_.node.assign(n, kNone);
   const std::string_view dialect_marker = trace::LaunchMarkerName(dialect_);
   std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, RowHash> row_ids;
   int64_t last_pid = 0;

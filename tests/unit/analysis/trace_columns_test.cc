@@ -134,5 +134,33 @@ TEST(TraceIndexForest, RowsNestSeparately) {
   EXPECT_EQ(index.LauncherOf(1), std::nullopt);
 }
 
+// Pre-order over rows in (pid, tid) order whatever order they first appear in, then by start,
+// the longer first at equal starts, an op before a marker of the same span.
+TEST(TraceIndexForest, PreOrderIsByPidTidThenStartOuterFirst) {
+  trace::Trace t;
+  t.events = {
+      Make(Category::kCpuOp, "late_thread2", 50, 10, 2),  // 0
+      Make(Category::kCpuOp, "inner", 10, 5, 1),          // 1
+      Make(Category::kCpuOp, "outer", 10, 30, 1),         // 2
+      Marker(7, 10, 30),                                  // 3: outer's span exactly
+      Make(Category::kCpuOp, "other_pid", 0, 5, 1),       // 4: pid 50, below
+      Make(Category::kCpuOp, "early_thread2", 5, 10, 2),  // 5
+  };
+  t.events[4].pid = 50;
+  const TraceIndex index = Index(t);
+  const HostForest& f = index.forest();
+  ASSERT_EQ(f.size(), 6u);
+  const std::vector<uint32_t> want = {4, 2, 3, 1, 5, 0};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(f.event[i], want[i]) << i;
+    EXPECT_EQ(index.events().node[want[i]], i) << i;
+  }
+  EXPECT_EQ(f.parent[1], kNone);  // outer
+  EXPECT_EQ(f.parent[2], 1u);     // the marker, under outer
+  EXPECT_EQ(f.parent[3], 1u);     // inner, under outer (a marker is never a parent)
+  EXPECT_EQ(f.parent[4], kNone);  // another thread's
+  EXPECT_EQ(index.LauncherOf(3), std::optional<size_t>(2));
+}
+
 }  // namespace
 }  // namespace rblnsim::index
