@@ -207,21 +207,41 @@ class EventTree {
       return trace.events[e].phase == trace::Phase::kComplete && !filtered[columns.name[e]] &&
              (with_markers || !columns.Has(e, index::kLaunchMarker));
     };
+    // The device events, as a bit per event while they come in torch's order in the trace (as
+    // a rule: a list of millions of positions is then spared), else as that list, sorted.
     size_t device_count = 0;
     size_t host_count = 0;
-    for (size_t e = 0; e < trace.events.size(); ++e) {
-      if (is_function_event(e))
-        ++(columns.Has(e, index::kPrivateUse1) ? device_count : host_count);
-    }
-    nodes_.reserve(host_count);
-    device_.reserve(device_count);
+    bool device_in_order = true;
+    uint32_t last_device = 0;
+    device_event_.resize(trace.events.size());
     for (size_t e = 0; e < trace.events.size(); ++e) {
       if (!is_function_event(e))
         continue;
-      if (columns.Has(e, index::kPrivateUse1)) {
-        device_.push_back(static_cast<uint32_t>(e));
+      if (!columns.Has(e, index::kPrivateUse1)) {
+        ++host_count;
         continue;
       }
+      device_event_[e] = true;
+      const auto event = static_cast<uint32_t>(e);
+      if (device_count++ > 0 && !(SpanOf(last_device) < SpanOf(event)))
+        device_in_order = false;
+      last_device = event;
+    }
+    nodes_.reserve(host_count);
+    if (device_count == 0)
+      ReleaseMemory(device_event_);
+    if (device_count > 0 && !device_in_order) {
+      device_.reserve(device_count);
+      for (size_t e = 0; e < trace.events.size(); ++e) {
+        if (device_event_[e])
+          device_.push_back(static_cast<uint32_t>(e));
+      }
+      ReleaseMemory(device_event_);
+      SortAlmostSorted(&device_, [this](uint32_t a, uint32_t b) { return SpanOf(a) < SpanOf(b); });
+    }
+    for (size_t e = 0; e < trace.events.size(); ++e) {
+      if (!is_function_event(e) || columns.Has(e, index::kPrivateUse1))
+        continue;
       Node& node = nodes_.emplace_back();
       node.event_index = static_cast<uint32_t>(e);
       node.name = RowNameId(columns.name[e]);
@@ -234,7 +254,6 @@ class EventTree {
     SortAlmostSorted(&nodes_, [this](const Node& a, const Node& b) {
       return BeforeInTorchOrder(TimesOf(a.event_index), TimesOf(b.event_index));
     });
-    SortAlmostSorted(&device_, [this](uint32_t a, uint32_t b) { return SpanOf(a) < SpanOf(b); });
     alive_.resize(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i)
       alive_[i] = static_cast<int>(i);
@@ -243,8 +262,8 @@ class EventTree {
 
   void Attribute(Attribution attribution, AttributionStats* stats) {
     if (attribution == Attribution::kReleased) {
-      for (const uint32_t event : device_)
-        stats->device_events += trace::IsDeviceCategory(index_.events().category[event]);
+      for (DeviceCursor d(*this); !d.done(); d.Next())
+        stats->device_events += trace::IsDeviceCategory(index_.events().category[d.event()]);
       return;
     }
     // Only attribution climbs from a marker to its op; the map goes before the rows are built.
@@ -268,7 +287,8 @@ class EventTree {
     const FirstNodeById op_by_external_id(ops);
     ReleaseMemory(markers);
     ReleaseMemory(ops);
-    for (const uint32_t event : device_) {
+    for (DeviceCursor d(*this); !d.done(); d.Next()) {
+      const uint32_t event = d.event();
       const DeviceSpan node = SpanOf(event);
       if (!trace::IsDeviceCategory(index_.events().category[node.event_index]))
         continue;
@@ -466,20 +486,51 @@ class EventTree {
   // (device(span)) in torch's one (start, -end) order of all events: both lists are sorted by it.
   template <typename Host, typename Device>
   void ForEachInOrder(bool with_device, Host host, Device device) const {
-    size_t d = 0;
-    const size_t devices = with_device ? device_.size() : 0;
+    DeviceCursor d(*this);
+    if (!with_device)
+      d.Finish();
     for (int i : alive_) {
-      for (; d < devices; ++d) {
-        const DeviceSpan span = SpanOf(device_[d]);
+      for (; !d.done(); d.Next()) {
+        const DeviceSpan span = SpanOf(d.event());
         if (!BeforeInTorchOrder(span, TimesOf(nodes_[i].event_index)))
           break;
         device(span);
       }
       host(i);
     }
-    for (; d < devices; ++d)
-      device(SpanOf(device_[d]));
+    for (; !d.done(); d.Next())
+      device(SpanOf(d.event()));
   }
+
+  // Walks the device events in torch's order: device_ when it holds them, else the flagged
+  // events in trace order.
+  class DeviceCursor {
+   public:
+    explicit DeviceCursor(const EventTree& tree)
+        : tree_(tree),
+          listed_(tree.device_event_.empty()),
+          end_(listed_ ? tree.device_.size() : tree.device_event_.size()) {
+      Seek(0);
+    }
+    bool done() const { return at_ >= end_; }
+    uint32_t event() const { return listed_ ? tree_.device_[at_] : static_cast<uint32_t>(at_); }
+    void Next() { Seek(at_ + 1); }
+    void Finish() { at_ = end_; }
+
+   private:
+    void Seek(size_t at) {
+      if (!listed_) {
+        while (at < end_ && !tree_.device_event_[at])
+          ++at;
+      }
+      at_ = at;
+    }
+
+    const EventTree& tree_;
+    bool listed_;
+    size_t end_;
+    size_t at_ = 0;
+  };
 
   // Saturated, so a corrupt duration in an imported trace cannot overflow.
   static int64_t EndNs(const Event& event) {
@@ -550,7 +601,8 @@ class EventTree {
   std::vector<Node> nodes_;                // host events, (start, -end, logging) order
   std::vector<int64_t> kernels_ns_;        // per node, with attribution: its kernels' sum
   std::vector<bool> profiler_step_name_;   // per name id: a ProfilerStep#N
-  std::vector<uint32_t> device_;           // PrivateUse1 events' indices, the same order
+  std::vector<uint32_t> device_;           // PrivateUse1 events' indices, the same order...
+  std::vector<bool> device_event_;         // ... or, while the trace has them in it, a bit each
   std::vector<int> alive_;                 // indices into nodes_ not folded away, in that order
   std::vector<int> node_of_event_;         // trace event -> its node, or -1; in Attribute
 };

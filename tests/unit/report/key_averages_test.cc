@@ -471,6 +471,28 @@ TEST(KeyAveragesTable, PackedRowsPastTheLimitAreSummedNotMade) {
   EXPECT_EQ(all.beyond.self_device_ns, 0);
 }
 
+// Device events come in torch's order in most traces (read in place) and out of it in others
+// (listed and sorted): both give the same table.
+TEST(KeyAveragesTable, DeviceEventsInOrOutOfTraceOrderGiveOneTable) {
+  Trace in_order;
+  for (int i = 0; i < 50; ++i) {
+    in_order.events.push_back(Op(i % 2 == 0 ? "aten::mm" : "aten::add", i * 100 * kUs, 20 * kUs));
+    in_order.events.push_back(
+        Kernel("k" + std::to_string(i % 5), i * 100 * kUs + kUs, (i % 3 + 1) * kUs));
+  }
+  Trace shuffled = in_order;
+  std::reverse(shuffled.events.begin(), shuffled.events.end());
+  for (const Attribution attribution : {Attribution::kReleased, Attribution::kAttributed}) {
+    for (const char* sort_by : {"", "self_device_time_total", "count"}) {
+      TableOptions options;
+      options.sort_by = sort_by;
+      options.row_limit = 4;
+      options.attribution = attribution;
+      EXPECT_EQ(Table(in_order, options), Table(shuffled, options)) << sort_by;
+    }
+  }
+}
+
 // A row per distinct device name: plain device rows are packed (16 bytes, not a KeyAverage),
 // GPU annotations and host rows are not, and the order of first appearance survives the split.
 TEST(KeyAveragesTable, PlainDeviceRowsArePacked) {
