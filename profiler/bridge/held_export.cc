@@ -64,46 +64,48 @@ const char* HeldExport::KeepText(const char* text) {
   return text != nullptr ? text_.KeepCString(text).data() : nullptr;
 }
 
-uint32_t HeldExport::CategoryRun(const char* const* categories, uint32_t count) {
+template <typename T, typename CopyRun>
+uint32_t HeldExport::RunOf(const T* array,
+                           uint32_t count,
+                           SeenArrays* seen_arrays,
+                           std::vector<Run>* runs,
+                           CopyRun copy_run) {
   if (count == 0)
     return 0;
-  if (categories == nullptr) {
+  if (array == nullptr) {
     ++rows_.null_arrays;
     return 0;
   }
-  SeenArray& seen = SlotOf(seen_categories_, categories);
-  if (seen.source == categories && seen.count == count)
+  SeenArray& seen = SlotOf(*seen_arrays, array);
+  if (seen.source == array && seen.count == count)
     return seen.run;
-  Run run{static_cast<uint32_t>(categories_.size()), 0};
-  for (uint32_t i = 0; i < count; ++i) {
-    if (categories[i] != nullptr) {
-      categories_.push_back(KeepText(categories[i]));
-      ++run.count;
-    }
-  }
-  category_runs_.push_back(run);
-  seen = {categories, count, static_cast<uint32_t>(category_runs_.size() - 1)};
+  runs->push_back(copy_run());
+  seen = {array, count, static_cast<uint32_t>(runs->size() - 1)};
   return seen.run;
 }
 
+uint32_t HeldExport::CategoryRun(const char* const* categories, uint32_t count) {
+  return RunOf(categories, count, &seen_categories_, &category_runs_, [&] {
+    Run run{static_cast<uint32_t>(categories_.size()), 0};
+    for (uint32_t i = 0; i < count; ++i) {
+      if (categories[i] != nullptr) {
+        categories_.push_back(KeepText(categories[i]));
+        ++run.count;
+      }
+    }
+    return run;
+  });
+}
+
 uint32_t HeldExport::AnnotationRun(const RblnKinetoAnnotation* annotations, uint32_t count) {
-  if (count == 0)
-    return 0;
-  if (annotations == nullptr) {
-    ++rows_.null_arrays;
-    return 0;
-  }
-  SeenArray& seen = SlotOf(seen_annotations_, annotations);
-  if (seen.source == annotations && seen.count == count)
-    return seen.run;
-  const Run run{static_cast<uint32_t>(annotations_.size()), count};
-  for (uint32_t i = 0; i < count; ++i) {
-    const RblnKinetoAnnotation& a = annotations[i];
-    annotations_.push_back({KeepText(a.name), KeepText(a.value), a.value_is_quoted});
-  }
-  annotation_runs_.push_back(run);
-  seen = {annotations, count, static_cast<uint32_t>(annotation_runs_.size() - 1)};
-  return seen.run;
+  return RunOf(annotations, count, &seen_annotations_, &annotation_runs_, [&] {
+    const Run run{static_cast<uint32_t>(annotations_.size()), count};
+    for (uint32_t i = 0; i < count; ++i) {
+      const RblnKinetoAnnotation& a = annotations[i];
+      annotations_.push_back({KeepText(a.name), KeepText(a.value), a.value_is_quoted});
+    }
+    return run;
+  });
 }
 
 uint32_t HeldExport::ShapeOf(const Shape& shape) {

@@ -86,6 +86,14 @@ class HeldExport {
   static SeenArray& SlotOf(SeenArrays& seen, const void* source);
 
   const char* KeepText(const char* text);
+  // The run copied from |array| (|count| entries), copied by |copy_run| unless the same array was
+  // seen lately; 0, the empty run, for an empty or a null array (a null one is counted).
+  template <typename T, typename CopyRun>
+  uint32_t RunOf(const T* array,
+                 uint32_t count,
+                 SeenArrays* seen_arrays,
+                 std::vector<Run>* runs,
+                 CopyRun copy_run);
   uint32_t CategoryRun(const char* const* categories, uint32_t count);
   uint32_t AnnotationRun(const RblnKinetoAnnotation* annotations, uint32_t count);
   uint32_t ShapeOf(const Shape& shape);
