@@ -76,12 +76,12 @@ struct Node {
   int32_t first_child = -1;
   int32_t next_sibling = -1;
   int32_t child_count = 0;
-  // A launch marker (rbln_run / rbln launch): a runtime event, neither a device event nor a CPU
-  // op. It only names its launching op (the index's) for attribution; it is no row and no child,
-  // so the op's self time is the same whether the marker is the c-abi's timed one or the current
-  // zero-length one.
-  bool marker = false;
+  // Whether it is a launch marker (rbln_run / rbln launch) is the index's kLaunchMarker flag
+  // (EventTree::IsMarker): a runtime event, neither a device event nor a CPU op. It only names
+  // its launching op (the index's) for attribution; it is no row and no child, so the op's self
+  // time is the same whether the marker is the c-abi's timed one or the current zero-length one.
 };
+static_assert(sizeof(Node) == 24, "a node per host event: millions of them");
 
 // An event's place in torch's (start, -end) order.
 struct Times {
@@ -245,7 +245,6 @@ class EventTree {
       Node& node = nodes_.emplace_back();
       node.event_index = static_cast<uint32_t>(e);
       node.name = RowNameId(columns.name[e]);
-      node.marker = columns.Has(e, index::kLaunchMarker);
     }
     // torch sorts function_events by (start, -end), stably (Node::operator<). Host ops in start
     // order, then the runtime's markers: usually two sorted runs, merged in one pass; the device
@@ -274,7 +273,7 @@ class EventTree {
     std::vector<std::pair<int64_t, int>> markers, ops;
     for (int i : alive_) {
       const Node& node = nodes_[i];
-      if (node.marker) {
+      if (IsMarker(node)) {
         if (auto launch = index_.LaunchId(node.event_index))
           markers.emplace_back(*launch, i);
       } else if (IsOpCategory(index_.events().category[node.event_index])) {
@@ -320,7 +319,7 @@ class EventTree {
 
   // Markers have served attribution; from here on they are neither rows nor children.
   void DropLaunchMarkers() {
-    std::erase_if(alive_, [this](int i) { return nodes_[i].marker; });
+    std::erase_if(alive_, [this](int i) { return IsMarker(nodes_[i]); });
   }
 
   // torch's _remove_dup_nodes, including its quirk that the folded child's kernels replace the
@@ -544,6 +543,10 @@ class EventTree {
     return profiler_step_name_[name] ? profiler_step_ : name;
   }
 
+  bool IsMarker(const Node& node) const {
+    return index_.events().Has(node.event_index, index::kLaunchMarker);
+  }
+
   Times TimesOf(uint32_t event_index) const {
     const Event& event = index_.trace().events[event_index];
     return {event.ts_ns, EndNs(event), event_index};
@@ -561,7 +564,7 @@ class EventTree {
     for (int i : alive_) {
       Node& node = nodes_[i];
       std::vector<int>& stack = stacks[index_.events().row[node.event_index]];
-      if (node.marker)
+      if (IsMarker(node))
         continue;  // no row and no child; its launching op comes from the index
       const Times times = TimesOf(node.event_index);
       while (!stack.empty()) {
