@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/prefault_hint.h"
 #include "profiler/bridge/saturating.h"
 #include "profiler/trace/dialect.h"
 
@@ -108,12 +107,7 @@ BridgeResult ConvertActivities(rbln::runtime::Activities activities,
   std::optional<std::pair<int64_t, int64_t>> last_lane;
   result.arg_pool = std::make_shared<trace::ArgPool>();
   trace::ArgListBuilder builder;
-  {
-    // The spare room is written only when the caller adds its events, after this peak.
-    const ScopedPrefaultLimit converted_only((activities.activities.size() + flowed) *
-                                             sizeof(trace::Event));
-    result.events.reserve(activities.activities.size() + flowed + window.spare_events);
-  }
+  ReserveEvents(activities.activities.size() + flowed, window, &result.events);
   for (Activity& activity : activities.activities) {
     const std::optional<trace::Category> category = CategoryForActivityKind(activity.kind);
     if (!category.has_value()) {

@@ -1,32 +1,8 @@
 #include "profiler/bridge/export_copy.h"
 
-#include <cstring>
-
 namespace rblnsim::bridge {
 
 namespace {
-
-static_assert(sizeof(RblnKinetoActivityKind) == sizeof(int32_t),
-              "the C enum must stay 4 bytes for the raw read in CopyKind()");
-
-// Reads the kind's bytes instead of its enum value, so an out-of-range kind from the producer is
-// data to classify, not undefined behaviour (which UBSan's enum check would flag).
-int32_t CopyKind(const RblnKinetoSlice& slice) {
-  int32_t kind = 0;
-  std::memcpy(&kind, &slice.kind, sizeof(kind));
-  return kind;
-}
-
-// Returns how many elements of |array| may be read: |count|, or 0 (and one more null array
-// counted) when a non-empty array is null.
-template <typename T>
-uint32_t ReadableCount(const T* array, uint32_t count, uint64_t* null_arrays) {
-  if (array == nullptr && count > 0) {
-    ++*null_arrays;
-    return 0;
-  }
-  return count;
-}
 
 CopiedString CopyString(const char* text, TextPool* pool) {
   if (text == nullptr)
@@ -59,7 +35,7 @@ void CopySlice(const RblnKinetoSlice& in, CopiedExport* out) {
     ++slice.annotation_count;
   }
   slice.corr_id = in.corr_id;
-  slice.kind = CopyKind(in);
+  slice.kind = SliceKind(in);
   out->slices.push_back(slice);
 }
 

@@ -5,6 +5,7 @@
 #define RBLNSIM_PROFILER_BRIDGE_EXPORT_COPY_H_
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -80,6 +81,28 @@ struct CopiedExport {
                      std::optional<std::string_view> value,
                      int32_t value_is_quoted);
 };
+
+static_assert(sizeof(RblnKinetoActivityKind) == sizeof(int32_t),
+              "the C enum must stay 4 bytes for the raw read in SliceKind()");
+
+// A slice's kind, read as its bytes instead of its enum value: an out-of-range kind from the
+// producer is data to classify, not undefined behaviour (which UBSan's enum check would flag).
+inline int32_t SliceKind(const RblnKinetoSlice& slice) {
+  int32_t kind = 0;
+  std::memcpy(&kind, &slice.kind, sizeof(kind));
+  return kind;
+}
+
+// How many elements of a producer's |array| may be read: |count|, or 0 (and one more null array
+// counted) when a non-empty array is null.
+template <typename T>
+uint32_t ReadableCount(const T* array, uint32_t count, uint64_t* null_arrays) {
+  if (array == nullptr && count > 0) {
+    ++*null_arrays;
+    return 0;
+  }
+  return count;
+}
 
 // Copies everything reachable from |exp|. Only the producer's documented pointers are followed;
 // a null array with a non-zero count is treated as empty and counted rather than dereferenced.

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string_view>
 
 #include "base/release_memory.h"
@@ -12,14 +11,6 @@
 namespace rblnsim::bridge {
 
 namespace {
-
-// Reads the kind's bytes instead of its enum value: an out-of-range kind from the producer is
-// data to classify, not undefined behaviour.
-int32_t KindOf(const RblnKinetoSlice& slice) {
-  int32_t kind = 0;
-  std::memcpy(&kind, &slice.kind, sizeof(kind));
-  return kind;
-}
 
 CopiedString ViewOf(const char* text) {
   return text != nullptr ? CopiedString(std::string_view(text)) : std::nullopt;
@@ -70,12 +61,8 @@ uint32_t HeldExport::RunOf(const T* array,
                            SeenArrays* seen_arrays,
                            std::vector<Run>* runs,
                            CopyRun copy_run) {
-  if (count == 0)
+  if (ReadableCount(array, count, &rows_.null_arrays) == 0)
     return 0;
-  if (array == nullptr) {
-    ++rows_.null_arrays;
-    return 0;
-  }
   SeenArray& seen = SlotOf(*seen_arrays, array);
   if (seen.source == array && seen.count == count)
     return seen.run;
@@ -128,7 +115,7 @@ void HeldExport::HoldSlice(const RblnKinetoSlice& in) {
   // The reads happen in CopySlice's order, so null arrays are counted alike.
   const uint32_t category_run = CategoryRun(in.categories, in.categories_count);
   slice.annotation_run = AnnotationRun(in.annotations, in.annotations_count);
-  slice.shape = ShapeOf({in.device_pid, in.resource_tid, KindOf(in), category_run});
+  slice.shape = ShapeOf({in.device_pid, in.resource_tid, SliceKind(in), category_run});
   slices_.push_back(slice);
 }
 
@@ -137,13 +124,9 @@ HeldExport HeldExport::Hold(const RblnKinetoExport& exp) {
   held.rows_ = CopyExport({exp.devices, exp.devices_count, exp.lanes, exp.lanes_count, nullptr, 0});
   held.category_runs_.push_back({});
   held.annotation_runs_.push_back({});
-  if (exp.slices == nullptr) {
-    if (exp.slices_count > 0)
-      ++held.rows_.null_arrays;
-    return held;
-  }
-  held.slices_.reserve(exp.slices_count);
-  for (uint32_t i = 0; i < exp.slices_count; ++i)
+  const uint32_t slices = ReadableCount(exp.slices, exp.slices_count, &held.rows_.null_arrays);
+  held.slices_.reserve(slices);
+  for (uint32_t i = 0; i < slices; ++i)
     held.HoldSlice(exp.slices[i]);
   return held;
 }

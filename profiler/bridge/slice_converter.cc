@@ -169,6 +169,13 @@ trace::Category CategoryForKind(int32_t kind) {
   }
 }
 
+void ReserveEvents(size_t converted,
+                   const ConvertWindow& window,
+                   std::vector<trace::Event>* events) {
+  const ScopedPrefaultLimit converted_only(converted * sizeof(trace::Event));
+  events->reserve(converted + window.spare_events);
+}
+
 std::optional<PlacedSpan> PlaceInWindow(int64_t start_steady_ns,
                                         int64_t end_steady_ns,
                                         const ConvertWindow& window,
@@ -195,9 +202,7 @@ void ExportConverter::AddRows(const CopiedExport& rows) {
 }
 
 void ExportConverter::Reserve(size_t slices) {
-  // The spare room is written only when the caller adds its events, after this session's peak.
-  const ScopedPrefaultLimit converted_only(slices * sizeof(trace::Event));
-  result_.events.reserve(slices + window_.spare_events);
+  ReserveEvents(slices, window_, &result_.events);
   tags_.is_marker.reserve(slices);
 }
 

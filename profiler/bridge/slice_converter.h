@@ -35,6 +35,13 @@ struct ConvertWindow {
   size_t spare_events = 0;
 };
 
+// Sizes |events| for |converted| events and the window's spare room. The spare room is written
+// only when the caller adds its own events, after the conversion's peak, so it is not faulted
+// in ahead (base/prefault_hint.h).
+void ReserveEvents(size_t converted,
+                   const ConvertWindow& window,
+                   std::vector<trace::Event>* events);
+
 // A producer interval (steady ns) on the trace's clock, held against the capture window. Only
 // work entirely outside the window is dropped (counted in dropped_out_of_window): a straddler is
 // real work of the session and stays whole. An end before the start is kept with duration 0 and

@@ -553,8 +553,9 @@ class EventTree {
   }
 
   DeviceSpan SpanOf(uint32_t event_index) const {
-    const Event& event = index_.trace().events[event_index];
-    return {event.ts_ns, EndNs(event), event_index, RowNameId(index_.events().name[event_index])};
+    const Times times = TimesOf(event_index);
+    return {times.start_ns, times.end_ns, event_index,
+            RowNameId(index_.events().name[event_index])};
   }
 
   // torch's _populate_cpu_children: per-thread stacks over the (start, -end) order; an event is
