@@ -75,9 +75,9 @@ size_t SlotOf(std::string_view key) {
   return static_cast<size_t>(hash >> 57) & (kCacheSlots - 1);
 }
 
-std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
+int32_t Lookup(std::string_view key, bool intern) {
   if (key.size() > kMaxInternedArgKeyBytes)
-    return std::nullopt;
+    return kNoArgKeyId;
   CacheEntry& entry = cache[SlotOf(key)];
   const bool cached =
       entry.filled && entry.size == key.size() && SameText(entry.text, key.data(), key.size());
@@ -90,29 +90,27 @@ std::optional<uint16_t> Lookup(std::string_view key, bool intern) {
     // interning call once the table is full.
     const uint32_t count = table.size();
     if (entry.absent_at == count && (!intern || count >= kMaxInternedArgKeys))
-      return std::nullopt;
+      return kNoArgKeyId;
   }
   uint32_t count = 0;
   const std::optional<uint32_t> found = table.Lookup(key, intern, &count);
-  const std::optional<uint16_t> id =
-      found ? std::optional<uint16_t>(static_cast<uint16_t>(*found)) : std::nullopt;
   entry.filled = true;
   entry.size = static_cast<uint8_t>(key.size());
   if (!key.empty())  // an empty view may have no data pointer at all
     std::memcpy(entry.text, key.data(), key.size());
-  entry.present = id.has_value();
-  entry.id = id.value_or(0);
+  entry.present = found.has_value();
+  entry.id = static_cast<uint16_t>(found.value_or(0));
   entry.absent_at = count;
-  return id;
+  return found ? static_cast<int32_t>(*found) : kNoArgKeyId;
 }
 
 }  // namespace
 
-std::optional<uint16_t> InternArgKey(std::string_view key) {
+int32_t InternArgKeyId(std::string_view key) {
   return Lookup(key, /*intern=*/true);
 }
 
-std::optional<uint16_t> FindArgKey(std::string_view key) {
+int32_t FindArgKeyId(std::string_view key) {
   return Lookup(key, /*intern=*/false);
 }
 

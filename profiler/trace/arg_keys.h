@@ -20,11 +20,26 @@ namespace rblnsim::trace {
 inline constexpr uint32_t kMaxInternedArgKeys = 4096;
 inline constexpr size_t kMaxInternedArgKeyBytes = 64;
 
-// The id of |key|, interned now if it was not; nullopt when it is not to be interned (too long,
-// or the table is full).
-std::optional<uint16_t> InternArgKey(std::string_view key);
-// The id of |key| if some list interned it already; never interns.
-std::optional<uint16_t> FindArgKey(std::string_view key);
+// What the id functions return for a key without an id.
+inline constexpr int32_t kNoArgKeyId = -1;
+
+// The id of |key|, interned now if it was not; kNoArgKeyId when it is not to be interned (too
+// long, or the table is full). Ids cross these calls as ints: returned as a
+// std::optional<uint16_t>, GCC stored the id and its flag apart and read them back as one word,
+// a store-forwarding stall on every arg an import reads.
+int32_t InternArgKeyId(std::string_view key);
+// The id of |key| if some list interned it already, else kNoArgKeyId; never interns.
+int32_t FindArgKeyId(std::string_view key);
+
+inline std::optional<uint16_t> ArgKeyIdOf(int32_t id) {
+  return id == kNoArgKeyId ? std::nullopt : std::optional<uint16_t>(static_cast<uint16_t>(id));
+}
+inline std::optional<uint16_t> InternArgKey(std::string_view key) {
+  return ArgKeyIdOf(InternArgKeyId(key));
+}
+inline std::optional<uint16_t> FindArgKey(std::string_view key) {
+  return ArgKeyIdOf(FindArgKeyId(key));
+}
 // The text of an id InternArgKey returned (in any thread).
 std::string_view ArgKeyText(uint16_t id);
 // How many keys are interned, for tests and memory accounting.
@@ -35,18 +50,18 @@ uint32_t InternedArgKeyCount();
 // must outlive it (a literal, for a static one).
 class ArgKey {
  public:
-  explicit ArgKey(std::string_view text) : text_(text), id_(InternArgKey(text)) {}
+  explicit ArgKey(std::string_view text) : text_(text), id_(InternArgKeyId(text)) {}
   // A key only looked for: not interned if no list holds it yet.
-  static ArgKey Existing(std::string_view text) { return ArgKey(text, FindArgKey(text)); }
+  static ArgKey Existing(std::string_view text) { return ArgKey(text, FindArgKeyId(text)); }
   std::string_view text() const { return text_; }
   // The interned id; nullopt when the key is stored as text.
-  std::optional<uint16_t> id() const { return id_; }
+  std::optional<uint16_t> id() const { return ArgKeyIdOf(id_); }
 
  private:
-  ArgKey(std::string_view text, std::optional<uint16_t> id) : text_(text), id_(id) {}
+  ArgKey(std::string_view text, int32_t id) : text_(text), id_(id) {}
 
   std::string_view text_;
-  std::optional<uint16_t> id_;
+  int32_t id_;  // or kNoArgKeyId
 };
 
 }  // namespace rblnsim::trace

@@ -5,6 +5,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -29,12 +30,8 @@ constexpr uint32_t Packed(std::string_view name) {
   return packed;
 }
 
-Field FieldOf(std::string_view key) {
-  if (key.size() < 2 || key.size() > 4)
-    return kUnknown;
-  uint32_t packed = 0;
-  std::memcpy(&packed, key.data(), key.size());
-  // A switch, not a table searched in order: this runs for every member of every event.
+// A switch, not a table searched in order: this runs for every member of every event.
+Field FieldOfPacked(uint32_t packed) {
   switch (packed) {
     case Packed("ph"):
       return kPh;
@@ -59,13 +56,60 @@ Field FieldOf(std::string_view key) {
   }
 }
 
+// |key| is a member name inside the event's text, so its closing quote and the ':' follow it
+// there: four bytes from its start are readable whenever it is two bytes long or more. They are
+// read as one word and masked to the name: a memcpy of the name's own length was a call, and
+// the word read back after its byte stores a store-forwarding stall.
+Field FieldOf(std::string_view key) {
+  if (key.size() < 2 || key.size() > 4)
+    return kUnknown;
+  uint32_t word = 0;
+  std::memcpy(&word, key.data(), sizeof word);
+  return FieldOfPacked(key.size() == 4 ? word : word & ((uint32_t{1} << (8 * key.size())) - 1));
+}
+
+// The member the cursor's next bytes name when they are a quoted name the model reads followed
+// at once by its ':' (how Kineto and our writer write every one), moved past it; kUnknown, the
+// cursor unmoved, for anything else, which the general reading then takes. One word read
+// instead of a string scan, a call and two more reads per member: an event has about ten.
+Field KnownMember(const char*& at, const char* end) {
+  if (end - at < 8 || *at != '"')
+    return kUnknown;
+  uint64_t word = 0;
+  std::memcpy(&word, at, sizeof word);
+  auto byte = [word](int i) { return static_cast<char>(word >> (8 * i)); };
+  // The name ends at the first quote after the opening one: two to four bytes in.
+  int size = 2;
+  while (size <= 4 && byte(size + 1) != '"')
+    ++size;
+  if (size > 4 || byte(1) == '"' || byte(2) == '"' || byte(size + 2) != ':')
+    return kUnknown;
+  const auto name = static_cast<uint32_t>(word >> 8) &
+                    (size == 4 ? ~uint32_t{0} : (uint32_t{1} << (8 * size)) - 1);
+  const Field field = FieldOfPacked(name);
+  if (field != kUnknown)
+    at += size + 3;
+  return field;
+}
+
+// The characters a JSON number token may hold, by byte: a table, because every ts and dur is
+// such a token and six comparisons a byte showed in the scan's profile.
+constexpr std::array<bool, 256> kNumberChars = [] {
+  std::array<bool, 256> table{};
+  for (char c = '0'; c <= '9'; ++c)
+    table[static_cast<unsigned char>(c)] = true;
+  for (const char c : {'-', '+', '.', 'e', 'E'})
+    table[static_cast<unsigned char>(c)] = true;
+  return table;
+}();
+
 bool IsNumberChar(char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  return kNumberChars[static_cast<unsigned char>(c)];
 }
 
 }  // namespace
 
-bool PlainEventReader::String(std::string_view* text) {
+std::string_view PlainEventReader::String() {
   const char* const begin = at_;
 #if defined(__SSE2__)
   // Sixteen bytes at a time to the first quote, backslash, control character or UTF-8 byte
@@ -89,15 +133,15 @@ bool PlainEventReader::String(std::string_view* text) {
   for (; at_ < end_; ++at_) {
     const auto c = static_cast<unsigned char>(*at_);
     if (c == '"') {
-      *text = std::string_view(begin, static_cast<size_t>(at_ - begin));
+      const std::string_view text(begin, static_cast<size_t>(at_ - begin));
       ++at_;
-      return true;
+      return text;
     }
     // Escapes, control characters and UTF-8 are simdjson's to check and decode.
     if (c < 0x20 || c >= 0x80 || c == '\\')
-      return false;
+      return {};
   }
-  return false;
+  return {};
 }
 
 std::string_view PlainEventReader::NumberToken() {
@@ -107,7 +151,7 @@ std::string_view PlainEventReader::NumberToken() {
   return std::string_view(begin, static_cast<size_t>(at_ - begin));
 }
 
-std::optional<int64_t> PlainEventReader::Integer() {
+bool PlainEventReader::Integer(int64_t* out) {
   // ShortPlainInteger(NumberToken()) in one pass for the common case: a sign, at most 18
   // digits, then no further number character.
   const char* p = at_;
@@ -123,12 +167,16 @@ std::optional<int64_t> PlainEventReader::Integer() {
     ++p;
   }
   const auto count = p - digits;
-  if (count == 0 || (p < end_ && IsNumberChar(*p)))
-    return ShortPlainInteger(NumberToken());
+  if (count == 0 || (p < end_ && IsNumberChar(*p))) {
+    const std::optional<int64_t> slow = ShortPlainInteger(NumberToken());
+    *out = slow.value_or(0);
+    return slow.has_value();
+  }
   if (*digits == '0' && count > 1)
-    return std::nullopt;
+    return false;
   at_ = p;
-  return negative ? -value : value;
+  *out = negative ? -value : value;
+  return true;
 }
 
 bool PlainEventReader::Literal(std::string_view word) {
@@ -154,7 +202,8 @@ bool PlainEventReader::Scalar(PlainScalar* out) {
     case '"':
       ++at_;
       out->kind = PlainScalar::kString;
-      return String(&out->text);
+      out->text = String();
+      return out->text.data() != nullptr;
     case 't':
       out->kind = PlainScalar::kTrue;
       break;
@@ -167,11 +216,9 @@ bool PlainEventReader::Scalar(PlainScalar* out) {
     default: {
       // Fractions, exponents and integers past 18 digits are the walk's: it reads them as
       // doubles or keeps their digits.
-      const std::optional<int64_t> value = Integer();
-      if (!value)
+      if (!Integer(&out->integer))
         return false;
       out->kind = PlainScalar::kInteger;
-      out->integer = *value;
       out->text = std::string_view(token, static_cast<size_t>(at_ - token));
       return true;
     }
@@ -197,19 +244,24 @@ bool PlainEventReader::Read(const char* begin,
   if (!Take('{'))
     return false;
   for (int more = FirstMember(); more != 0; more = NextMember()) {
-    std::string_view key;
     if (more < 0)
       return false;
-    if (!MemberName(&key))
-      return false;
-    const Field field = FieldOf(key);
+    SkipSpace();
+    Field field = KnownMember(at_, end_);
+    std::string_view key;
+    if (field == kUnknown) {
+      key = MemberName();
+      if (key.data() == nullptr)
+        return false;
+      field = FieldOf(key);
+    }
     if (field == kUnknown) {
       // Members the model does not read ("s", "bp", ...): still JSON, and still named once.
       if (std::find(other_names_.begin(), other_names_.end(), key) != other_names_.end() ||
           !SkipValue()) {
         return false;
       }
-      other_names_.push_back(key);
+      other_names_.emplace_back(key.data(), key.size());
     } else {
       if (((seen >> field) & 1) != 0)
         return false;
@@ -230,7 +282,8 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
   std::string_view text;
   if (quoted) {
     ++at_;
-    if (!String(&text))
+    text = String();
+    if (text.data() == nullptr)
       return false;
   }
   switch (field) {
@@ -256,11 +309,9 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
         else
           row.text.assign(text);
       } else {
-        const std::optional<int64_t> value = Integer();
-        if (!value)
+        if (!Integer(&row.value))
           return false;
         row.is_int = true;
-        row.value = *value;
       }
       break;
     }
@@ -268,11 +319,9 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
     case kDur: {
       if (!quoted)
         text = NumberToken();
-      const std::optional<int64_t> ns = DecimalTextToNs(text, ns_exponent);
-      if (!ns)
+      if (!DecimalTextToNs(text, ns_exponent, field == kTs ? &event->ts_ns : &event->dur_ns))
         return false;
       event->quoted_numbers |= quoted;
-      (field == kTs ? event->ts_ns : event->dur_ns) = *ns;
       (field == kTs ? event->has_ts : event->has_dur) = true;
       break;
     }
@@ -283,11 +332,11 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
           event->id = id;
       } else {
         const bool negative = *at_ == '-';
-        const std::optional<int64_t> value = Integer();
-        if (!value)
+        int64_t value = 0;
+        if (!Integer(&value))
           return false;
         if (!negative)  // "-0" is no id either
-          event->id = static_cast<uint64_t>(*value);
+          event->id = static_cast<uint64_t>(value);
       }
       break;
     }
@@ -320,14 +369,16 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
   keys_.clear();
   builder_.Clear();
   for (int more = FirstMember(); more != 0; more = NextMember()) {
-    std::string_view key;
     if (more < 0)
       return false;
-    if (!MemberName(&key))
+    const std::string_view key = MemberName();
+    if (key.data() == nullptr)
       return false;
     if (std::find(keys_.begin(), keys_.end(), key) != keys_.end())
       return false;  // the walk names the duplicate and where it was first
-    keys_.push_back(key);
+    // From its two words, not the view: copied whole, the view was read back as one 16-byte load
+    // of the two 8-byte stores that spilled it, a store-forwarding stall per arg.
+    keys_.emplace_back(key.data(), key.size());
     const bool kept = Kept(key);
     // Each value read here rather than through Scalar(): args are most of an event's values,
     // and going through PlainScalar cost 1.2% more instructions for all of `check`.
@@ -337,8 +388,8 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
     const char c = *at_;
     if (c == '"') {
       ++at_;
-      std::string_view text;
-      if (!String(&text))
+      const std::string_view text = String();
+      if (text.data() == nullptr)
         return false;
       if (kept)
         builder_.Add(key, text);
@@ -361,11 +412,11 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
     } else {
       // Fractions, exponents and integers past 18 digits are the walk's: it reads them as
       // doubles or keeps their digits.
-      const std::optional<int64_t> value = Integer();
-      if (!value)
+      int64_t value = 0;
+      if (!Integer(&value))
         return false;
       if (kept)
-        builder_.AddInt(trace::ArgKey(key), *value);
+        builder_.AddInt(trace::ArgKey(key), value);
     }
   }
   event->args = builder_.Build(pool);
@@ -414,8 +465,8 @@ bool PlainEventReader::CopyContainer() {
     }
     level.empty = false;
     if (level.object) {
-      std::string_view key;
-      if (!MemberName(&key))
+      const std::string_view key = MemberName();
+      if (key.data() == nullptr)
         return false;
       compact_.push_back('"');
       compact_.append(key);

@@ -16,30 +16,31 @@ constexpr int kKeptDigits = 24;
 // Exponents beyond this make any non-zero value overflow (or round to zero) anyway.
 constexpr int64_t kExponentCap = 100000;
 
-// Eight ASCII digits at |at|, the first the most significant, as their value; nullopt when one
-// is no digit. Every event has a ts and most a dur, each with eight digits or more before the
-// point, so they are read as one word rather than a digit at a time.
-std::optional<uint64_t> EightDigits(const char* at) {
+// Eight ASCII digits at |at|, the first the most significant, as their value in |*out|; false
+// when one is no digit. Every event has a ts and most a dur, each with eight digits or more
+// before the point, so they are read as one word rather than a digit at a time.
+bool EightDigits(const char* at, uint64_t* out) {
   uint64_t chunk = 0;
   std::memcpy(&chunk, at, sizeof chunk);
   constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
   // Each byte is 0x30..0x39: its high nibble is 3, and adding 6 leaves it 3.
   if ((chunk & kHigh) != 0x3030303030303030ull ||
       ((chunk + 0x0606060606060606ull) & kHigh) != 0x3030303030303030ull) {
-    return std::nullopt;
+    return false;
   }
   uint64_t v = chunk - 0x3030303030303030ull;
   v = v * 10 + (v >> 8);  // pairs of digits, in every other byte
   v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
        (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
       32;
-  return v;
+  *out = v;
+  return true;
 }
 
 // Kineto's own form, "<digits>.<three digits>" µs (or plain digits), read as integers. At most
-// 15 integer digits, so nothing can overflow; anything else returns nullopt and takes the
-// general path.
-std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
+// 15 integer digits, so nothing can overflow; anything else returns false and takes the general
+// path.
+bool KinetoMicrosToNs(std::string_view text, int64_t* ns) {
   const bool negative = !text.empty() && text[0] == '-';
   const char* digits = text.data() + (negative ? 1 : 0);
   size_t size = text.size() - (negative ? 1 : 0);
@@ -49,41 +50,39 @@ std::optional<int64_t> KinetoMicrosToNs(std::string_view text) {
     const auto b = static_cast<unsigned>(digits[size - 2] - '0');
     const auto c = static_cast<unsigned>(digits[size - 1] - '0');
     if (a > 9 || b > 9 || c > 9)
-      return std::nullopt;
+      return false;
     frac = static_cast<int64_t>(a * 100 + b * 10 + c);
     size -= 4;
   }
   // A 16th digit could overflow: the general path reads it.
   if (size == 0 || size > 15)
-    return std::nullopt;
+    return false;
   int64_t whole = 0;
   size_t lead = size;
-  std::optional<uint64_t> low;
+  uint64_t low = 0;
   if (size >= 8) {
-    low = EightDigits(digits + size - 8);
-    if (!low)
-      return std::nullopt;
+    if (!EightDigits(digits + size - 8, &low))
+      return false;
     lead = size - 8;
   }
   for (size_t i = 0; i < lead; ++i) {
     const auto d = static_cast<unsigned>(digits[i] - '0');
     if (d > 9)
-      return std::nullopt;
+      return false;
     whole = whole * 10 + d;
   }
-  if (low)
-    whole = whole * 100000000 + static_cast<int64_t>(*low);
-  const int64_t ns = whole * 1000 + frac;
-  return negative ? -ns : ns;
+  if (size >= 8)
+    whole = whole * 100000000 + static_cast<int64_t>(low);
+  const int64_t value = whole * 1000 + frac;
+  *ns = negative ? -value : value;
+  return true;
 }
 
 }  // namespace
 
-std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
-  if (ns_exponent == 3) {
-    if (std::optional<int64_t> ns = KinetoMicrosToNs(text))
-      return ns;
-  }
+bool DecimalTextToNs(std::string_view text, int ns_exponent, int64_t* ns) {
+  if (ns_exponent == 3 && KinetoMicrosToNs(text, ns))
+    return true;
   size_t i = 0;
   const bool negative = i < text.size() && text[i] == '-';
   if (negative)
@@ -109,7 +108,7 @@ std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
   while (i < text.size() && IsDigit(text[i]))
     take(text[i++], /*before_point=*/true);
   if (i == int_begin)
-    return std::nullopt;
+    return false;
   // JSON forbids leading zeros ("01"); accept them, they change nothing.
   if (i < text.size() && text[i] == '.') {
     ++i;
@@ -117,7 +116,7 @@ std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
     while (i < text.size() && IsDigit(text[i]))
       take(text[i++], /*before_point=*/false);
     if (i == frac_begin)
-      return std::nullopt;
+      return false;
   }
   int64_t exponent = 0;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
@@ -132,32 +131,35 @@ std::optional<int64_t> DecimalTextToNs(std::string_view text, int ns_exponent) {
       ++i;
     }
     if (i == exp_begin)
-      return std::nullopt;
+      return false;
     if (exp_negative)
       exponent = -exponent;
   }
   if (i != text.size())
-    return std::nullopt;
-  if (kept == 0)
-    return 0;
+    return false;
+  if (kept == 0) {
+    *ns = 0;
+    return true;
+  }
 
   point += exponent + ns_exponent;
   if (point > 19)
-    return std::nullopt;
+    return false;
   uint64_t value = 0;
   for (int64_t k = 0; k < point; ++k) {
     const uint64_t d = k < kept ? static_cast<uint64_t>(digits[k] - '0') : 0;
     if (__builtin_mul_overflow(value, uint64_t{10}, &value) ||
         __builtin_add_overflow(value, d, &value)) {
-      return std::nullopt;
+      return false;
     }
   }
   if (point >= 0 && point < kept && digits[point] >= '5')
     ++value;
   if (value > static_cast<uint64_t>(INT64_MAX))
-    return std::nullopt;
+    return false;
   const auto signed_value = static_cast<int64_t>(value);
-  return negative ? -signed_value : signed_value;
+  *ns = negative ? -signed_value : signed_value;
+  return true;
 }
 
 }  // namespace rblnsim::trace::import

@@ -165,6 +165,28 @@ TEST_F(PlainEventTest, DeclinesWhatTheWalkMustRead) {
     EXPECT_FALSE(ScanMatchesWalk(event)) << "read: " << event;
 }
 
+// Member names are read as one word when they are a known name, its quote and ':' at once; any
+// other spelling goes the long way. Both ways must read the same event and see the same
+// duplicates, and a name that only begins like a known one is not it.
+TEST_F(PlainEventTest, MemberNamesEitherWay) {
+  const std::vector<std::string> read = {
+      R"({"ts":1,"ph":"X","name":"a","pid":1,"tid":2,"dur":3,"cat":"c","id":4,"args":{}})",
+      R"({"ts" :1,"ph"  : "X","name"	:"a","pid":1,"tid" :2,"dur":3,"cat" :"c","id" :4,"args" :{}})",
+      R"({"tsx":1,"phh":"X","nam":"a","names":"b","t":2,"":3,"pi":4,"ph":"X","ts":5})",
+      R"({"ts":1})",  // the word read would pass the end of a short event
+      R"({"id":7})",
+      R"({"ph":"X","cat":"c","name":"n","ts":1,"dur":2,"args":{"ph":1,"ts":2}})",
+  };
+  for (const std::string& event : read)
+    EXPECT_TRUE(ScanMatchesWalk(event)) << "declined: " << event;
+  const std::vector<std::string> declined = {
+      R"({"ph":"X","ph" :"Y"})", R"({"ts" :1,"ts":2})", R"({"args":{},"args" :{}})",
+      R"({"tsx":1,"tsx":2})",    R"({"p\h":"X"})",      R"({"ph":"X","ph":"Y","cat":"c"})",
+  };
+  for (const std::string& event : declined)
+    EXPECT_FALSE(ScanMatchesWalk(event)) << "read: " << event;
+}
+
 // Nesting up to kMaxPlainDepth is the scan's, one level more the walk's.
 TEST_F(PlainEventTest, NestingLimit) {
   std::string deepest = R"({"args":{"x":)";
