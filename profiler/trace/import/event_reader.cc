@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <new>
 #include <string_view>
 #include <utility>
 
@@ -76,21 +78,22 @@ class EventReader::Impl {
     return Status::Ok();
   }
 
-  void OpenStream(const TextPiece& text) {
+  void OpenStream(const TextPiece& text, const std::vector<uint64_t>* separators) {
     stretch_ = text;
+    separators_ = separators;
     stretch_open_ = true;
     stream_open_ = false;
   }
 
-  bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
-    if (!stretch_open_ || begin < stretch_.offset || next < begin ||
+  bool ReadStreamEvent(uint64_t begin, uint64_t end, uint64_t next, RawEvent* event) {
+    if (!stretch_open_ || begin < stretch_.offset || end < begin || next < end ||
         next - stretch_.offset > stretch_.size) {
       return CloseStretch();
     }
     // Most events are plain (plain_event.h): read from their bytes, with no stream at all.
     const char* const data = stretch_.data + (begin - stretch_.offset);
     if (plain_scan_ &&
-        plain_.Read(data, data + (next - begin), begin, ns_exponent_, arg_pool_.get(), event)) {
+        plain_.Read(data, data + (end - begin), begin, ns_exponent_, arg_pool_.get(), event)) {
       // A stream opened for an earlier event steps over this one's document unread.
       if (stream_open_) {
         if (StreamAt(begin))
@@ -225,21 +228,47 @@ class EventReader::Impl {
   // once open it reads on, stepping over the plain events between, until it loses step.
   bool StartStream(uint64_t begin) {
     const size_t skip = begin - stretch_.offset;
-    stream_data_ = stretch_.data + skip;
-    stream_base_ = InputOffsets(stream_data_, begin);
+    const size_t length = stretch_.size - skip;
     stream_open_ = false;
+    if (separators_ != nullptr) {
+      if (!CopyForStream(begin, length))
+        return false;
+      stream_data_ = stream_copy_.get();
+    } else {
+      stream_data_ = stretch_.data + skip;
+    }
+    stream_base_ = InputOffsets(stream_data_, begin);
     // One batch for the whole text: simdjson then runs stage 1 once, on this thread, and
     // starts no thread of its own to look ahead. The stream (re)allocates its parser for the
     // batch size unless it is the one it had, at simdjson's default depth (deeper than any
     // value the readers accept, kMaxJsonDepth): one size for every stretch keeps it allocated
     // once instead of once per stretch.
-    const size_t length = stretch_.size - skip;
     const size_t batch_bytes = std::max(length, kStreamBytes);
     if (stream_parser_.iterate_many(stream_data_, length, batch_bytes).get(stream_))
       return false;
     stream_it_ = stream_.begin();
     stream_open_ = true;
     return StreamAt(begin);
+  }
+
+  // The stretch's text from |begin| on, |length| bytes, into stream_copy_ with its separators
+  // blanked and simdjson's padding after it: the stream of a text that is only read.
+  bool CopyForStream(uint64_t begin, size_t length) {
+    const size_t needed = length + simdjson::SIMDJSON_PADDING;
+    if (needed > stream_copy_bytes_) {
+      stream_copy_.reset(new (std::nothrow) char[needed]);
+      stream_copy_bytes_ = stream_copy_ ? needed : 0;
+      if (!stream_copy_)
+        return false;  // the events are read one by one
+    }
+    char* const copy = stream_copy_.get();
+    std::memcpy(copy, stretch_.data + (begin - stretch_.offset), length);
+    std::memset(copy + length, 0, simdjson::SIMDJSON_PADDING);
+    for (auto at = std::lower_bound(separators_->begin(), separators_->end(), begin);
+         at != separators_->end() && *at < begin + length; ++at) {
+      copy[*at - begin] = ' ';
+    }
+    return true;
   }
 
   bool CloseStretch() {
@@ -492,6 +521,9 @@ class EventReader::Impl {
   const char* stream_data_ = nullptr;
   bool stream_open_ = false;
   TextPiece stretch_;  // OpenStream's text: its events are read plainly, or by the stream
+  const std::vector<uint64_t>* separators_ = nullptr;  // OpenStream's, for a text only read
+  std::unique_ptr<char[]> stream_copy_;                // the stream's copy of such a text
+  size_t stream_copy_bytes_ = 0;
   bool stretch_open_ = false;
   ValueCopier copier_;
   uint32_t seen_fields_ = 0;            // FieldBits of the event being read
@@ -526,11 +558,11 @@ void EventReader::set_plain_scan(bool on) {
 Status EventReader::ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {
   return impl_->ReadEvent(piece, event, whole);
 }
-void EventReader::OpenStream(const TextPiece& text) {
-  impl_->OpenStream(text);
+void EventReader::OpenStream(const TextPiece& text, const std::vector<uint64_t>* separators) {
+  impl_->OpenStream(text, separators);
 }
-bool EventReader::ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event) {
-  return impl_->ReadStreamEvent(begin, next, event);
+bool EventReader::ReadStreamEvent(uint64_t begin, uint64_t end, uint64_t next, RawEvent* event) {
+  return impl_->ReadStreamEvent(begin, end, next, event);
 }
 StatusOr<std::string> EventReader::ReadCompact(const TextPiece& piece) {
   return impl_->ReadCompact(piece);

@@ -80,17 +80,20 @@ class EventReader {
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole = nullptr);
 
   // Many events at once (line_stream.h): |text| holds whole events separated by whitespace
-  // only, which must stay valid while they are read. ReadStreamEvent reads the one that
-  // begins at |begin| and is followed by the next at |next|: the event ReadEvent would read
-  // from [begin, next) with *whole set. Plain events are read from their bytes; from the first
-  // other one on, |text| is read as one simdjson stream. Any other case (an error, a document
-  // elsewhere, the end) gives false and closes the text, and the caller reads the event by
-  // itself.
-  void OpenStream(const TextPiece& text);
+  // only, which must stay valid while they are read; or, with |separators|, by whitespace and
+  // one ',' at each of those input offsets (sorted), in text that is then only read, never
+  // changed, and a stream reads a copy of it with the commas blanked. |separators| must stay
+  // valid as long as |text|. ReadStreamEvent reads the one in [begin, end) that is followed by
+  // the next at |next| (only whitespace and a separator between): the event ReadEvent would
+  // read from [begin, next) with *whole set. Plain events are read from their bytes; from the
+  // first other one on, |text| is read as one simdjson stream. Any other case (an error, a
+  // document elsewhere, the end) gives false and closes the text, and the caller reads the event
+  // by itself.
+  void OpenStream(const TextPiece& text, const std::vector<uint64_t>* separators = nullptr);
   // The most text a stream is given (larger texts work, with a parser grown to fit): small
   // enough for stage 1's output to stay in the caches while the events are read.
   static constexpr size_t kStreamBytes = size_t{256} << 10;
-  bool ReadStreamEvent(uint64_t begin, uint64_t next, RawEvent* event);
+  bool ReadStreamEvent(uint64_t begin, uint64_t end, uint64_t next, RawEvent* event);
 
   // The pool the args of the events this reader reads are placed in: whoever keeps those
   // events keeps the pool (Trace::arg_pools).

@@ -10,7 +10,19 @@
 
 namespace rblnsim::trace::import {
 
-bool LineStream::Open(EventReader* reader, std::string_view text, uint64_t offset) {
+bool LineStream::Open(EventReader* reader,
+                      std::string_view text,
+                      uint64_t offset,
+                      bool text_stays) {
+  if (text_stays) {
+    // Read where it is: most stretches are plain events only, and their copy was a second
+    // write and read of every byte (the whole file, for a Kineto trace).
+    const std::optional<size_t> stream_end = FindSpans(text, offset, /*writable=*/nullptr);
+    if (!stream_end)
+      return false;
+    reader->OpenStream({text.data(), *stream_end, text.size(), offset}, &separators_);
+    return true;
+  }
   spans_.clear();
   next_ = 0;
   const size_t needed = text.size() + simdjson::SIMDJSON_PADDING;
@@ -30,9 +42,21 @@ bool LineStream::OpenInPlace(EventReader* reader,
                              size_t size,
                              size_t readable,
                              uint64_t offset) {
+  const std::optional<size_t> stream_end = FindSpans({data, size}, offset, data);
+  if (!stream_end)
+    return false;
+  reader->OpenStream({data, *stream_end, readable, offset});
+  return true;
+}
+
+std::optional<size_t> LineStream::FindSpans(std::string_view text,
+                                            uint64_t offset,
+                                            char* writable) {
   spans_.clear();
+  separators_.clear();
   next_ = 0;
-  const std::string_view text(data, size);
+  const char* const data = text.data();
+  const size_t size = text.size();
   size_t rel = 0;
   size_t stream_end = 0;
   // A separator is blanked only once an event follows it in the stream: the text after the
@@ -42,8 +66,12 @@ bool LineStream::OpenInPlace(EventReader* reader,
     const std::optional<size_t> end = GuessLineEnd(data, size, rel);
     if (!end)
       break;
-    if (comma_before)
-      data[*comma_before] = ' ';
+    if (comma_before) {
+      if (writable != nullptr)
+        writable[*comma_before] = ' ';
+      else
+        separators_.push_back(offset + *comma_before);
+    }
     spans_.push_back({offset + rel, offset + *end});
     stream_end = *end;
     const size_t comma = SkipWhitespace(text, *end);
@@ -54,15 +82,14 @@ bool LineStream::OpenInPlace(EventReader* reader,
   }
   if (spans_.size() < 2) {
     spans_.clear();
-    return false;
+    return std::nullopt;
   }
-  reader->OpenStream({data, stream_end, readable, offset});
-  return true;
+  return stream_end;
 }
 
 std::optional<uint64_t> LineStream::Take(EventReader* reader, uint64_t pos, RawEvent* event) {
   if (next_ + 1 >= spans_.size() || spans_[next_].begin != pos ||
-      !reader->ReadStreamEvent(pos, spans_[next_ + 1].begin, event)) {
+      !reader->ReadStreamEvent(pos, spans_[next_].end, spans_[next_ + 1].begin, event)) {
     spans_.clear();
     next_ = 0;
     return std::nullopt;

@@ -3,14 +3,16 @@
 // once per stretch, not once per event. Measured (bench/profiles.md): the two-thread import
 // reads about a fifth faster; the single thread, whose time goes to the field walk, does not.
 //
-// simdjson streams whitespace-separated documents, so the stretch is a copy whose separating
-// commas are blanked. The stretch is cut by the line guess (GuessLineEnd): events end at a
-// line's last '}', separators are whitespace and one ','. An event is handed out only when its
-// document began exactly there and the next one begins exactly at the next guessed event: it
-// is then the event ReadEvent reads from its own bytes. The last event of a stretch has no next
-// and is left to the caller; so is anything after a doubt, with the errors of the plain read.
-// Most events never reach simdjson at all: the reader scans plain ones from their bytes
-// (plain_event.h) and opens its stream only at the first other one.
+// simdjson streams whitespace-separated documents, so the stream reads a copy whose separating
+// commas are blanked. Text that stays where it is (a mapped file) is not copied up front: its
+// plain events are read where they lie, and the copy is made only if a stream is needed. The
+// stretch is cut by the line guess (GuessLineEnd): events end at a line's last '}', separators are
+// whitespace and one ','. An event is handed out only when its document began exactly there and the
+// next one begins exactly at the next guessed event: it is then the event ReadEvent reads from its
+// own bytes. The last event of a stretch has no next and is left to the caller; so is anything
+// after a doubt, with the errors of the plain read. Most events never reach simdjson at all: the
+// reader scans plain ones from their bytes (plain_event.h) and opens its stream only at the first
+// other one.
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_LINE_STREAM_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_LINE_STREAM_H_
 
@@ -31,10 +33,11 @@ class LineStream {
   LineStream(const LineStream&) = delete;
   LineStream& operator=(const LineStream&) = delete;
 
-  // Opens the events from the first byte of |text| (the input from byte |offset|): a copy of
-  // them, for |reader|'s stream. False when no event could be handed out (fewer than two lines
-  // of events).
-  bool Open(EventReader* reader, std::string_view text, uint64_t offset);
+  // Opens the events from the first byte of |text| (the input from byte |offset|) for |reader|.
+  // With |text_stays| the text must stay valid and unchanged until the next Open (a mapped
+  // file's), and is read in place; otherwise the stream reads a copy. False when no event could
+  // be handed out (fewer than two lines of events).
+  bool Open(EventReader* reader, std::string_view text, uint64_t offset, bool text_stays);
   // The same over |size| bytes at |data| that the caller owns and lets this change (separators
   // are blanked in place); |readable| >= size + simdjson's padding.
   bool OpenInPlace(EventReader* reader, char* data, size_t size, size_t readable, uint64_t offset);
@@ -54,7 +57,13 @@ class LineStream {
     uint64_t end = 0;
   };
 
+  // The events from text[0] on (the input from byte |offset|), one per line; the end of the
+  // last, or nullopt when fewer than two. The separating commas are blanked in |writable| (the
+  // same bytes, the caller's to change) or, without it, their offsets go to separators_.
+  std::optional<size_t> FindSpans(std::string_view text, uint64_t offset, char* writable);
+
   std::vector<Span> spans_;
+  std::vector<uint64_t> separators_;  // the commas between the events, when not blanked
   size_t next_ = 0;
   std::unique_ptr<char[]> copy_;  // Open's copy of the text, padded for simdjson
   size_t copy_capacity_ = 0;

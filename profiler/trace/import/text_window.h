@@ -37,6 +37,9 @@ class TextWindow {
   // Bytes readable from data(): size() plus at least simdjson's padding, zeroed.
   size_t readable() const { return capacity_; }
   std::string_view view() const { return {data(), size_}; }
+  // The text stays where it is, unchanged, while the window lives (a mapped text): a view of it
+  // stays good as the window moves on. A read text moves when the window slides or grows.
+  bool text_stays() const { return mapping_ != nullptr; }
   bool was_gzip() const { return source_->was_gzip(); }
   std::optional<uint64_t> size_hint() const { return source_->size_hint(); }
 

@@ -332,7 +332,7 @@ class TopLevelReader {
       return std::nullopt;
     const std::string_view text = window_.view().substr(begin - window_.begin(), limit - begin);
     std::optional<uint64_t> end;
-    if (lines_.Open(&reader_, text, begin))
+    if (lines_.Open(&reader_, text, begin, window_.text_stays()))
       end = lines_.Take(&reader_, begin, &event_);
     if (!end && full)
       ++line_stream_misses_;

@@ -33,13 +33,13 @@ struct Outcome {
 };
 
 // Hands out everything the stream gives from the first byte of |text| on, checking each event
-// against ReadEvent on its own bytes.
-Outcome Stream(const std::string& text) {
+// against ReadEvent on its own bytes; |text_stays| as LineStream::Open's.
+Outcome StreamOnce(const std::string& text, bool text_stays) {
   EventReader stream_reader(3);
   EventReader plain_reader(3);
   LineStream lines;
   Outcome out;
-  if (!lines.Open(&stream_reader, text, kOffset))
+  if (!lines.Open(&stream_reader, text, kOffset, text_stays))
     return out;
   std::string padded = text + std::string(simdjson::SIMDJSON_PADDING, '\0');
   while (const std::optional<uint64_t> begin = lines.next_begin()) {
@@ -62,6 +62,18 @@ Outcome Stream(const std::string& text) {
   return out;
 }
 
+// Both ways to open a stretch: a copy, or the text where it is (a mapped file's), which is then
+// only read. They must hand out the same events.
+Outcome Stream(const std::string& text) {
+  const std::string before = text;
+  const Outcome copied = StreamOnce(text, /*text_stays=*/false);
+  const Outcome in_place = StreamOnce(text, /*text_stays=*/true);
+  EXPECT_EQ(copied.events, in_place.events);
+  EXPECT_EQ(copied.taken_bytes, in_place.taken_bytes);
+  EXPECT_EQ(text, before);
+  return in_place;
+}
+
 std::string Line(int i, const std::string& extra = "") {
   return R"({"ph":"X","cat":"cpu_op","name":"aten::mm_)" + std::to_string(i) +
          R"(","pid":4242,"tid":"7","ts":)" + std::to_string(100 + i) +
@@ -78,6 +90,22 @@ TEST(LineStreamTest, HandsOutEveryEventButTheLastAsReadEventReadsIt) {
   // The last has no next event to show where it ends: the caller reads it.
   EXPECT_EQ(out.events.size(), 50u);
   EXPECT_EQ(out.taken_bytes, text.find(Line(49)) + Line(49).size());
+}
+
+// Plain events are read where they lie; the first that is not (an escape) starts the stream, on
+// a copy of the rest with the commas between the events blanked, and the plain events after it
+// step the stream on.
+TEST(LineStreamTest, PlainAndEscapedEventsMixed) {
+  auto plain = [](int i) {
+    return R"({"ph":"X","name":"op)" + std::to_string(i) + R"(","ts":)" + std::to_string(i) +
+           R"(,"args":{"a":[1, 2],"b":"c"}})";
+  };
+  std::string text;
+  for (int i = 0; i < 12; ++i)
+    text += (i % 4 == 2 ? Line(i) : plain(i)) + (i % 3 == 0 ? " ,\n" : ",\n  ");
+  text += plain(12) + "\n]}";
+  const Outcome out = Stream(text);
+  EXPECT_EQ(out.events.size(), 12u);
 }
 
 TEST(LineStreamTest, ALineOfTwoValuesEndsTheStream) {
@@ -120,7 +148,7 @@ TEST(LineStreamTest, TakingAnyOtherPositionClosesTheStream) {
     text += Line(i) + ",\n";
   EventReader reader(3);
   LineStream lines;
-  ASSERT_TRUE(lines.Open(&reader, text, kOffset));
+  ASSERT_TRUE(lines.Open(&reader, text, kOffset, /*text_stays=*/false));
   RawEvent event;
   ASSERT_EQ(lines.next_begin(), kOffset);
   EXPECT_FALSE(lines.Take(&reader, kOffset + 1, &event));
