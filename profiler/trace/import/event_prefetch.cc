@@ -114,11 +114,11 @@ size_t EventPrefetcher::ReadStretch(EventReader* reader,
       if (count == reads->size())
         reads->emplace_back();
       Read& read = (*reads)[count];
-      const std::optional<uint64_t> end = stream.Take(reader, *begin, &read.event);
-      if (!end)
+      const uint64_t end = stream.Take(reader, *begin, &read.event);
+      if (end == kNoEnd)
         return count;
       read.begin = *begin;
-      read.end = *end;
+      read.end = end;
       ++count;
     }
     // The next stream begins with the event this one could not hand out.
@@ -205,7 +205,7 @@ std::optional<uint64_t> EventPrefetcher::ahead_begin() const {
   return std::nullopt;
 }
 
-std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
+uint64_t EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
   while (true) {
     while (!ready_.empty()) {
       Stretch& stretch = ready_.front();
@@ -214,7 +214,7 @@ std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
       if (stretch.Left()) {
         Read& read = stretch.reads[stretch.next];
         if (read.begin != pos)
-          return std::nullopt;
+          return kNoEnd;
         ++stretch.next;
         ++stretch.taken;
         *event = &read.event;
@@ -223,7 +223,7 @@ std::optional<uint64_t> EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
       Retire();
     }
     if (!in_flight_ || pos < pending_begin_)
-      return std::nullopt;
+      return kNoEnd;
     Collect();
   }
 }

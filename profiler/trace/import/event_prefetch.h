@@ -66,11 +66,11 @@ class EventPrefetcher {
   // does; nullopt when neither.
   std::optional<uint64_t> ahead_begin() const;
 
-  // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; nullopt
+  // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; kNoEnd
   // if none begins there. The event is the caller's to move from until the next Take. Waits for
   // the stretch in flight once |pos| has reached it. Events before |pos| are dropped: the
   // importer's walk has passed them.
-  std::optional<uint64_t> Take(uint64_t pos, RawEvent** event);
+  uint64_t Take(uint64_t pos, RawEvent** event);
   // How many stretches handed out no event at all: the file is not laid out one event per line.
   int misses() const { return misses_; }
 

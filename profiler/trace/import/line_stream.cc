@@ -87,12 +87,12 @@ std::optional<size_t> LineStream::FindSpans(std::string_view text,
   return stream_end;
 }
 
-std::optional<uint64_t> LineStream::Take(EventReader* reader, uint64_t pos, RawEvent* event) {
+uint64_t LineStream::Take(EventReader* reader, uint64_t pos, RawEvent* event) {
   if (next_ + 1 >= spans_.size() || spans_[next_].begin != pos ||
       !reader->ReadStreamEvent(pos, spans_[next_].end, spans_[next_ + 1].begin, event)) {
     spans_.clear();
     next_ = 0;
-    return std::nullopt;
+    return kNoEnd;
   }
   return spans_[next_++].end;
 }

@@ -44,20 +44,20 @@ Outcome StreamOnce(const std::string& text, bool text_stays) {
   std::string padded = text + std::string(simdjson::SIMDJSON_PADDING, '\0');
   while (const std::optional<uint64_t> begin = lines.next_begin()) {
     RawEvent streamed;
-    const std::optional<uint64_t> end = lines.Take(&stream_reader, *begin, &streamed);
-    if (!end)
+    const uint64_t end = lines.Take(&stream_reader, *begin, &streamed);
+    if (end == kNoEnd)
       break;
     const size_t rel = static_cast<size_t>(*begin - kOffset);
     RawEvent plain;
     bool whole = false;
-    const TextPiece piece{padded.data() + rel, static_cast<size_t>(*end - *begin),
+    const TextPiece piece{padded.data() + rel, static_cast<size_t>(end - *begin),
                           padded.size() - rel, *begin};
     EXPECT_TRUE(plain_reader.ReadEvent(piece, &plain, &whole).ok());
     EXPECT_TRUE(whole);
     EXPECT_EQ(Describe(streamed), Describe(plain));
     EXPECT_EQ(streamed.args, plain.args);
     out.events.push_back(Describe(streamed));
-    out.taken_bytes = static_cast<size_t>(*end - kOffset);
+    out.taken_bytes = static_cast<size_t>(end - kOffset);
   }
   return out;
 }
@@ -151,9 +151,9 @@ TEST(LineStreamTest, TakingAnyOtherPositionClosesTheStream) {
   ASSERT_TRUE(lines.Open(&reader, text, kOffset, /*text_stays=*/false));
   RawEvent event;
   ASSERT_EQ(lines.next_begin(), kOffset);
-  EXPECT_FALSE(lines.Take(&reader, kOffset + 1, &event));
+  EXPECT_EQ(lines.Take(&reader, kOffset + 1, &event), kNoEnd);
   EXPECT_FALSE(lines.next_begin());
-  EXPECT_FALSE(lines.Take(&reader, kOffset, &event));
+  EXPECT_EQ(lines.Take(&reader, kOffset, &event), kNoEnd);
 }
 
 // The importer's second thread reads a stretch as several streams in place, each beginning with
@@ -173,7 +173,7 @@ TEST(LineStreamTest, AStreamInPlaceLeavesTheTextAfterItsEventsAsItWas) {
   RawEvent event;
   int taken = 0;
   while (const std::optional<uint64_t> begin = lines.next_begin()) {
-    ASSERT_TRUE(lines.Take(&reader, *begin, &event));
+    ASSERT_NE(lines.Take(&reader, *begin, &event), kNoEnd);
     ++taken;
   }
   EXPECT_EQ(taken, 3);
@@ -184,7 +184,7 @@ TEST(LineStreamTest, AStreamInPlaceLeavesTheTextAfterItsEventsAsItWas) {
                                 text.size() - third, kOffset + third));
   taken = 0;
   while (const std::optional<uint64_t> begin = lines.next_begin()) {
-    ASSERT_TRUE(lines.Take(&reader, *begin, &event));
+    ASSERT_NE(lines.Take(&reader, *begin, &event), kNoEnd);
     ++taken;
   }
   EXPECT_EQ(taken, 2);
