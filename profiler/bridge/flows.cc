@@ -11,34 +11,29 @@ namespace rblnsim::bridge {
 
 namespace {
 
-std::optional<int64_t> ParseInteger(std::string_view text) {
+// |text| as a positive integer, or 0 when it is none.
+int64_t PositiveInteger(std::string_view text) {
   int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty())
-    return std::nullopt;
-  return value;
-}
-
-std::optional<int64_t> Positive(std::optional<int64_t> id) {
-  return id.has_value() && *id > 0 ? id : std::nullopt;
+  return ec == std::errc() && ptr == end && !text.empty() && value > 0 ? value : 0;
 }
 
 }  // namespace
 
-std::optional<int64_t> LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice) {
+int64_t LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice) {
   for (const CopiedAnnotation& annotation : exp.AnnotationsOf(slice)) {
     if (annotation.name != platform::kLaunchIdArg)
       continue;
     // Only the first "launch_id" counts, the same one the args keep; if it is not a positive
     // integer the slice falls back to its corr_id like a slice without one.
     if (annotation.value.has_value()) {
-      if (std::optional<int64_t> id = Positive(ParseInteger(*annotation.value)))
+      if (const int64_t id = PositiveInteger(*annotation.value); id > 0)
         return id;
     }
     break;
   }
-  return Positive(slice.corr_id);
+  return slice.corr_id > 0 ? slice.corr_id : 0;
 }
 
 void AssignFlows(const LaunchTags& tags, std::vector<trace::Event>* events, BridgeStats* stats) {

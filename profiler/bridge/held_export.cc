@@ -96,13 +96,13 @@ uint32_t HeldExport::AnnotationRun(const RblnKinetoAnnotation* annotations, uint
 }
 
 uint32_t HeldExport::ShapeOf(const Shape& shape) {
-  // A launch's slices take turns on a few rows: the last shape, then the map.
-  if (last_shape_ != UINT32_MAX && shapes_[last_shape_] == shape)
-    return last_shape_;
+  uint32_t& recent = recent_shapes_[ShapeHash()(shape) % kRecentShapes];
+  if (recent != UINT32_MAX && shapes_[recent] == shape)
+    return recent;
   auto [it, added] = shape_ids_.try_emplace(shape, static_cast<uint32_t>(shapes_.size()));
   if (added)
     shapes_.push_back(shape);
-  last_shape_ = it->second;
+  recent = it->second;
   return it->second;
 }
 
@@ -141,7 +141,9 @@ void HeldExport::Drain(
     piece.slices.clear();
     piece.categories.clear();
     piece.annotations.clear();
-    CopiedSlice slice;
+    // Filled in place: a slice built on the stack and then copied in was read back in 16-byte
+    // words its 4- and 8-byte fields had been stored as, a store-forwarding stall per slice.
+    CopiedSlice& slice = piece.slices.emplace_back();
     slice.device_pid = shape.device_pid;
     slice.resource_tid = shape.resource_tid;
     slice.kind = shape.kind;
@@ -160,8 +162,7 @@ void HeldExport::Drain(
     slice.start_steady_ns = held.start_steady_ns;
     slice.end_steady_ns = held.end_steady_ns;
     slice.corr_id = held.corr_id;
-    piece.slices.push_back(slice);
-    each(piece, piece.slices.back());
+    each(piece, slice);
     if ((i + 1) % kSlicesPerRelease == 0) {
       const size_t consumed_bytes = (i + 1) * sizeof(HeldSlice);
       ReleaseConsumedPages(slices_.data(), released_bytes, consumed_bytes);

@@ -107,7 +107,15 @@ class HeldExport {
   std::vector<Run> annotation_runs_;  // likewise
   std::vector<Shape> shapes_;
   std::unordered_map<Shape, uint32_t, ShapeHash> shape_ids_;
-  uint32_t last_shape_ = UINT32_MAX;
+  // Shapes seen lately, by hash: a launch's slices take turns on a few rows, and the map's
+  // bucket index is a division, the larger part of a lookup.
+  static constexpr size_t kRecentShapes = 64;
+  std::array<uint32_t, kRecentShapes> recent_shapes_ = FilledWithNone();
+  static constexpr std::array<uint32_t, kRecentShapes> FilledWithNone() {
+    std::array<uint32_t, kRecentShapes> none{};
+    none.fill(UINT32_MAX);
+    return none;
+  }
   SeenArrays seen_categories_{};
   SeenArrays seen_annotations_{};
   std::vector<HeldSlice> slices_;

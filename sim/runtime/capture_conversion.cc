@@ -79,7 +79,9 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
       name_id = capture.names.End();
       run_names.push_back({record.program, &command.layer, command.index, name_id});
     }
-    abi::DeviceSliceRecord slice;
+    // Filled in place rather than copied in from the stack, where its fields were stored
+    // narrower than the copy read them back (a store-forwarding stall per record).
+    abi::DeviceSliceRecord& slice = capture.slices.emplace_back();
     slice.device_pid = ChipletPid(record.chiplet);
     slice.resource_tid = EngineTid(record.engine, record.engine_instance);
     slice.name_id = name_id;
@@ -89,7 +91,6 @@ abi::ProducerCapture ConvertSession(const Simulation& simulation,
     slice.end_cycles = record.end_cycles;
     slice.launch_id = record.launch_id;
     slice.kind = static_cast<abi::SliceKind>(rebel100::EngineActivityKind(record.engine));
-    capture.slices.push_back(slice);
   }
   // Counted first so the markers are allocated once: a doubling array's copies write fresh
   // pages, the dearest part of building a capture.
