@@ -348,12 +348,6 @@ trace::Dialect TraceIndex::DetectedDialect() const {
                                                                 : trace::Dialect::kCAbi;
 }
 
-std::optional<int64_t> TraceIndex::LaunchId(size_t event) const {
-  if (!events_.Has(event, kHasLaunchId))
-    return std::nullopt;
-  return events_.id[event];
-}
-
 std::optional<int64_t> TraceIndex::ExternalId(size_t event) const {
   if (!events_.Has(event, kHasExternalId))
     return std::nullopt;

@@ -56,7 +56,10 @@ class EventReader::Impl {
 
   void set_ns_exponent(int ns_exponent) { ns_exponent_ = ns_exponent; }
   const std::shared_ptr<ArgPool>& arg_pool() const { return arg_pool_; }
-  void KeepOnlyArgs(std::vector<std::string> keys) { keep_args_ = std::move(keys); }
+  void KeepOnlyArgs(std::vector<std::string> keys) {
+    keep_args_ = std::move(keys);
+    plain_.KeepArgsChanged();
+  }
   void set_plain_scan(bool on) { plain_scan_ = on; }
 
   Status ReadEvent(const TextPiece& piece, RawEvent* event, bool* whole) {

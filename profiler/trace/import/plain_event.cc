@@ -188,8 +188,22 @@ bool PlainEventReader::Literal(std::string_view word) {
   return true;
 }
 
+namespace {
+uint64_t LengthBit(size_t size) {
+  return uint64_t{1} << std::min<size_t>(size, 63);
+}
+}  // namespace
+
+void PlainEventReader::KeepArgsChanged() {
+  kept_lengths_ = 0;
+  for (const std::string& key : *keep_args_)
+    kept_lengths_ |= LengthBit(key.size());
+}
+
 bool PlainEventReader::Kept(std::string_view key) const {
-  return keep_args_->empty() ||
+  if (keep_args_->empty())
+    return true;
+  return (kept_lengths_ & LengthBit(key.size())) != 0 &&
          std::find(keep_args_->begin(), keep_args_->end(), key) != keep_args_->end();
 }
 

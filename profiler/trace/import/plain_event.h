@@ -34,7 +34,11 @@ inline constexpr int kMaxPlainDepth = 8;
 class PlainEventReader {
  public:
   // |keep_args| as EventReader::KeepOnlyArgs: empty keeps every arg; it must outlive the reader.
-  explicit PlainEventReader(const std::vector<std::string>* keep_args) : keep_args_(keep_args) {}
+  explicit PlainEventReader(const std::vector<std::string>* keep_args) : keep_args_(keep_args) {
+    KeepArgsChanged();
+  }
+  // The keys in |keep_args| changed.
+  void KeepArgsChanged();
 
   // The event in [begin, end): an object, then only whitespace. |offset| is begin's byte in the
   // input. True when it is plain and |event| holds it, its args in |pool|; false when declined
@@ -118,6 +122,10 @@ class PlainEventReader {
   bool Kept(std::string_view key) const;
 
   const std::vector<std::string>* keep_args_;
+  // Bit n: a kept key is n bytes long (keys of 63 bytes or more set bit 63). Most args are not
+  // kept when an analysis asks for a few keys, and their lengths alone say so, without a
+  // comparison against each kept key.
+  uint64_t kept_lengths_ = 0;
   const char* at_ = nullptr;
   const char* end_ = nullptr;
   std::string compact_;                        // an array or object arg's text, reused

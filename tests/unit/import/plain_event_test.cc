@@ -118,6 +118,12 @@ TEST_F(PlainEventTest, KeepsOnlyTheArgsAsked) {
   keep_ = {"launch_id", "Input Dims"};
   EXPECT_TRUE(ScanMatchesWalk(
       R"({"ph":"X","args":{"launch_id":2,"device":100,"Input Dims":[[2, 3]],"x":{"y":[1]}}})"));
+  // Keys as long as a kept one but not it, and kept keys past the length filter's last bit.
+  const std::string long_key(70, 'k');
+  const std::string longer_key(80, 'k');
+  keep_ = {"launch_id", long_key};
+  EXPECT_TRUE(ScanMatchesWalk(R"({"ph":"X","args":{"launch_ix":1,"launch_id":2,")" + long_key +
+                              R"(":3,")" + longer_key + R"(":4,"":5}})"));
 }
 
 // Each is declined, and left to the walk: it holds something the scan does not decode (an
