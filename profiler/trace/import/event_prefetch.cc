@@ -110,22 +110,22 @@ size_t EventPrefetcher::ReadStretch(EventReader* reader,
     const size_t piece = std::min(size - rel, EventReader::kStreamBytes);
     if (!stream.OpenInPlace(reader, data + rel, piece, readable - rel, offset + rel))
       break;
-    while (const std::optional<uint64_t> begin = stream.next_begin()) {
+    for (uint64_t begin = stream.next_begin(); begin != kNoOffset; begin = stream.next_begin()) {
       if (count == reads->size())
         reads->emplace_back();
       Read& read = (*reads)[count];
-      const uint64_t end = stream.Take(reader, *begin, &read.event);
-      if (end == kNoEnd)
+      const uint64_t end = stream.Take(reader, begin, &read.event);
+      if (end == kNoOffset)
         return count;
-      read.begin = *begin;
+      read.begin = begin;
       read.end = end;
       ++count;
     }
     // The next stream begins with the event this one could not hand out.
-    const std::optional<uint64_t> left = stream.left_begin();
-    if (!left)
+    const uint64_t left = stream.left_begin();
+    if (left == kNoOffset)
       break;
-    rel = static_cast<size_t>(*left - offset);
+    rel = static_cast<size_t>(left - offset);
   }
   return count;
 }
@@ -214,7 +214,7 @@ uint64_t EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
       if (stretch.Left()) {
         Read& read = stretch.reads[stretch.next];
         if (read.begin != pos)
-          return kNoEnd;
+          return kNoOffset;
         ++stretch.next;
         ++stretch.taken;
         *event = &read.event;
@@ -223,7 +223,7 @@ uint64_t EventPrefetcher::Take(uint64_t pos, RawEvent** event) {
       Retire();
     }
     if (!in_flight_ || pos < pending_begin_)
-      return kNoEnd;
+      return kNoOffset;
     Collect();
   }
 }

@@ -66,7 +66,7 @@ class EventPrefetcher {
   // does; nullopt when neither.
   std::optional<uint64_t> ahead_begin() const;
 
-  // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; kNoEnd
+  // The prefetched event beginning at |pos|, pointed to by |*event|, and where it ends; kNoOffset
   // if none begins there. The event is the caller's to move from until the next Take. Waits for
   // the stretch in flight once |pos| has reached it. Events before |pos| are dropped: the
   // importer's walk has passed them.

@@ -19,6 +19,14 @@
 
 namespace rblnsim::trace::import {
 
+// "No such position": what the importer's per-event reads return instead of an empty
+// std::optional<uint64_t>. GCC returned such an optional through the stack with a one-byte store
+// for its flag and read it back as a word, a store-forwarding stall for every event at every
+// level of the call chain (perf annotate: half of LineStream::Take's samples). Never an offset:
+// no input is 2^64 - 1 bytes long.
+inline constexpr uint64_t kNoOffset = UINT64_MAX;
+static_assert(SIZE_MAX == kNoOffset, "relative positions (size_t) use the same value");
+
 // The importer's one nesting limit (simdjson's default): each value it parses on its own (a
 // trace event, a top-level member's value) may nest objects and arrays this deep, the value
 // itself counting as level 1. Deeper input is an error at the first bracket past the limit,

@@ -63,8 +63,8 @@ std::optional<size_t> LineStream::FindSpans(std::string_view text,
   // last event stays as it was, for whoever reads on from there (the next stream).
   std::optional<size_t> comma_before;
   while (rel < size && data[rel] == '{') {
-    const std::optional<size_t> end = GuessLineEnd(data, size, rel);
-    if (!end)
+    const size_t end = GuessLineEnd(data, size, rel);
+    if (end == kNoOffset)
       break;
     if (comma_before) {
       if (writable != nullptr)
@@ -72,9 +72,9 @@ std::optional<size_t> LineStream::FindSpans(std::string_view text,
       else
         separators_.push_back(offset + *comma_before);
     }
-    spans_.push_back({offset + rel, offset + *end});
-    stream_end = *end;
-    const size_t comma = SkipWhitespace(text, *end);
+    spans_.push_back({offset + rel, offset + end});
+    stream_end = end;
+    const size_t comma = SkipWhitespace(text, end);
     if (comma >= size || data[comma] != ',')
       break;
     comma_before = comma;
@@ -92,21 +92,17 @@ uint64_t LineStream::Take(EventReader* reader, uint64_t pos, RawEvent* event) {
       !reader->ReadStreamEvent(pos, spans_[next_].end, spans_[next_ + 1].begin, event)) {
     spans_.clear();
     next_ = 0;
-    return kNoEnd;
+    return kNoOffset;
   }
   return spans_[next_++].end;
 }
 
-std::optional<uint64_t> LineStream::next_begin() const {
-  if (next_ + 1 >= spans_.size())
-    return std::nullopt;
-  return spans_[next_].begin;
+uint64_t LineStream::next_begin() const {
+  return next_ + 1 < spans_.size() ? spans_[next_].begin : kNoOffset;
 }
 
-std::optional<uint64_t> LineStream::left_begin() const {
-  if (spans_.empty() || next_ + 1 != spans_.size())
-    return std::nullopt;
-  return spans_.back().begin;
+uint64_t LineStream::left_begin() const {
+  return !spans_.empty() && next_ + 1 == spans_.size() ? spans_.back().begin : kNoOffset;
 }
 
 }  // namespace rblnsim::trace::import

@@ -24,14 +24,9 @@
 #include <vector>
 
 #include "profiler/trace/import/event_reader.h"
+#include "profiler/trace/import/json_scan.h"
 
 namespace rblnsim::trace::import {
-
-// "No element ends here": what the per-event reads below return instead of an empty
-// std::optional<uint64_t>. GCC returned such an optional through the stack with a one-byte store
-// for its flag and read it back as a word, a store-forwarding stall for every event at every
-// level of the call chain (perf annotate: half of LineStream::Take's samples).
-inline constexpr uint64_t kNoEnd = UINT64_MAX;
 
 class LineStream {
  public:
@@ -49,13 +44,13 @@ class LineStream {
   bool OpenInPlace(EventReader* reader, char* data, size_t size, size_t readable, uint64_t offset);
 
   // The event beginning at |pos| when it is the stream's next one, read into |event|; where it
-  // ends. Otherwise kNoEnd, and the stream is closed.
+  // ends. Otherwise kNoOffset, and the stream is closed.
   uint64_t Take(EventReader* reader, uint64_t pos, RawEvent* event);
-  // Where the next event to hand out begins; nullopt when the stream is closed or spent.
-  std::optional<uint64_t> next_begin() const;
+  // Where the next event to hand out begins; kNoOffset when the stream is closed or spent.
+  uint64_t next_begin() const;
   // Once every event but the last was handed out: where that last one begins, for a next
-  // stream to start from. Otherwise nullopt.
-  std::optional<uint64_t> left_begin() const;
+  // stream to start from. Otherwise kNoOffset.
+  uint64_t left_begin() const;
 
  private:
   struct Span {

@@ -44,10 +44,10 @@ TextPiece TextCursor::Piece(uint64_t begin, uint64_t end) const {
           window_.readable() - Rel(begin), begin};
 }
 
-std::optional<size_t> GuessLineEnd(const char* data, size_t size, size_t rel) {
+size_t GuessLineEnd(const char* data, size_t size, size_t rel) {
   const void* newline = std::memchr(data + rel, '\n', size - rel);
   if (newline == nullptr)
-    return std::nullopt;  // the bytes end first: a scan refills them
+    return kNoOffset;  // the bytes end first: a scan refills them
   size_t end = static_cast<size_t>(static_cast<const char*>(newline) - data);
   while (end > rel && IsJsonWhitespace(data[end - 1]))
     --end;
@@ -57,15 +57,15 @@ std::optional<size_t> GuessLineEnd(const char* data, size_t size, size_t rel) {
       --end;
   }
   if (end < rel + 2 || data[end - 1] != '}')
-    return std::nullopt;
+    return kNoOffset;
   return end;
 }
 
 std::optional<uint64_t> TextCursor::LineEnd(uint64_t begin) const {
-  const std::optional<size_t> end = GuessLineEnd(window_.data(), window_.size(), Rel(begin));
-  if (!end)
+  const size_t end = GuessLineEnd(window_.data(), window_.size(), Rel(begin));
+  if (end == kNoOffset)
     return std::nullopt;
-  return window_.begin() + *end;
+  return window_.begin() + end;
 }
 
 }  // namespace rblnsim::trace::import

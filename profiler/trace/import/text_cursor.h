@@ -16,9 +16,9 @@
 namespace rblnsim::trace::import {
 
 // TextCursor::LineEnd over |size| bytes at |data| for the object starting at |rel|: the offset
-// one past its last '}' if the line ends there (before a ',' and whitespace), else nullopt (no
-// newline in the bytes, or the line does not end in '}').
-std::optional<size_t> GuessLineEnd(const char* data, size_t size, size_t rel);
+// one past its last '}' if the line ends there (before a ',' and whitespace), else kNoOffset
+// (no newline in the bytes, or the line does not end in '}').
+size_t GuessLineEnd(const char* data, size_t size, size_t rel);
 
 class TextCursor {
  public:

@@ -256,7 +256,7 @@ class TopLevelReader {
           current_ = &event_;
           if (threads_ >= 2) {
             if (prefetch_) {
-              if (const uint64_t end = prefetch_->Take(b, &current_); end != kNoEnd) {
+              if (const uint64_t end = prefetch_->Take(b, &current_); end != kNoOffset) {
                 ++result_.events_read_ahead;
                 Prefetch(end);
                 return end;
@@ -264,7 +264,7 @@ class TopLevelReader {
             }
             Prefetch(b);
           }
-          if (const uint64_t end = ReadFromLineStream(b); end != kNoEnd)
+          if (const uint64_t end = ReadFromLineStream(b); end != kNoOffset)
             return end;
           return ReadEventToLineEnd(b);
         });
@@ -314,12 +314,12 @@ class TopLevelReader {
 
   // This thread's share of the events, read a stretch at a time as one simdjson stream
   // (line_stream.h), up to where the second thread's stretch begins. Returns the event's end,
-  // with event_ filled, or kNoEnd: the event is then read on its own.
+  // with event_ filled, or kNoOffset: the event is then read on its own.
   uint64_t ReadFromLineStream(uint64_t begin) {
-    if (const uint64_t end = lines_.Take(&reader_, begin, &event_); end != kNoEnd)
+    if (const uint64_t end = lines_.Take(&reader_, begin, &event_); end != kNoOffset)
       return end;
     if (line_stream_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
-      return kNoEnd;
+      return kNoOffset;
     uint64_t limit = std::min<uint64_t>(window_.end(), begin + EventReader::kStreamBytes);
     if (prefetch_) {
       if (const std::optional<uint64_t> ahead = prefetch_->ahead_begin(); ahead && *ahead > begin)
@@ -329,12 +329,12 @@ class TopLevelReader {
     // by one; a stretch cut short there says nothing about how the file is laid out.
     const bool full = limit - begin == EventReader::kStreamBytes;
     if (!full && limit - begin < kMinLineStreamBytes)
-      return kNoEnd;
+      return kNoOffset;
     const std::string_view text = window_.view().substr(begin - window_.begin(), limit - begin);
-    uint64_t end = kNoEnd;
+    uint64_t end = kNoOffset;
     if (lines_.Open(&reader_, text, begin, window_.text_stays()))
       end = lines_.Take(&reader_, begin, &event_);
-    if (end == kNoEnd && full)
+    if (end == kNoOffset && full)
       ++line_stream_misses_;
     return end;
   }
@@ -346,17 +346,17 @@ class TopLevelReader {
   // one whole, valid event ending exactly there, which is where the scan would have ended it;
   // otherwise (pretty-printed or single-line files, damaged events) the element is scanned and
   // read as usual, so results and errors do not depend on the guess. Returns the event's end,
-  // with event_ filled, or kNoEnd.
+  // with event_ filled, or kNoOffset.
   uint64_t ReadEventToLineEnd(uint64_t begin) {
     if (line_guess_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
-      return kNoEnd;
+      return kNoOffset;
     const std::optional<uint64_t> end = cursor_.LineEnd(begin);
     if (!end)
-      return kNoEnd;
+      return kNoOffset;
     bool whole = false;
     if (!reader_.ReadEvent(cursor_.Piece(begin, *end), &event_, &whole).ok() || !whole) {
       ++line_guess_misses_;
-      return kNoEnd;
+      return kNoOffset;
     }
     return *end;
   }
@@ -390,12 +390,12 @@ class TopLevelReader {
   StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn) {
     return ForEachElement(
         open, [&](uint64_t b, uint64_t e, bool) { return fn(b, e); },
-        [](uint64_t) { return kNoEnd; });
+        [](uint64_t) { return kNoOffset; });
   }
 
   // Calls |fn(begin, end, already_read)| for each element of the array opening at |open|;
   // returns its end. The window holds each element while |fn| runs. |read_whole(begin)| may read
-  // an element without the scan and return its end (already_read is then true), or kNoEnd.
+  // an element without the scan and return its end (already_read is then true), or kNoOffset.
   template <typename Fn, typename ReadWhole>
   StatusOr<uint64_t> ForEachElement(uint64_t open, Fn&& fn, ReadWhole&& read_whole) {
     uint64_t pos = 0;
@@ -406,7 +406,7 @@ class TopLevelReader {
       if (cursor_.AtEnd(pos))
         return Unclosed(open, "array");
       uint64_t end = 0;
-      if (const uint64_t read_end = read_whole(pos); read_end != kNoEnd) {
+      if (const uint64_t read_end = read_whole(pos); read_end != kNoOffset) {
         end = read_end;
         RBLNSIM_RETURN_IF_ERROR(fn(pos, end, /*already_read=*/true));
       } else {

@@ -42,16 +42,16 @@ Outcome StreamOnce(const std::string& text, bool text_stays) {
   if (!lines.Open(&stream_reader, text, kOffset, text_stays))
     return out;
   std::string padded = text + std::string(simdjson::SIMDJSON_PADDING, '\0');
-  while (const std::optional<uint64_t> begin = lines.next_begin()) {
+  for (uint64_t begin = lines.next_begin(); begin != kNoOffset; begin = lines.next_begin()) {
     RawEvent streamed;
-    const uint64_t end = lines.Take(&stream_reader, *begin, &streamed);
-    if (end == kNoEnd)
+    const uint64_t end = lines.Take(&stream_reader, begin, &streamed);
+    if (end == kNoOffset)
       break;
-    const size_t rel = static_cast<size_t>(*begin - kOffset);
+    const size_t rel = static_cast<size_t>(begin - kOffset);
     RawEvent plain;
     bool whole = false;
-    const TextPiece piece{padded.data() + rel, static_cast<size_t>(end - *begin),
-                          padded.size() - rel, *begin};
+    const TextPiece piece{padded.data() + rel, static_cast<size_t>(end - begin),
+                          padded.size() - rel, begin};
     EXPECT_TRUE(plain_reader.ReadEvent(piece, &plain, &whole).ok());
     EXPECT_TRUE(whole);
     EXPECT_EQ(Describe(streamed), Describe(plain));
@@ -151,9 +151,9 @@ TEST(LineStreamTest, TakingAnyOtherPositionClosesTheStream) {
   ASSERT_TRUE(lines.Open(&reader, text, kOffset, /*text_stays=*/false));
   RawEvent event;
   ASSERT_EQ(lines.next_begin(), kOffset);
-  EXPECT_EQ(lines.Take(&reader, kOffset + 1, &event), kNoEnd);
-  EXPECT_FALSE(lines.next_begin());
-  EXPECT_EQ(lines.Take(&reader, kOffset, &event), kNoEnd);
+  EXPECT_EQ(lines.Take(&reader, kOffset + 1, &event), kNoOffset);
+  EXPECT_EQ(lines.next_begin(), kNoOffset);
+  EXPECT_EQ(lines.Take(&reader, kOffset, &event), kNoOffset);
 }
 
 // The importer's second thread reads a stretch as several streams in place, each beginning with
@@ -172,8 +172,8 @@ TEST(LineStreamTest, AStreamInPlaceLeavesTheTextAfterItsEventsAsItWas) {
       lines.OpenInPlace(&reader, text.data(), third + Line(3).size() + 2, text.size(), kOffset));
   RawEvent event;
   int taken = 0;
-  while (const std::optional<uint64_t> begin = lines.next_begin()) {
-    ASSERT_NE(lines.Take(&reader, *begin, &event), kNoEnd);
+  for (uint64_t begin = lines.next_begin(); begin != kNoOffset; begin = lines.next_begin()) {
+    ASSERT_NE(lines.Take(&reader, begin, &event), kNoOffset);
     ++taken;
   }
   EXPECT_EQ(taken, 3);
@@ -183,8 +183,8 @@ TEST(LineStreamTest, AStreamInPlaceLeavesTheTextAfterItsEventsAsItWas) {
   ASSERT_TRUE(lines.OpenInPlace(&reader, text.data() + third, original.size() - third,
                                 text.size() - third, kOffset + third));
   taken = 0;
-  while (const std::optional<uint64_t> begin = lines.next_begin()) {
-    ASSERT_NE(lines.Take(&reader, *begin, &event), kNoEnd);
+  for (uint64_t begin = lines.next_begin(); begin != kNoOffset; begin = lines.next_begin()) {
+    ASSERT_NE(lines.Take(&reader, begin, &event), kNoOffset);
     ++taken;
   }
   EXPECT_EQ(taken, 2);
