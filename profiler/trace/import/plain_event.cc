@@ -308,8 +308,13 @@ bool PlainEventReader::ReadField(uint32_t field, int ns_exponent, ArgPool* pool,
         return false;
       std::string& out = field == kPh ? event->ph : field == kCat ? event->cat : event->name;
       out.assign(text);
-      event->has_ph |= field == kPh;
-      event->has_cat |= field == kCat;
+      // Stored, not or-ed in: GCC merged the two flags into one 16-bit read-modify-write of
+      // bytes RawEvent::Clear had just stored one by one, a store-forwarding stall per event
+      // (perf annotate: a sixth of this function's samples).
+      if (field == kPh)
+        event->has_ph = true;
+      else if (field == kCat)
+        event->has_cat = true;
       break;
     }
     case kPid:
