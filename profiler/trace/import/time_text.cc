@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "profiler/trace/import/integer_text.h"
+
 namespace rblnsim::trace::import {
 
 namespace {
@@ -22,18 +24,9 @@ constexpr int64_t kExponentCap = 100000;
 bool EightDigits(const char* at, uint64_t* out) {
   uint64_t chunk = 0;
   std::memcpy(&chunk, at, sizeof chunk);
-  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
-  // Each byte is 0x30..0x39: its high nibble is 3, and adding 6 leaves it 3.
-  if ((chunk & kHigh) != 0x3030303030303030ull ||
-      ((chunk + 0x0606060606060606ull) & kHigh) != 0x3030303030303030ull) {
+  if (LeadingAsciiDigits(chunk) != 8)
     return false;
-  }
-  uint64_t v = chunk - 0x3030303030303030ull;
-  v = v * 10 + (v >> 8);  // pairs of digits, in every other byte
-  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
-      32;
-  *out = v;
+  *out = EightAsciiDigitsValue(chunk);
   return true;
 }
 

@@ -193,6 +193,34 @@ TEST_F(PlainEventTest, MemberNamesEitherWay) {
     EXPECT_FALSE(ScanMatchesWalk(event)) << "read: " << event;
 }
 
+// Times in Kineto's form are read in one pass at the cursor; every other number goes the
+// general way. Both must give what the walk gives, and the same refusals.
+TEST_F(PlainEventTest, TimesEitherWay) {
+  const std::vector<std::string> read = {"0",
+                                         "-0.500",
+                                         "1.338",
+                                         "815.000",
+                                         "36288251246.836",
+                                         "123456789012345.678",
+                                         "999999999999999",
+                                         "1234567890123456.000",
+                                         "1.5",
+                                         "1.50",
+                                         "1.5000",
+                                         "1e3",
+                                         "1.250e2",
+                                         "-12",
+                                         "-0"};
+  for (const std::string& t : read) {
+    const std::string event = R"({"ph":"X","ts":)" + t + R"(,"dur":)" + t + "}";
+    EXPECT_TRUE(ScanMatchesWalk(event)) << "declined: " << event;
+    EXPECT_TRUE(ScanMatchesWalk(R"({"ts":)" + t + "}")) << "declined: " << t;
+  }
+  for (const char* t : {"1.", "-", "1.2.3", "1-2", ".5", "1..5", "12a"}) {
+    EXPECT_FALSE(ScanMatchesWalk(R"({"ph":"X","ts":)" + std::string(t) + "}")) << "read: " << t;
+  }
+}
+
 // Nesting up to kMaxPlainDepth is the scan's, one level more the walk's.
 TEST_F(PlainEventTest, NestingLimit) {
   std::string deepest = R"({"args":{"x":)";
