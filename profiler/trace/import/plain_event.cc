@@ -151,6 +151,31 @@ std::string_view PlainEventReader::NumberToken() {
   return std::string_view(begin, static_cast<size_t>(at_ - begin));
 }
 
+namespace {
+
+// The ASCII digits at |p| (sixteen bytes are readable there), eight at a time: their count and
+// value when there are fewer than sixteen (0 for none), -1 when there are more. A loop over
+// them ended at a different digit for each number, a mispredicted branch per value read.
+int LeadingDigits(const char* p, uint64_t* value) {
+  uint64_t chunk = 0;
+  std::memcpy(&chunk, p, sizeof chunk);
+  const int first = LeadingAsciiDigits(chunk);
+  *value = first == 0 ? 0 : LeadingAsciiDigitsValue(chunk, first);
+  if (first < 8)
+    return first;
+  std::memcpy(&chunk, p + 8, sizeof chunk);
+  const int more = LeadingAsciiDigits(chunk);
+  if (more == 8)
+    return -1;
+  if (more > 0) {
+    static constexpr uint64_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    *value = *value * kScale[more] + LeadingAsciiDigitsValue(chunk, more);
+  }
+  return 8 + more;
+}
+
+}  // namespace
+
 bool PlainEventReader::Integer(int64_t* out) {
   // ShortPlainInteger(NumberToken()) in one pass for the common case: a sign, at most 18
   // digits, then no further number character.
@@ -158,6 +183,19 @@ bool PlainEventReader::Integer(int64_t* out) {
   const bool negative = p < end_ && *p == '-';
   p += negative ? 1 : 0;
   const char* const digits = p;
+  if (end_ - p >= 16) {
+    uint64_t word_value = 0;
+    const int count = LeadingDigits(p, &word_value);
+    // None, sixteen or more, or a fraction or exponent after them: the loop below decides.
+    if (count > 0 && !(p + count < end_ && IsNumberChar(p[count]))) {
+      if (*digits == '0' && count > 1)
+        return false;
+      at_ = p + count;
+      const auto value = static_cast<int64_t>(word_value);
+      *out = negative ? -value : value;
+      return true;
+    }
+  }
   int64_t value = 0;
   while (p < end_ && p - digits < 18) {
     const auto d = static_cast<unsigned>(*p - '0');
@@ -183,29 +221,14 @@ bool PlainEventReader::KinetoMicros(int64_t* ns) {
   const char* p = at_;
   const bool negative = p < end_ && *p == '-';
   p += negative ? 1 : 0;
-  // The integer digits eight at a time: a time has ten or more, and a loop over them ended at
-  // a different digit each time, a mispredicted branch per time read.
   if (end_ - p < 16)
     return false;
-  uint64_t chunk = 0;
-  std::memcpy(&chunk, p, sizeof chunk);
-  const int first = LeadingAsciiDigits(chunk);
-  if (first == 0)
+  uint64_t whole = 0;
+  // At most 15 integer digits, as KinetoMicrosToNs reads them; a 16th is the general path's.
+  const int count = LeadingDigits(p, &whole);
+  if (count <= 0)
     return false;
-  uint64_t whole = LeadingAsciiDigitsValue(chunk, first);
-  p += first;
-  if (first == 8) {
-    std::memcpy(&chunk, p, sizeof chunk);
-    const int more = LeadingAsciiDigits(chunk);
-    // At most 15 integer digits, as KinetoMicrosToNs reads them; a 16th is the general path's.
-    if (more == 8)
-      return false;
-    if (more > 0) {
-      static constexpr uint64_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-      whole = whole * kScale[more] + LeadingAsciiDigitsValue(chunk, more);
-      p += more;
-    }
-  }
+  p += count;
   int64_t frac = 0;
   if (p < end_ && *p == '.') {
     if (end_ - p < 4)

@@ -221,6 +221,34 @@ TEST_F(PlainEventTest, TimesEitherWay) {
   }
 }
 
+// Integers are read eight digits at a time when sixteen bytes follow, digit by digit near the
+// end of an event: each length either way, with what may follow a number's digits.
+TEST_F(PlainEventTest, IntegersEitherWay) {
+  std::string digits;
+  for (int n = 1; n <= 19; ++n) {
+    digits += static_cast<char>('0' + n % 10);
+    for (const char* sign : {"", "-"}) {
+      const std::string v = std::string(sign) + digits;
+      const std::string far = R"({"pid":)" + v + R"(,"args":{"a":)" + v +
+                              R"(,"padding":"0123456789abcdef"},"tid":)" + v + "}";
+      const std::string near = R"({"tid":)" + v + "}";
+      // More than 18 digits is the walk's to read.
+      EXPECT_EQ(ScanMatchesWalk(far), n <= 18) << far;
+      EXPECT_EQ(ScanMatchesWalk(near), n <= 18) << near;
+    }
+  }
+  for (const char* v : {"0", "-0", "1234567890123456"}) {
+    EXPECT_TRUE(
+        ScanMatchesWalk(R"({"args":{"a":)" + std::string(v) + R"(,"b":"0123456789abcdef0123"}})"))
+        << v;
+  }
+  for (const char* v : {"01", "-01", "00000000000000001", "12345678.5", "123456789e2", "1-"}) {
+    EXPECT_FALSE(
+        ScanMatchesWalk(R"({"args":{"a":)" + std::string(v) + R"(,"b":"0123456789abcdef0123"}})"))
+        << v;
+  }
+}
+
 // Nesting up to kMaxPlainDepth is the scan's, one level more the walk's.
 TEST_F(PlainEventTest, NestingLimit) {
   std::string deepest = R"({"args":{"x":)";
