@@ -30,6 +30,10 @@ constexpr uint32_t Packed(std::string_view name) {
   return packed;
 }
 
+// The length of each Field's name, in Field order.
+constexpr int kFieldNameBytes[] = {2, 3, 4, 3, 3, 2, 3, 2, 4};
+static_assert(sizeof(kFieldNameBytes) / sizeof(kFieldNameBytes[0]) == kUnknown);
+
 // A switch, not a table searched in order: this runs for every member of every event.
 Field FieldOfPacked(uint32_t packed) {
   switch (packed) {
@@ -65,7 +69,11 @@ Field FieldOf(std::string_view key) {
     return kUnknown;
   uint32_t word = 0;
   std::memcpy(&word, key.data(), sizeof word);
-  return FieldOfPacked(key.size() == 4 ? word : word & ((uint32_t{1} << (8 * key.size())) - 1));
+  const Field field =
+      FieldOfPacked(key.size() == 4 ? word : word & ((uint32_t{1} << (8 * key.size())) - 1));
+  // As in KnownMember: equal words of different lengths are different names.
+  return field != kUnknown && kFieldNameBytes[field] == static_cast<int>(key.size()) ? field
+                                                                                     : kUnknown;
 }
 
 // The member the cursor's next bytes name when they are a quoted name the model reads followed
@@ -87,8 +95,11 @@ Field KnownMember(const char*& at, const char* end) {
   const auto name = static_cast<uint32_t>(word >> 8) &
                     (size == 4 ? ~uint32_t{0} : (uint32_t{1} << (8 * size)) - 1);
   const Field field = FieldOfPacked(name);
-  if (field != kUnknown)
-    at += size + 3;
+  // The packing alone would take "ts" followed by a NUL for "ts" (their words are equal): the
+  // name must be as long as the field's, so that every byte of it is one of the field's letters.
+  if (field == kUnknown || kFieldNameBytes[field] != size)
+    return kUnknown;
+  at += size + 3;
   return field;
 }
 

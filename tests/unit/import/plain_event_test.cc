@@ -186,8 +186,17 @@ TEST_F(PlainEventTest, MemberNamesEitherWay) {
   for (const std::string& event : read)
     EXPECT_TRUE(ScanMatchesWalk(event)) << "declined: " << event;
   const std::vector<std::string> declined = {
-      R"({"ph":"X","ph" :"Y"})", R"({"ts" :1,"ts":2})", R"({"args":{},"args" :{}})",
-      R"({"tsx":1,"tsx":2})",    R"({"p\h":"X"})",      R"({"ph":"X","ph":"Y","cat":"c"})",
+      R"({"ph":"X","ph" :"Y"})",
+      R"({"ts" :1,"ts":2})",
+      R"({"args":{},"args" :{}})",
+      R"({"tsx":1,"tsx":2})",
+      R"({"p\h":"X"})",
+      R"({"ph":"X","ph":"Y","cat":"c"})",
+      // A known name and a NUL pack to the same word as the name alone: the byte is no letter
+      // of it, and a control character in a name is the walk's to refuse.
+      std::string("{\"ph\":\"X\",\"ts\0\":1,\"dur\":2,\"args\":{}}", 36),
+      std::string("{\"id\0\":1,\"name\":\"0123456789\"}", 29),
+      std::string("{\"ph\0\0\":\"X\",\"name\":\"0123456789\"}", 32),
   };
   for (const std::string& event : declined)
     EXPECT_FALSE(ScanMatchesWalk(event)) << "read: " << event;
