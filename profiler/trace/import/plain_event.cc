@@ -60,20 +60,24 @@ Field FieldOfPacked(uint32_t packed) {
   }
 }
 
+// The field named by the |size| (2 to 4) bytes at the start of |word|, whatever follows them.
+// Masked to the name, "ts" followed by a NUL packs to the same word as "ts": the name must also
+// be as long as the field's, so that every byte of it is one of the field's letters.
+Field FieldOfName(uint32_t word, size_t size) {
+  const Field field = FieldOfPacked(size == 4 ? word : word & ((uint32_t{1} << (8 * size)) - 1));
+  return field != kUnknown && kFieldNameBytes[field] == static_cast<int>(size) ? field : kUnknown;
+}
+
 // |key| is a member name inside the event's text, so its closing quote and the ':' follow it
 // there: four bytes from its start are readable whenever it is two bytes long or more. They are
-// read as one word and masked to the name: a memcpy of the name's own length was a call, and
-// the word read back after its byte stores a store-forwarding stall.
+// read as one word: a memcpy of the name's own length was a call, and the word read back after
+// its byte stores a store-forwarding stall.
 Field FieldOf(std::string_view key) {
   if (key.size() < 2 || key.size() > 4)
     return kUnknown;
   uint32_t word = 0;
   std::memcpy(&word, key.data(), sizeof word);
-  const Field field =
-      FieldOfPacked(key.size() == 4 ? word : word & ((uint32_t{1} << (8 * key.size())) - 1));
-  // As in KnownMember: equal words of different lengths are different names.
-  return field != kUnknown && kFieldNameBytes[field] == static_cast<int>(key.size()) ? field
-                                                                                     : kUnknown;
+  return FieldOfName(word, key.size());
 }
 
 // The member the cursor's next bytes name when they are a quoted name the model reads followed
@@ -92,14 +96,9 @@ Field KnownMember(const char*& at, const char* end) {
     ++size;
   if (size > 4 || byte(1) == '"' || byte(2) == '"' || byte(size + 2) != ':')
     return kUnknown;
-  const auto name = static_cast<uint32_t>(word >> 8) &
-                    (size == 4 ? ~uint32_t{0} : (uint32_t{1} << (8 * size)) - 1);
-  const Field field = FieldOfPacked(name);
-  // The packing alone would take "ts" followed by a NUL for "ts" (their words are equal): the
-  // name must be as long as the field's, so that every byte of it is one of the field's letters.
-  if (field == kUnknown || kFieldNameBytes[field] != size)
-    return kUnknown;
-  at += size + 3;
+  const Field field = FieldOfName(static_cast<uint32_t>(word >> 8), static_cast<size_t>(size));
+  if (field != kUnknown)
+    at += size + 3;
   return field;
 }
 

@@ -61,11 +61,9 @@ size_t GuessLineEnd(const char* data, size_t size, size_t rel) {
   return end;
 }
 
-std::optional<uint64_t> TextCursor::LineEnd(uint64_t begin) const {
+uint64_t TextCursor::LineEnd(uint64_t begin) const {
   const size_t end = GuessLineEnd(window_.data(), window_.size(), Rel(begin));
-  if (end == kNoOffset)
-    return std::nullopt;
-  return window_.begin() + end;
+  return end == kNoOffset ? kNoOffset : window_.begin() + end;
 }
 
 }  // namespace rblnsim::trace::import

@@ -60,8 +60,8 @@ class TextCursor {
 
   // Where the object starting at |begin| ends if it ends on its own line, the way Kineto writes
   // events: the last '}' before the next newline, before a ',' and whitespace. Only a guess,
-  // for the caller to confirm; nullopt when there is no newline in the window.
-  std::optional<uint64_t> LineEnd(uint64_t begin) const;
+  // for the caller to confirm; kNoOffset when there is no newline in the window.
+  uint64_t LineEnd(uint64_t begin) const;
 
  private:
   size_t Rel(uint64_t pos) const { return static_cast<size_t>(pos - window_.begin()); }

@@ -350,15 +350,15 @@ class TopLevelReader {
   uint64_t ReadEventToLineEnd(uint64_t begin) {
     if (line_guess_misses_ >= kMaxLineGuessMisses || cursor_.Byte(begin) != '{')
       return kNoOffset;
-    const std::optional<uint64_t> end = cursor_.LineEnd(begin);
-    if (!end)
+    const uint64_t end = cursor_.LineEnd(begin);
+    if (end == kNoOffset)
       return kNoOffset;
     bool whole = false;
-    if (!reader_.ReadEvent(cursor_.Piece(begin, *end), &event_, &whole).ok() || !whole) {
+    if (!reader_.ReadEvent(cursor_.Piece(begin, end), &event_, &whole).ok() || !whole) {
       ++line_guess_misses_;
       return kNoOffset;
     }
-    return *end;
+    return end;
   }
   // A file laid out otherwise stops paying for guesses that miss.
   static constexpr int kMaxLineGuessMisses = 64;
