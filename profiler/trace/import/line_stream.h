@@ -46,6 +46,13 @@ class LineStream {
   // The event beginning at |pos| when it is the stream's next one, read into |event|; where it
   // ends. Otherwise kNoOffset, and the stream is closed.
   uint64_t Take(EventReader* reader, uint64_t pos, RawEvent* event);
+  // Where the event after the one just handed out begins, when that one ended at |end|: the
+  // bytes between were found to be a separator (whitespace, one ',' and whitespace). Otherwise
+  // kNoOffset.
+  uint64_t NextAfter(uint64_t end) const {
+    return next_ > 0 && next_ < spans_.size() && spans_[next_ - 1].end == end ? spans_[next_].begin
+                                                                              : kNoOffset;
+  }
   // Where the next event to hand out begins; kNoOffset when the stream is closed or spent.
   uint64_t next_begin() const;
   // Once every event but the last was handed out: where that last one begins, for a next

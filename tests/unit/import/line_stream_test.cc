@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,16 @@ Outcome StreamOnce(const std::string& text, bool text_stays) {
     EXPECT_EQ(streamed.args, plain.args);
     out.events.push_back(Describe(streamed));
     out.taken_bytes = static_cast<size_t>(end - kOffset);
+    // The next element's start, when the stream vouches for the separator, is where a JSON
+    // reader finds it after this one: whitespace, one ',' and whitespace.
+    const uint64_t next = lines.NextAfter(end);
+    if (next != kNoOffset) {
+      const std::string between = text.substr(rel + (end - begin), next - end);
+      EXPECT_EQ(std::count(between.begin(), between.end(), ','), 1) << between;
+      EXPECT_EQ(between.find_first_not_of(" \t\r\n,"), std::string::npos) << between;
+      EXPECT_EQ(text[next - kOffset], '{');
+    }
+    EXPECT_EQ(lines.NextAfter(end + 1), kNoOffset);
   }
   return out;
 }
@@ -106,6 +117,27 @@ TEST(LineStreamTest, PlainAndEscapedEventsMixed) {
   text += plain(12) + "\n]}";
   const Outcome out = Stream(text);
   EXPECT_EQ(out.events.size(), 12u);
+}
+
+// After each event handed out the stream names where the next one begins, up to and including
+// the last, which it leaves to the caller; after a failed Take, nothing.
+TEST(LineStreamTest, NamesTheNextEventAfterEachOneHandedOut) {
+  const std::string text = Line(0) + ",\n  " + Line(1) + " ,\n" + Line(2) + "\n]";
+  EventReader reader(3);
+  LineStream lines;
+  ASSERT_TRUE(lines.Open(&reader, text, kOffset, /*text_stays=*/true));
+  EXPECT_EQ(lines.NextAfter(kOffset), kNoOffset);  // nothing handed out yet
+  RawEvent event;
+  const uint64_t first_end = lines.Take(&reader, kOffset, &event);
+  ASSERT_EQ(first_end, kOffset + Line(0).size());
+  const uint64_t second = kOffset + text.find(Line(1));
+  EXPECT_EQ(lines.NextAfter(first_end), second);
+  const uint64_t second_end = lines.Take(&reader, second, &event);
+  ASSERT_EQ(second_end, second + Line(1).size());
+  EXPECT_EQ(lines.NextAfter(first_end), kNoOffset);  // no longer the event just handed out
+  EXPECT_EQ(lines.NextAfter(second_end), kOffset + text.find(Line(2)));
+  EXPECT_EQ(lines.Take(&reader, kOffset + text.find(Line(2)), &event), kNoOffset);
+  EXPECT_EQ(lines.NextAfter(second_end), kNoOffset);
 }
 
 TEST(LineStreamTest, ALineOfTwoValuesEndsTheStream) {
