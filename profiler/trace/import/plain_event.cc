@@ -164,24 +164,30 @@ std::string_view PlainEventReader::NumberToken() {
 namespace {
 
 // The ASCII digits at |p| (sixteen bytes are readable there), eight at a time: their count and
-// value when there are fewer than sixteen (0 for none), -1 when there are more. A loop over
-// them ended at a different digit for each number, a mispredicted branch per value read.
-int LeadingDigits(const char* p, uint64_t* value) {
+// value when there are fewer than sixteen (count 0 for none), count -1 when there are more. A
+// loop over them ended at a different digit for each number, a mispredicted branch per value
+// read. Returned in registers and inlined: through a pointer, the value was stored and read back
+// by the caller at once.
+struct Digits {
+  int count;
+  uint64_t value;
+};
+
+[[gnu::always_inline]] inline Digits LeadingDigits(const char* p) {
   uint64_t chunk = 0;
   std::memcpy(&chunk, p, sizeof chunk);
   const int first = LeadingAsciiDigits(chunk);
-  *value = first == 0 ? 0 : LeadingAsciiDigitsValue(chunk, first);
   if (first < 8)
-    return first;
+    return {first, first == 0 ? 0 : LeadingAsciiDigitsValue(chunk, first)};
+  const uint64_t high = EightAsciiDigitsValue(chunk);
   std::memcpy(&chunk, p + 8, sizeof chunk);
   const int more = LeadingAsciiDigits(chunk);
   if (more == 8)
-    return -1;
-  if (more > 0) {
-    static constexpr uint64_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-    *value = *value * kScale[more] + LeadingAsciiDigitsValue(chunk, more);
-  }
-  return 8 + more;
+    return {-1, 0};
+  if (more == 0)
+    return {8, high};
+  static constexpr uint64_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+  return {8 + more, high * kScale[more] + LeadingAsciiDigitsValue(chunk, more)};
 }
 
 }  // namespace
@@ -194,8 +200,7 @@ bool PlainEventReader::Integer(int64_t* out) {
   p += negative ? 1 : 0;
   const char* const digits = p;
   if (end_ - p >= 16) {
-    uint64_t word_value = 0;
-    const int count = LeadingDigits(p, &word_value);
+    const auto [count, word_value] = LeadingDigits(p);
     // None, sixteen or more, or a fraction or exponent after them: the loop below decides.
     if (count > 0 && !(p + count < end_ && IsNumberChar(p[count]))) {
       if (*digits == '0' && count > 1)
@@ -233,9 +238,8 @@ bool PlainEventReader::KinetoMicros(int64_t* ns) {
   p += negative ? 1 : 0;
   if (end_ - p < 16)
     return false;
-  uint64_t whole = 0;
   // At most 15 integer digits, as KinetoMicrosToNs reads them; a 16th is the general path's.
-  const int count = LeadingDigits(p, &whole);
+  const auto [count, whole] = LeadingDigits(p);
   if (count <= 0)
     return false;
   p += count;
