@@ -283,6 +283,24 @@ void PlainEventReader::KeepArgsChanged() {
   kept_lengths_ = 0;
   for (const std::string& key : *keep_args_)
     kept_lengths_ |= LengthBit(key.size());
+  for (KnownKey& known : known_keys_) {
+    if (!known.quoted.empty())
+      known.SetKept(Kept(known.text()));
+  }
+}
+
+uint8_t PlainEventReader::KnowKey(std::string_view key) {
+  uint64_t word = 0;
+  std::memcpy(&word, key.data(), std::min(key.size(), sizeof word));
+  const auto slot = static_cast<uint8_t>(((word ^ key.size()) * 0x9E3779B97F4A7C15ull) >> 59);
+  static_assert(kKnownKeys == 32, "the slot is the hash's top five bits");
+  KnownKey& known = known_keys_[slot];
+  if (known.quoted.size() != key.size() + 3 ||
+      known.quoted.compare(1, key.size(), key.data(), key.size()) != 0) {
+    known.quoted.assign(1, '"').append(key).append("\":");
+    known.SetKept(Kept(key));
+  }
+  return slot;
 }
 
 bool PlainEventReader::Kept(std::string_view key) const {
@@ -481,12 +499,27 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
   // one, and most are told so without comparing it against each (2% of an import's samples went
   // to those comparisons).
   uint64_t key_bits = 0;
+  uint8_t previous = kKnownKeys;  // next_key_'s entry for an args' first key
   for (int more = FirstMember(); more != 0; more = NextMember()) {
     if (more < 0)
       return false;
-    const std::string_view key = MemberName();
-    if (key.data() == nullptr)
-      return false;
+    SkipSpace();
+    const char* const name_at = at_;
+    uint8_t slot = PredictedKey(previous);
+    std::string_view key;
+    if (slot != kNoKnownKey) {
+      // The key's bytes in the text: an entry's copy may be refilled by a later key of the
+      // same event, and keys_ must still hold this one.
+      key = std::string_view(name_at + 1, known_keys_[slot].quoted.size() - 3);
+    } else {
+      key = MemberName();
+      if (key.data() == nullptr)
+        return false;
+      slot = KnowKey(key);
+      next_key_[previous] = slot;
+    }
+    previous = slot;
+    const KnownKey& known = known_keys_[slot];
     const uint64_t key_bit =
         uint64_t{1} << ((key.size() * 7 + (key.empty() ? 0 : static_cast<unsigned char>(key[0]))) &
                         63);
@@ -496,7 +529,7 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
     // From its two words, not the view: copied whole, the view was read back as one 16-byte load
     // of the two 8-byte stores that spilled it, a store-forwarding stall per arg.
     keys_.emplace_back(key.data(), key.size());
-    const bool kept = Kept(key);
+    const bool kept = known.key.has_value();
     // Each value read here rather than through Scalar(): args are most of an event's values,
     // and going through PlainScalar cost 1.2% more instructions for all of `check`.
     SkipSpace();
@@ -509,23 +542,23 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       if (text.data() == nullptr)
         return false;
       if (kept)
-        builder_.Add(key, text);
+        builder_.Add(*known.key, text);
     } else if (c == '{' || c == '[') {
       if (!CopyContainer())
         return false;
       if (kept)
-        builder_.Add(key, RawJsonView{compact_});
+        builder_.Add(*known.key, RawJsonView{compact_});
     } else if (c == 't' || c == 'f') {
       const bool value = c == 't';
       if (!Literal(value ? "true" : "false"))
         return false;
       if (kept)
-        builder_.Add(key, value);
+        builder_.Add(*known.key, value);
     } else if (c == 'n') {
       if (!Literal("null"))
         return false;
       if (kept)
-        builder_.Add(key, RawJsonView{"null"});
+        builder_.Add(*known.key, RawJsonView{"null"});
     } else {
       // Fractions, exponents and integers past 18 digits are the walk's: it reads them as
       // doubles or keeps their digits.
@@ -533,7 +566,7 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       if (!Integer(&value))
         return false;
       if (kept)
-        builder_.AddInt(trace::ArgKey(key), value);
+        builder_.AddInt(*known.key, value);
     }
   }
   event->args = builder_.Build(pool);

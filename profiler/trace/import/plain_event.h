@@ -14,13 +14,16 @@
 #ifndef RBLNSIM_PROFILER_TRACE_IMPORT_PLAIN_EVENT_H_
 #define RBLNSIM_PROFILER_TRACE_IMPORT_PLAIN_EVENT_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "profiler/trace/arg_keys.h"
 #include "profiler/trace/arg_list.h"
 #include "profiler/trace/arg_pool.h"
 #include "profiler/trace/import/event_reader.h"
@@ -35,6 +38,7 @@ class PlainEventReader {
  public:
   // |keep_args| as EventReader::KeepOnlyArgs: empty keeps every arg; it must outlive the reader.
   explicit PlainEventReader(const std::vector<std::string>* keep_args) : keep_args_(keep_args) {
+    next_key_.fill(kNoKnownKey);
     KeepArgsChanged();
   }
   // The keys in |keep_args| changed.
@@ -126,6 +130,44 @@ class PlainEventReader {
   }
   bool Kept(std::string_view key) const;
 
+  // Arg keys as they were last written, to recognise the next one from its bytes. A trace's
+  // events of one kind name the same args in the same order (a device slice's launch_id,
+  // categories, device, stream, correlation), so the key that followed a key last time is
+  // compared at the cursor, quotes and ':' included, before the key is scanned: on a match the
+  // scan, the interning lookup and the keep test are the entry's. Only a prediction: a key that
+  // is not the one predicted is read as before.
+  struct KnownKey {
+    std::string quoted;  // "key": as written, no whitespace; empty for an unused entry
+    // When the key is kept: interned, its text in |quoted|. Keys that are not kept are not
+    // interned, as before there were entries.
+    std::optional<ArgKey> key;
+    std::string_view text() const { return std::string_view(quoted).substr(1, quoted.size() - 3); }
+    void SetKept(bool kept) {
+      if (kept)
+        key.emplace(text());
+      else
+        key.reset();
+    }
+  };
+  static constexpr size_t kKnownKeys = 32;
+  static constexpr uint8_t kNoKnownKey = 0xFF;
+  // The entry for |key|, filled in if it held another.
+  uint8_t KnowKey(std::string_view key);
+  // The entry whose key the cursor's next bytes are, the cursor moved past them and the ':';
+  // kNoKnownKey otherwise.
+  uint8_t PredictedKey(uint8_t previous) {
+    const uint8_t slot = next_key_[previous];
+    if (slot == kNoKnownKey)
+      return kNoKnownKey;
+    const std::string& quoted = known_keys_[slot].quoted;
+    if (static_cast<size_t>(end_ - at_) < quoted.size() ||
+        std::memcmp(at_, quoted.data(), quoted.size()) != 0) {
+      return kNoKnownKey;
+    }
+    at_ += quoted.size();
+    return slot;
+  }
+
   const std::vector<std::string>* keep_args_;
   // Bit n: a kept key is n bytes long (keys of 63 bytes or more set bit 63). Most args are not
   // kept when an analysis asks for a few keys, and their lengths alone say so, without a
@@ -137,6 +179,9 @@ class PlainEventReader {
   std::vector<std::string_view> keys_;         // the event's arg names so far, for duplicates
   std::vector<std::string_view> other_names_;  // its other member names so far
   ArgListBuilder builder_;
+  std::array<KnownKey, kKnownKeys> known_keys_;
+  // By entry, the entry of the key that followed it last time; the last, of an args' first key.
+  std::array<uint8_t, kKnownKeys + 1> next_key_;
 };
 
 }  // namespace rblnsim::trace::import

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,8 @@ class PlainEventTest : public ::testing::Test {
   bool ScanMatchesWalk(std::string_view text, int ns_exponent = 3) {
     const Padded padded(text);
     ArgPool pool;
-    PlainEventReader plain(&keep_);
+    PlainEventReader own(&keep_);
+    PlainEventReader& plain = shared_ ? *shared_ : own;
     RawEvent scanned;
     const bool read = plain.Read(padded.bytes.data(), padded.bytes.data() + padded.size, kOffset,
                                  ns_exponent, &pool, &scanned);
@@ -75,6 +77,8 @@ class PlainEventTest : public ::testing::Test {
   }
 
   std::vector<std::string> keep_;
+  // When set, every event is read by this one reader, as an import reads a trace's events.
+  std::optional<PlainEventReader> shared_;
 };
 
 TEST_F(PlainEventTest, ReadsWhatWritersWrite) {
@@ -259,6 +263,53 @@ TEST_F(PlainEventTest, IntegersEitherWay) {
 }
 
 // Nesting up to kMaxPlainDepth is the scan's, one level more the walk's.
+// One reader over a sequence of events, as an import reads them: the arg keys it recognises
+// from the events before (PlainEventReader::KnownKey) must read as the walk reads them, whatever
+// the order, spacing, collisions and duplicates of the next event's keys.
+TEST_F(PlainEventTest, ArgKeysOfTheEventsBefore) {
+  shared_.emplace(&keep_);
+  const std::string device =
+      R"({"ph":"X","args":{"launch_id":1,"categories":"a, b","device":2,"stream":3}})";
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"ph":"X","args":{"launch_id":1,"correlation":2}})"));
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  // Spacing around a known key, and keys that begin or end like a known one.
+  EXPECT_TRUE(ScanMatchesWalk(
+      R"({"args":{ "launch_id" :1,"categories":"x","device" : 2,"devices":4,"stream":[3]}})"));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"launch_i":1,"launch_idx":1,"launch_id":{"a":1}}})"));
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  // A known key given twice, where the key after it was expected and where it was.
+  EXPECT_FALSE(ScanMatchesWalk(R"({"args":{"launch_id":1,"launch_id":2}})"));
+  EXPECT_FALSE(ScanMatchesWalk(
+      R"({"args":{"launch_id":1,"categories":"a, b","device":2,"stream":3,"stream":3}})"));
+  EXPECT_FALSE(ScanMatchesWalk(R"({"args":{"launch_id":1,"categories":"a","categories":"a"}})"));
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  // More keys than entries: some share one, and each still reads as itself.
+  std::string many = R"({"args":{)";
+  std::string reversed = R"({"args":{)";
+  for (int i = 0; i < 60; ++i) {
+    many +=
+        (i > 0 ? "," : "") + std::string("\"key") + std::to_string(i) + "\":" + std::to_string(i);
+    reversed += (i > 0 ? "," : "") + std::string("\"key") + std::to_string(59 - i) + "\":\"" +
+                std::to_string(i) + "\"";
+  }
+  EXPECT_TRUE(ScanMatchesWalk(many + "}}"));
+  EXPECT_TRUE(ScanMatchesWalk(many + "}}"));
+  EXPECT_TRUE(ScanMatchesWalk(reversed + "}}"));
+  EXPECT_TRUE(ScanMatchesWalk(many + "}}"));
+  EXPECT_FALSE(ScanMatchesWalk(many + R"(,"key0":1}})"));
+  EXPECT_FALSE(ScanMatchesWalk(many + R"(,"key59":1}})"));
+  // Keys learnt while every arg was kept, then only some kept, then all again.
+  keep_ = {"device", "key7"};
+  shared_->KeepArgsChanged();
+  EXPECT_TRUE(ScanMatchesWalk(device));
+  EXPECT_TRUE(ScanMatchesWalk(many + "}}"));
+  keep_.clear();
+  shared_->KeepArgsChanged();
+  EXPECT_TRUE(ScanMatchesWalk(device));
+}
+
 TEST_F(PlainEventTest, NestingLimit) {
   std::string deepest = R"({"args":{"x":)";
   deepest += std::string(kMaxPlainDepth, '[') + "1" + std::string(kMaxPlainDepth, ']') + "}}";
