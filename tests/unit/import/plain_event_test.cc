@@ -310,6 +310,34 @@ TEST_F(PlainEventTest, ArgKeysOfTheEventsBefore) {
   EXPECT_TRUE(ScanMatchesWalk(device));
 }
 
+// A predicted key is compared with the text word by word: a key of any length that differs
+// from the predicted one in any byte is not taken for it.
+TEST_F(PlainEventTest, ArgKeysThatDifferFromTheKnownOneInOneByte) {
+  shared_.emplace(&keep_);
+  for (size_t length = 0; length <= 40; ++length) {
+    const std::string key(length, 'k');
+    const std::string known = R"({"args":{"x":1,")" + key + R"(":2}})";
+    ASSERT_TRUE(ScanMatchesWalk(known));
+    for (size_t at = 0; at < length; ++at) {
+      std::string other = key;
+      other[at] = 'j';
+      ASSERT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + other + R"(":2,")" + key + R"(":3}})"))
+          << length << " " << at;
+      ASSERT_TRUE(ScanMatchesWalk(known));
+    }
+    // Longer or shorter by one, and the key with a space before its ':'.
+    EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key + R"(k":2,")" + key + R"(":3}})"));
+    if (length > 0) {
+      EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key.substr(1) + R"(":2,")" + key +
+                                  R"(":3}})"));
+    }
+    EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key + R"(" :2}})"));
+  }
+  // The empty key's three bytes, "": against a key whose first byte is the only difference.
+  ASSERT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,"":2}})"));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,"k:":2,"":3}})"));
+}
+
 TEST_F(PlainEventTest, NestingLimit) {
   std::string deepest = R"({"args":{"x":)";
   deepest += std::string(kMaxPlainDepth, '[') + "1" + std::string(kMaxPlainDepth, ']') + "}}";
