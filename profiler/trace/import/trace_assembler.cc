@@ -75,9 +75,11 @@ Status TraceAssembler::Add(RawEvent& raw) {
     return ErrorAtByte(raw.offset, "trace event has no \"ph\"");
   if (raw.quoted_numbers)
     ++result_.quoted_number_events;
-  const std::string_view ph = raw.ph;
-  const bool timed =
-      ph == "X" || ph == "i" || ph == "I" || ph == "s" || ph == "f" || ph == "B" || ph == "E";
+  // Every phase this reads is one letter: a switch on it, where a comparison of the text with
+  // each phase was a call to memcmp each (a fortieth of an import).
+  const char phase = raw.ph.size() == 1 ? raw.ph[0] : '\0';
+  const bool timed = phase == 'X' || phase == 'i' || phase == 'I' || phase == 's' || phase == 'f' ||
+                     phase == 'B' || phase == 'E';
   if (timed && !raw.has_ts) {
     return ErrorAtByte(raw.offset, "\"" + raw.ph + "\" event has no \"ts\"");
   }
@@ -85,22 +87,31 @@ Status TraceAssembler::Add(RawEvent& raw) {
   if (__builtin_add_overflow(raw.ts_ns, raw.dur_ns, &end_ns)) {
     return ErrorAtByte(raw.offset, "ts + dur is out of int64 range");
   }
-  if (ph == "X") {
-    AddComplete(raw);
-  } else if (ph == "i" || ph == "I") {
-    AddInstant(raw);
-  } else if (ph == "M") {
-    AddMetadata(raw);
-  } else if (ph == "s" || ph == "f") {
-    AddFlow(raw, ph == "s" ? FlowRole::kStart : FlowRole::kFinish);
-  } else if (ph == "B") {
-    AddBegin(raw);
-  } else if (ph == "E") {
-    return AddEnd(raw);
-  } else if (ph == "t") {
-    ++result_.flow_step_events;
-  } else {
-    CountUnknownPhase(raw.ph);
+  switch (phase) {
+    case 'X':
+      AddComplete(raw);
+      break;
+    case 'i':
+    case 'I':
+      AddInstant(raw);
+      break;
+    case 'M':
+      AddMetadata(raw);
+      break;
+    case 's':
+    case 'f':
+      AddFlow(raw, phase == 's' ? FlowRole::kStart : FlowRole::kFinish);
+      break;
+    case 'B':
+      AddBegin(raw);
+      break;
+    case 'E':
+      return AddEnd(raw);
+    case 't':
+      ++result_.flow_step_events;
+      break;
+    default:
+      CountUnknownPhase(raw.ph);
   }
   return Status::Ok();
 }

@@ -328,8 +328,8 @@ TEST_F(PlainEventTest, ArgKeysThatDifferFromTheKnownOneInOneByte) {
     // Longer or shorter by one, and the key with a space before its ':'.
     EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key + R"(k":2,")" + key + R"(":3}})"));
     if (length > 0) {
-      EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key.substr(1) + R"(":2,")" + key +
-                                  R"(":3}})"));
+      EXPECT_TRUE(
+          ScanMatchesWalk(R"({"args":{"x":1,")" + key.substr(1) + R"(":2,")" + key + R"(":3}})"));
     }
     EXPECT_TRUE(ScanMatchesWalk(R"({"args":{"x":1,")" + key + R"(" :2}})"));
   }
