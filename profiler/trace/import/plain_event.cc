@@ -299,6 +299,23 @@ void PlainEventReader::KeepArgsChanged() {
   }
 }
 
+size_t PlainEventReader::FirstKeySlot(std::string_view name) {
+  // The name's length and its first and last eight bytes (or its first and last byte).
+  uint64_t word = name.size();
+  if (name.size() >= 8) {
+    uint64_t first = 0;
+    uint64_t last = 0;
+    std::memcpy(&first, name.data(), sizeof first);
+    std::memcpy(&last, name.data() + name.size() - 8, sizeof last);
+    word ^= first ^ (last * 0xC2B2AE3D27D4EB4Full);
+  } else if (!name.empty()) {
+    word ^= static_cast<uint64_t>(static_cast<unsigned char>(name.front())) << 8 |
+            static_cast<uint64_t>(static_cast<unsigned char>(name.back())) << 16;
+  }
+  static_assert(kNameSlots == 16, "the slot is the hash's top four bits");
+  return kKnownKeys + ((word * 0x9E3779B97F4A7C15ull) >> 60);
+}
+
 uint8_t PlainEventReader::KnowKey(std::string_view key) {
   uint64_t word = 0;
   std::memcpy(&word, key.data(), std::min(key.size(), sizeof word));
@@ -308,6 +325,7 @@ uint8_t PlainEventReader::KnowKey(std::string_view key) {
   if (known.quoted.size() != key.size() + 3 ||
       known.quoted.compare(1, key.size(), key.data(), key.size()) != 0) {
     known.quoted.assign(1, '"').append(key).append("\":");
+    known.container.clear();
     known.SetKept(Kept(key));
   }
   return slot;
@@ -509,7 +527,8 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
   // one, and most are told so without comparing it against each (2% of an import's samples went
   // to those comparisons).
   uint64_t key_bits = 0;
-  uint8_t previous = kKnownKeys;  // next_key_'s entry for an args' first key
+  // The name is read already when written first, as Kineto and our writer write it.
+  size_t previous = FirstKeySlot(event->name);
   for (int more = FirstMember(); more != 0; more = NextMember()) {
     if (more < 0)
       return false;
@@ -529,7 +548,7 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       next_key_[previous] = slot;
     }
     previous = slot;
-    const KnownKey& known = known_keys_[slot];
+    KnownKey& known = known_keys_[slot];
     const uint64_t key_bit =
         uint64_t{1} << ((key.size() * 7 + (key.empty() ? 0 : static_cast<unsigned char>(key[0]))) &
                         63);
@@ -554,10 +573,11 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
       if (kept)
         builder_.Add(*known.key, text);
     } else if (c == '{' || c == '[') {
-      if (!CopyContainer())
+      const std::string_view compact = Container(known);
+      if (compact.data() == nullptr)
         return false;
       if (kept)
-        builder_.Add(*known.key, RawJsonView{compact_});
+        builder_.Add(*known.key, RawJsonView{compact});
     } else if (c == 't' || c == 'f') {
       const bool value = c == 't';
       if (!Literal(value ? "true" : "false"))
@@ -581,6 +601,28 @@ bool PlainEventReader::ReadArgs(RawEvent* event, ArgPool* pool) {
   }
   event->args = builder_.Build(pool);
   return true;
+}
+
+std::string_view PlainEventReader::Container(KnownKey& known) {
+  const std::string& raw = known.container;
+  if (!raw.empty() && static_cast<size_t>(end_ - at_) >= raw.size() &&
+      std::memcmp(at_, raw.data(), raw.size()) == 0) {
+    // The same bytes as the container validated last time, up to and including its closing
+    // bracket: the same container, and the same compact text.
+    at_ += raw.size();
+    return known.compact;
+  }
+  const char* const begin = at_;
+  if (!CopyContainer())
+    return {};
+  const auto size = static_cast<size_t>(at_ - begin);
+  if (size <= kMaxKnownContainerBytes) {
+    known.container.assign(begin, size);
+    known.compact = compact_;
+  } else {
+    known.container.clear();
+  }
+  return compact_;
 }
 
 bool PlainEventReader::CopyContainer() {

@@ -141,6 +141,11 @@ class PlainEventReader {
     // When the key is kept: interned, its text in |quoted|. Keys that are not kept are not
     // interned, as before there were entries.
     std::optional<ArgKey> key;
+    // The last array or object written under the key, as written and compacted: an op's input
+    // shapes and types repeat from one call to the next, and a container with the same bytes
+    // is the same container, read without scanning it again. Empty for none.
+    std::string container;
+    std::string compact;
     std::string_view text() const { return std::string_view(quoted).substr(1, quoted.size() - 3); }
     void SetKept(bool kept) {
       if (kept)
@@ -151,11 +156,22 @@ class PlainEventReader {
   };
   static constexpr size_t kKnownKeys = 32;
   static constexpr uint8_t kNoKnownKey = 0xFF;
+  // An args' first key is predicted by the event's name: kinds of events follow each other (an
+  // op and its launch marker, each with args of its own), and one prediction for all missed
+  // every time they took turns.
+  static constexpr size_t kNameSlots = 16;
+  // next_key_'s entry for the first key of the args of an event named |name|.
+  static size_t FirstKeySlot(std::string_view name);
+  // Containers up to this size are remembered by their key's entry.
+  static constexpr size_t kMaxKnownContainerBytes = 256;
+  // An arg's array or object at the cursor (CopyContainer), compacted; from |known|'s last one
+  // when the bytes are the same. A view without data when declined.
+  std::string_view Container(KnownKey& known);
   // The entry for |key|, filled in if it held another.
   uint8_t KnowKey(std::string_view key);
   // The entry whose key the cursor's next bytes are, the cursor moved past them and the ':';
   // kNoKnownKey otherwise.
-  uint8_t PredictedKey(uint8_t previous) {
+  uint8_t PredictedKey(size_t previous) {
     const uint8_t slot = next_key_[previous];
     if (slot == kNoKnownKey)
       return kNoKnownKey;
@@ -180,8 +196,9 @@ class PlainEventReader {
   std::vector<std::string_view> other_names_;  // its other member names so far
   ArgListBuilder builder_;
   std::array<KnownKey, kKnownKeys> known_keys_;
-  // By entry, the entry of the key that followed it last time; the last, of an args' first key.
-  std::array<uint8_t, kKnownKeys + 1> next_key_;
+  // By entry, the entry of the key that followed it last time; after them, by FirstKeySlot, the
+  // entry of an args' first key.
+  std::array<uint8_t, kKnownKeys + kNameSlots> next_key_;
 };
 
 }  // namespace rblnsim::trace::import

@@ -310,6 +310,43 @@ TEST_F(PlainEventTest, ArgKeysOfTheEventsBefore) {
   EXPECT_TRUE(ScanMatchesWalk(device));
 }
 
+// An arg's array or object with the bytes of the one before under its key is read from that
+// one (PlainEventReader::Container): whatever follows, and whatever differs, it must read as
+// the walk reads it.
+TEST_F(PlainEventTest, ContainersOfTheEventsBefore) {
+  shared_.emplace(&keep_);
+  const std::string dims = R"({"ph":"X","name":"aten::mm","args":{"Input Dims":[[1, 2], [3]],)"
+                           R"("Input type":["c10::Half", "]"],"o":{"a":[1,{"b":null}]}}})";
+  EXPECT_TRUE(ScanMatchesWalk(dims));
+  EXPECT_TRUE(ScanMatchesWalk(dims));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [4]]}})"));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]] }})"));
+  EXPECT_TRUE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]]}})"));
+  // The known container, then more than a container may hold, or not closed where it was.
+  EXPECT_FALSE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]]]}})"));
+  EXPECT_FALSE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]}})"));
+  EXPECT_FALSE(ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]}}})"));
+  EXPECT_FALSE(
+      ScanMatchesWalk(R"({"name":"aten::mm","args":{"Input Dims":[[1, 2], [3]],"Input Dims":1}})"));
+  EXPECT_TRUE(ScanMatchesWalk(dims));
+  // A container's compact text is the builder's, kept or not.
+  keep_ = {"o"};
+  shared_->KeepArgsChanged();
+  EXPECT_TRUE(ScanMatchesWalk(dims));
+  keep_.clear();
+  shared_->KeepArgsChanged();
+  EXPECT_TRUE(ScanMatchesWalk(dims));
+  // Containers too long to remember, twice, and one just short enough.
+  for (const size_t items : {200, 60}) {
+    std::string long_args = R"({"name":"aten::mm","args":{"Input Dims":[)";
+    for (size_t i = 0; i < items; ++i)
+      long_args += (i > 0 ? ", " : "") + std::to_string(i % 10);
+    long_args += "]}}";
+    EXPECT_TRUE(ScanMatchesWalk(long_args));
+    EXPECT_TRUE(ScanMatchesWalk(long_args));
+  }
+}
+
 // A predicted key is compared with the text word by word: a key of any length that differs
 // from the predicted one in any byte is not taken for it.
 TEST_F(PlainEventTest, ArgKeysThatDifferFromTheKnownOneInOneByte) {
