@@ -55,9 +55,9 @@ bool CanAnchor(const Event& target, const Event& flow) {
   return CanAnchor(target, flow.pid, flow.tid, flow.ts_ns);
 }
 
-void Attach(Event& target, const Event& flow) {
-  target.flow_id = flow.flow_id;
-  target.flow_role = flow.flow_role;
+void Attach(Event& target, uint64_t flow_id, FlowRole role) {
+  target.flow_id = flow_id;
+  target.flow_role = role;
 }
 
 }  // namespace
@@ -345,8 +345,7 @@ void TraceAssembler::AddFlow(RawEvent& raw, FlowRole role) {
   if (flow_id != 0 && last_complete_) {
     Event& target = trace_.events[*last_complete_];
     if (CanAnchor(target, raw.pid.value, raw.tid.value, raw.ts_ns)) {
-      target.flow_id = flow_id;
-      target.flow_role = role;
+      Attach(target, flow_id, role);
       ++result_.flow_events;
       return;
     }
@@ -390,7 +389,7 @@ void TraceAssembler::ResolvePendingFlows() {
     auto free_slot = std::find_if(at.begin(), at.end(),
                                   [&](size_t i) { return CanAnchor(trace_.events[i], p.flow); });
     if (free_slot != at.end()) {
-      Attach(trace_.events[*free_slot], p.flow);
+      Attach(trace_.events[*free_slot], p.flow.flow_id, p.flow.flow_role);
       ++result_.flow_events;
     } else {
       Orphan(std::move(p.flow), p.offset,
