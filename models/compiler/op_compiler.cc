@@ -334,23 +334,27 @@ StatusOr<Program> CompileGraph(const std::string& key,
 }
 
 std::string ProgramKey(const OpLaunch& launch) {
-  // Built on every eager launch (the compile-cache lookup), so appended in place.
-  std::string key = launch.layer;
+  std::string key;
+  ProgramKeyInto(launch, &key);
+  return key;
+}
+
+void ProgramKeyInto(const OpLaunch& launch, std::string* key) {
+  key->assign(launch.layer);
   for (const TensorArg& arg : launch.inputs) {
-    key += '|';
-    key += scenario::DTypeName(arg.dtype);
-    key += ':';
+    *key += '|';
+    *key += scenario::DTypeName(arg.dtype);
+    *key += ':';
     for (size_t i = 0; i < arg.shape.size(); ++i) {
       if (i > 0)
-        key += 'x';
+        *key += 'x';
       char digits[24];
       const auto end = std::to_chars(digits, digits + sizeof digits, arg.shape[i]).ptr;
-      key.append(digits, end);
+      key->append(digits, end);
     }
   }
   if (launch.fp32_at_16bit)
-    key += "|fp32@16";
-  return key;
+    *key += "|fp32@16";
 }
 
 StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device) {

@@ -56,6 +56,9 @@ int64_t NumElements(const std::vector<int64_t>& shape);
 StatusOr<Program> CompileOp(const OpLaunch& launch, const scenario::DeviceConfig& device);
 // The compile-cache key of a launch: op, input shapes and dtypes (torch-rbln's warm cache key).
 std::string ProgramKey(const OpLaunch& launch);
+// The same key written over |key|: the host looks one up on every eager launch, and a string
+// kept from the last launch already has the room.
+void ProgramKeyInto(const OpLaunch& launch, std::string* key);
 
 // One op of a compiled graph. Its inputs with |producer| >= 0 come from an earlier node, the
 // others are graph inputs (TensorArg::distinct_index numbers the graph's distinct inputs).

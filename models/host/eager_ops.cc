@@ -15,11 +15,20 @@ using Location = TensorState::Location;
 
 namespace {
 
-template <typename Operands>
-std::vector<TensorType> TypesOf(const Operands& inputs) {
+// The type of an input, listed as types or as operands.
+const TensorType& TypeOf(const TensorType& type) {
+  return type;
+}
+template <typename Operand>
+const TensorType& TypeOf(const Operand& in) {
+  return in.state->type;
+}
+template <typename Inputs>
+std::vector<TensorType> TypesOf(const Inputs& inputs) {
   std::vector<TensorType> types;
+  types.reserve(inputs.size());
   for (const auto& in : inputs)
-    types.push_back(in.state->type);
+    types.push_back(TypeOf(in));
   return types;
 }
 
@@ -43,23 +52,32 @@ int64_t LargestElements(const Inputs& inputs) {
 
 }  // namespace
 
-void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
+template <typename Inputs>
+void EagerOps::RecordShapesOf(size_t event, const Inputs& inputs) {
   if (!host_->recording_)
     return;
-  // Interned: a run has few distinct input signatures; past 65535 shapes are not recorded.
+  // Interned: a run has few distinct input signatures; past 65535 shapes are not recorded. Found
+  // by comparing in place: a signature is copied only the first time it is seen.
   std::vector<sim::InputSignature>& shapes = host_->timeline_.shapes;
-  size_t found = std::find(shapes.begin(), shapes.end(), inputs) - shapes.begin();
+  const auto same = [&inputs](const sim::InputSignature& known) {
+    return std::equal(known.begin(), known.end(), inputs.begin(), inputs.end(),
+                      [](const TensorType& a, const auto& b) { return a == TypeOf(b); });
+  };
+  size_t found = std::find_if(shapes.begin(), shapes.end(), same) - shapes.begin();
   if (found == shapes.size()) {
     if (shapes.size() >= UINT16_MAX)
       return;
-    shapes.push_back(inputs);
+    shapes.push_back(TypesOf(inputs));
   }
   host_->timeline_.events[event].shapes_id = static_cast<uint16_t>(found + 1);
 }
 
+void EagerOps::RecordShapes(size_t event, const std::vector<TensorType>& inputs) {
+  RecordShapesOf(event, inputs);
+}
+
 void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {
-  if (host_->recording_)
-    RecordShapes(event, TypesOf(inputs));
+  RecordShapesOf(event, inputs);
 }
 
 Status EagerOps::Call(const scenario::Step& step) {
@@ -224,30 +242,36 @@ void EagerOps::NanInfScan(TensorState* tensor) {
   });
 }
 
-compiler::OpLaunch EagerOps::MakeLaunch(const OpTraits& traits,
-                                        const std::vector<Operand>& inputs,
-                                        const TensorType& out_type) const {
-  compiler::OpLaunch launch;
-  launch.layer = traits.layer;
-  launch.op_class = traits.op_class;
-  launch.output_shape = out_type.shape;
-  launch.output_dtype = out_type.dtype;
-  launch.weight_transposed = traits.weight_transposed;
-  launch.ops_per_element = traits.ops_per_element;
-  launch.fp32_at_16bit =
+void EagerOps::FillLaunch(const OpTraits& traits,
+                          const std::vector<Operand>& inputs,
+                          const TensorType& out_type,
+                          compiler::OpLaunch* launch) const {
+  // Assigned field by field, vectors included: a launch filled before keeps its room, and the
+  // host fills one on every eager launch.
+  launch->layer = traits.layer;
+  launch->op_class = traits.op_class;
+  launch->output_shape = out_type.shape;
+  launch->output_dtype = out_type.dtype;
+  launch->weight_transposed = traits.weight_transposed;
+  launch->ops_per_element = traits.ops_per_element;
+  launch->fp32_at_16bit =
       host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice &&
       std::any_of(inputs.begin(), inputs.end(),
                   [](const Operand& in) { return in.state->type.dtype == DType::kFp32; });
-  std::vector<const TensorState*> distinct;
-  for (const Operand& in : inputs) {
-    auto it = std::find(distinct.begin(), distinct.end(), in.state);
-    const int index = static_cast<int>(it - distinct.begin());
-    if (it == distinct.end())
-      distinct.push_back(in.state);
-    launch.inputs.push_back(
-        {in.state->type.shape, in.state->type.dtype, index, in.state->on_device});
+  launch->inputs.resize(inputs.size());
+  int distinct = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorState* state = inputs[i].state;
+    // Inputs that are the same tensor share one args group: numbered by first appearance.
+    size_t first = 0;
+    while (inputs[first].state != state)
+      ++first;
+    compiler::TensorArg& arg = launch->inputs[i];
+    arg.distinct_index = first == i ? distinct++ : launch->inputs[first].distinct_index;
+    arg.shape = state->type.shape;
+    arg.dtype = state->type.dtype;
+    arg.on_device = state->on_device;
   }
-  return launch;
 }
 
 CompiledProgram* EagerOps::GetOrCompile(
@@ -340,7 +364,9 @@ void EagerOps::FailedCompile(const std::string& aten,
                              bool in_place) {
   const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
-    const std::string key = compiler::ProgramKey(MakeLaunch(traits, inputs, out_type));
+    compiler::OpLaunch& launch = host_->launch_scratch_;
+    FillLaunch(traits, inputs, out_type, &launch);
+    const std::string key = compiler::ProgramKey(launch);
     if (host_->failed_compiles_.insert(key).second) {
       CompileSpan();
       if (host_->recording_) {
@@ -367,8 +393,10 @@ void EagerOps::Kernel(const std::string& aten,
                       TensorState* out) {
   const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
-    const compiler::OpLaunch launch = MakeLaunch(traits, inputs, out_type);
-    CompiledProgram* compiled = GetOrCompile(compiler::ProgramKey(launch), aten, [&] {
+    compiler::OpLaunch& launch = host_->launch_scratch_;
+    FillLaunch(traits, inputs, out_type, &launch);
+    compiler::ProgramKeyInto(launch, &host_->key_scratch_);
+    CompiledProgram* compiled = GetOrCompile(host_->key_scratch_, aten, [&] {
       return compiler::CompileOp(launch, host_->scenario_.device);
     });
     if (compiled == nullptr)

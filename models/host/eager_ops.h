@@ -44,9 +44,13 @@ class EagerOps {
   // timeline's distinct input signatures.
   void RecordShapes(size_t event, const std::vector<TensorType>& inputs);
   void RecordShapes(size_t event, const std::vector<Operand>& inputs);
-  compiler::OpLaunch MakeLaunch(const OpTraits& traits,
-                                const std::vector<Operand>& inputs,
-                                const TensorType& out_type) const;
+  template <typename Inputs>
+  void RecordShapesOf(size_t event, const Inputs& inputs);
+  // The compiler's view of a launch of |traits| over |inputs|, written over |launch|.
+  void FillLaunch(const OpTraits& traits,
+                  const std::vector<Operand>& inputs,
+                  const TensorType& out_type,
+                  compiler::OpLaunch* launch) const;
   // The cached program for |key|, compiling (and recording a recompile) on a miss.
   CompiledProgram* GetOrCompile(const std::string& key,
                                 const std::string& op,

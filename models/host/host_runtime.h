@@ -17,6 +17,7 @@
 
 #include "base/chunked_vector.h"
 #include "base/status.h"
+#include "models/compiler/op_compiler.h"
 #include "models/compiler/program.h"
 #include "models/host/host_costs.h"
 #include "models/host/op_traits.h"
@@ -133,6 +134,10 @@ class HostRuntime : public sc_core::sc_module {
   std::set<std::string> failed_compiles_;
   // Evicted programs: device records name their commands through them for the whole process.
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
+  // The launch and program key of the eager op being dispatched, kept from launch to launch so
+  // that filling them again reuses their room (EagerOps::Kernel).
+  compiler::OpLaunch launch_scratch_;
+  std::string key_scratch_;
   std::vector<std::string> log_;
   ChunkedVector<rebel100::RunRequest> runs_;  // stable addresses for the device
   // Parallel to truth_.launches; entries before |truths_filled_| are filled and may point at

@@ -152,6 +152,20 @@ size_t Utf8SequenceLength(std::string_view text, size_t* bad_len) {
 size_t Utf8Length(std::string_view text) {
   size_t count = 0;
   while (!text.empty()) {
+    // ASCII, one byte a character and nearly every name's whole text (a report measures every
+    // device slice name), is stepped over eight bytes at a time.
+    size_t ascii = 0;
+    for (uint64_t word = 0; ascii + sizeof(word) <= text.size(); ascii += sizeof(word)) {
+      std::memcpy(&word, text.data() + ascii, sizeof(word));
+      if ((word & 0x8080808080808080ULL) != 0)
+        break;
+    }
+    while (ascii < text.size() && static_cast<unsigned char>(text[ascii]) < 0x80)
+      ++ascii;
+    count += ascii;
+    text.remove_prefix(ascii);
+    if (text.empty())
+      break;
     size_t bad_len = 0;
     const size_t len = Utf8SequenceLength(text, &bad_len);
     text.remove_prefix(len != 0 ? len : bad_len);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace rblnsim::trace {
 namespace {
@@ -160,6 +161,26 @@ TEST(JsonWriterEscape, Utf8Length) {
   EXPECT_EQ(Utf8Length("\xE2\x82"
                        "A"),
             2u);
+}
+
+// ASCII is counted a word at a time: a sequence, a broken one or a lone byte at any position of
+// a longer text, before, inside or after a whole word, is still counted as one character.
+TEST(JsonWriterEscape, Utf8LengthOfLongTexts) {
+  for (const std::string_view unit :
+       {"\xC2\xB5", "\xED\x95\x9C", "\xF0\x9F\x9A\x80", "\xE2\x82", "\xFF", "\x80"}) {
+    for (size_t before = 0; before <= 20; ++before) {
+      for (size_t after : {0, 1, 7, 8, 9, 17}) {
+        const std::string text =
+            std::string(before, 'a') + std::string(unit) + std::string(after, 'b');
+        EXPECT_EQ(Utf8Length(text), before + 1 + after)
+            << "unit of " << unit.size() << " bytes after " << before << ", before " << after;
+      }
+    }
+  }
+  EXPECT_EQ(Utf8Length(std::string(64, 'x')), 64u);
+  EXPECT_EQ(
+      Utf8Length(std::string(64, 'x') + "\xC2\xB5" + std::string(64, 'y') + "\xF0\x9F\x9A\x80"),
+      130u);
 }
 
 TEST(JsonWriterNumbers, NsAsUsWithThreeDecimals) {
