@@ -1,13 +1,17 @@
 #include "models/compiler/command_naming.h"
 
 #include <charconv>
+#include <cstring>
 #include <optional>
 
 namespace rblnsim::compiler {
 
 namespace {
+// An int64's longest decimal: "-9223372036854775808".
+constexpr size_t kMaxIntChars = 20;
+
 void AppendInt(int64_t value, std::string* out) {
-  char buffer[24];
+  char buffer[kMaxIntChars];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   // (pointer, length): the (first, last) overload is the generic iterator replace.
   out->append(buffer, static_cast<size_t>(end - buffer));
@@ -48,31 +52,63 @@ CommandNameTemplate::CommandNameTemplate(std::string_view text) {
     literal(text[i]);
     ++i;
   }
+  for (const Piece& piece : pieces_) {
+    if (piece.field == Field::kText)
+      bound_without_layers_ += piece.text.size();
+    else if (piece.field == Field::kLayer)
+      ++layer_fields_;
+    else
+      bound_without_layers_ += kMaxIntChars;
+  }
 }
 
-void CommandNameTemplate::Append(const CommandNameParts& parts, std::string* out) const {
+template <typename PutText, typename PutInt>
+void CommandNameTemplate::Expand(const CommandNameParts& parts,
+                                 const PutText& put_text,
+                                 const PutInt& put_int) const {
   for (const Piece& piece : pieces_) {
     switch (piece.field) {
       case Field::kText:
-        out->append(piece.text);
+        put_text(piece.text);
         break;
       case Field::kInstance:
-        AppendInt(parts.instance, out);
+        put_int(parts.instance);
         break;
       case Field::kSequence:
-        AppendInt(parts.sequence, out);
+        put_int(parts.sequence);
         break;
       case Field::kWorkload:
-        AppendInt(parts.workload, out);
+        put_int(parts.workload);
         break;
       case Field::kLayer:
-        out->append(parts.layer);
+        put_text(parts.layer);
         break;
       case Field::kCommand:
-        AppendInt(parts.command, out);
+        put_int(parts.command);
         break;
     }
   }
+}
+
+void CommandNameTemplate::Append(const CommandNameParts& parts, std::string* out) const {
+  // Composed on the stack and appended once: a session names every command it ran, and an
+  // append per piece (each checking and growing the string) was most of the cost of a name.
+  char buffer[256];
+  if (bound_without_layers_ + layer_fields_ * parts.layer.size() > sizeof(buffer)) {
+    Expand(
+        parts, [out](std::string_view text) { out->append(text); },
+        [out](int64_t value) { AppendInt(value, out); });
+    return;
+  }
+  char* end = buffer;
+  Expand(
+      parts,
+      [&end](std::string_view text) {
+        std::memcpy(end, text.data(), text.size());
+        end += text.size();
+      },
+      [&end](int64_t value) { end = std::to_chars(end, end + kMaxIntChars, value).ptr; });
+  out->append(buffer, static_cast<size_t>(end - buffer));
 }
 
 void AppendCommandName(std::string_view name_template,

@@ -33,7 +33,14 @@ class CommandNameTemplate {
     Field field = Field::kText;
     std::string text;  // kText only
   };
+  // Calls put_text(std::string_view) and put_int(int64_t) for the pieces in order.
+  template <typename PutText, typename PutInt>
+  void Expand(const CommandNameParts& parts, const PutText& put_text, const PutInt& put_int) const;
   std::vector<Piece> pieces_;
+  // The longest a name can be, its layers aside: the text pieces and twenty characters (an
+  // int64's longest decimal) per number field; and how many {layer} fields there are.
+  size_t bound_without_layers_ = 0;
+  size_t layer_fields_ = 0;
 };
 
 // The same for a template used once.

@@ -81,7 +81,8 @@ void EagerOps::RecordShapes(size_t event, const std::vector<Operand>& inputs) {
 }
 
 Status EagerOps::Call(const scenario::Step& step) {
-  RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(step.op));
+  RBLNSIM_ASSIGN_OR_RETURN(const OpTraits* found, host_->TraitsOf(step.op));
+  const OpTraits& traits = *found;
   if (!step.Typed())
     return Status::Internal(fmt::format("{}:{}:{}: op '{}' was not typed by the loader",
                                         step.loc.file, step.loc.line, step.loc.column, step.op));
@@ -242,23 +243,28 @@ void EagerOps::NanInfScan(TensorState* tensor) {
   });
 }
 
-void EagerOps::FillLaunch(const OpTraits& traits,
-                          const std::vector<Operand>& inputs,
-                          const TensorType& out_type,
-                          compiler::OpLaunch* launch) const {
-  // Assigned field by field, vectors included: a launch filled before keeps its room, and the
-  // host fills one on every eager launch.
-  launch->layer = traits.layer;
-  launch->op_class = traits.op_class;
-  launch->output_shape = out_type.shape;
-  launch->output_dtype = out_type.dtype;
-  launch->weight_transposed = traits.weight_transposed;
-  launch->ops_per_element = traits.ops_per_element;
-  launch->fp32_at_16bit =
+const std::string& EagerOps::KeyOfLaunch(const OpTraits& traits,
+                                         const std::vector<Operand>& inputs,
+                                         const TensorType& out_type) {
+  // The runtime's launch is assigned field by field, vectors included, so it keeps its room from
+  // launch to launch; and its key, built digit by digit, is written again only when a field the
+  // key reads (the layer, each input's dtype and shape, fp32_at_16bit) changed.
+  compiler::OpLaunch& launch = host_->launch_scratch_;
+  std::string& key = host_->key_scratch_;
+  const bool fp32_at_16bit =
       host_->scenario_.env.float32_precision == scenario::Float32Precision::kDevice &&
       std::any_of(inputs.begin(), inputs.end(),
                   [](const Operand& in) { return in.state->type.dtype == DType::kFp32; });
-  launch->inputs.resize(inputs.size());
+  bool key_changed = key.empty() || launch.layer != traits.layer ||
+                     launch.fp32_at_16bit != fp32_at_16bit || launch.inputs.size() != inputs.size();
+  launch.layer = traits.layer;
+  launch.op_class = traits.op_class;
+  launch.output_shape = out_type.shape;
+  launch.output_dtype = out_type.dtype;
+  launch.weight_transposed = traits.weight_transposed;
+  launch.ops_per_element = traits.ops_per_element;
+  launch.fp32_at_16bit = fp32_at_16bit;
+  launch.inputs.resize(inputs.size());
   int distinct = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorState* state = inputs[i].state;
@@ -266,12 +272,18 @@ void EagerOps::FillLaunch(const OpTraits& traits,
     size_t first = 0;
     while (inputs[first].state != state)
       ++first;
-    compiler::TensorArg& arg = launch->inputs[i];
-    arg.distinct_index = first == i ? distinct++ : launch->inputs[first].distinct_index;
-    arg.shape = state->type.shape;
-    arg.dtype = state->type.dtype;
+    compiler::TensorArg& arg = launch.inputs[i];
+    arg.distinct_index = first == i ? distinct++ : launch.inputs[first].distinct_index;
+    if (arg.dtype != state->type.dtype || arg.shape != state->type.shape) {
+      key_changed = true;
+      arg.shape = state->type.shape;
+      arg.dtype = state->type.dtype;
+    }
     arg.on_device = state->on_device;
   }
+  if (key_changed)
+    compiler::ProgramKeyInto(launch, &key);
+  return key;
 }
 
 CompiledProgram* EagerOps::GetOrCompile(
@@ -364,9 +376,7 @@ void EagerOps::FailedCompile(const std::string& aten,
                              bool in_place) {
   const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
-    compiler::OpLaunch& launch = host_->launch_scratch_;
-    FillLaunch(traits, inputs, out_type, &launch);
-    const std::string key = compiler::ProgramKey(launch);
+    const std::string key = KeyOfLaunch(traits, inputs, out_type);
     if (host_->failed_compiles_.insert(key).second) {
       CompileSpan();
       if (host_->recording_) {
@@ -393,12 +403,10 @@ void EagerOps::Kernel(const std::string& aten,
                       TensorState* out) {
   const size_t frame = host_->timeline_.events.size();
   host_->Op(aten, host_->costs_.SelfNs("rbln::kernel", LargestElements(inputs)), [&] {
-    compiler::OpLaunch& launch = host_->launch_scratch_;
-    FillLaunch(traits, inputs, out_type, &launch);
-    compiler::ProgramKeyInto(launch, &host_->key_scratch_);
-    CompiledProgram* compiled = GetOrCompile(host_->key_scratch_, aten, [&] {
-      return compiler::CompileOp(launch, host_->scenario_.device);
-    });
+    const std::string& key = KeyOfLaunch(traits, inputs, out_type);
+    const compiler::OpLaunch& launch = host_->launch_scratch_;
+    CompiledProgram* compiled = GetOrCompile(
+        key, aten, [&] { return compiler::CompileOp(launch, host_->scenario_.device); });
     if (compiled == nullptr)
       return;
     rebel100::RunRequest& run = Launch(aten, compiled);

@@ -46,11 +46,12 @@ class EagerOps {
   void RecordShapes(size_t event, const std::vector<Operand>& inputs);
   template <typename Inputs>
   void RecordShapesOf(size_t event, const Inputs& inputs);
-  // The compiler's view of a launch of |traits| over |inputs|, written over |launch|.
-  void FillLaunch(const OpTraits& traits,
-                  const std::vector<Operand>& inputs,
-                  const TensorType& out_type,
-                  compiler::OpLaunch* launch) const;
+  // The program key of a launch of |traits| over |inputs|. The compiler's view of the launch is
+  // left in the host runtime's launch_scratch_, the key in its key_scratch_ (valid until the
+  // next call).
+  const std::string& KeyOfLaunch(const OpTraits& traits,
+                                 const std::vector<Operand>& inputs,
+                                 const TensorType& out_type);
   // The cached program for |key|, compiling (and recording a recompile) on a miss.
   CompiledProgram* GetOrCompile(const std::string& key,
                                 const std::string& op,

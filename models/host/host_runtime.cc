@@ -214,6 +214,14 @@ std::list<std::string>::iterator HostRuntime::InsertLru(const std::string& key) 
   return lru_.begin();
 }
 
+StatusOr<const OpTraits*> HostRuntime::TraitsOf(const std::string& op) {
+  auto known = op_traits_.find(op);
+  if (known != op_traits_.end())
+    return &known->second;
+  RBLNSIM_ASSIGN_OR_RETURN(OpTraits traits, LookupOpTraits(op));
+  return &op_traits_.emplace(op, std::move(traits)).first->second;
+}
+
 void HostRuntime::ResetSession() {
   for (auto& [key, compiled] : cache_)
     compiled.next_sequence = 0;

@@ -84,6 +84,8 @@ class HostRuntime : public sc_core::sc_module {
   Status RunStep(const scenario::Step& step);
   // The error for a step that would take simulated time past scenario::kMaxSimulatedNs.
   Status TimeLimitError(const scenario::Step& step) const;
+  // The traits of workload op |op| (LookupOpTraits, once per name); an unknown op's error.
+  StatusOr<const OpTraits*> TraitsOf(const std::string& op);
 
   // Host time passes: a cost. The host runs ahead of the kernel (temporal decoupling,
   // simulation-notes §2.2) and only synchronises where it meets the device, so a launch costs one
@@ -134,10 +136,14 @@ class HostRuntime : public sc_core::sc_module {
   std::set<std::string> failed_compiles_;
   // Evicted programs: device records name their commands through them for the whole process.
   std::vector<std::unique_ptr<compiler::Program>> retired_programs_;
-  // The launch and program key of the eager op being dispatched, kept from launch to launch so
-  // that filling them again reuses their room (EagerOps::Kernel).
+  // The launch and program key of the eager op being dispatched, kept from launch to launch:
+  // filled again, they reuse their room, and the key is rebuilt only when the launch differs
+  // (EagerOps::KeyOfLaunch).
   compiler::OpLaunch launch_scratch_;
   std::string key_scratch_;
+  // Workload ops' traits by op name, built on first use (LookupOpTraits); never erased, so the
+  // pointers TraitsOf returns stay valid.
+  std::unordered_map<std::string, OpTraits> op_traits_;
   std::vector<std::string> log_;
   ChunkedVector<rebel100::RunRequest> runs_;  // stable addresses for the device
   // Parallel to truth_.launches; entries before |truths_filled_| are filled and may point at

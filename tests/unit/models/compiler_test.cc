@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
+#include <string>
 
 #include "models/compiler/command_naming.h"
 #include "models/compiler/op_compiler.h"
@@ -87,6 +89,23 @@ TEST(CommandNaming, TemplateReadOnceExpandsEveryCall) {
   EXPECT_EQ(out, "{3}_mm77_{x_41_{w{4}_add00_{x_5_{w");
   EXPECT_EQ(FormatCommandName("", {1, 2, 3, "l", 4}), "");
   EXPECT_EQ(FormatCommandName("{workload}}", {1, 2, 3, "l", 4}), "3}");
+}
+
+// Names are composed in a buffer of their longest possible size when that fits, else piece by
+// piece: either way the same text, for layers of any length around that size and numbers of
+// every width.
+TEST(CommandNaming, LongLayersAndWideNumbersExpandInFull) {
+  const CommandNameTemplate name("i{instance}_{sequence}_W{workload}_{layer}/{layer}_{command}");
+  for (size_t length : {0, 1, 70, 83, 84, 85, 86, 100, 127, 128, 129, 300}) {
+    const std::string layer(length, 'L');
+    for (int64_t sequence : {int64_t{0}, int64_t{-1}, INT64_MIN, INT64_MAX}) {
+      std::string out = "kept:";
+      name.Append({INT32_MIN, sequence, INT32_MAX, layer, -7}, &out);
+      EXPECT_EQ(out, "kept:i" + std::to_string(INT32_MIN) + "_" + std::to_string(sequence) + "_W" +
+                         std::to_string(INT32_MAX) + "_" + layer + "/" + layer + "_-7")
+          << "layer of " << length;
+    }
+  }
 }
 
 }  // namespace
