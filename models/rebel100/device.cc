@@ -22,7 +22,9 @@ Device::Device(sc_core::sc_module_name name,
       executor_(config, std::move(command_name_template), &profiler_, &stats_) {
   SC_THREAD(CommandProcessorThread);
   SC_THREAD(SchedulerThread);
-  SC_THREAD(CompleterThread);
+  SC_METHOD(CompleterMethod);
+  sensitive << completing_event_;
+  dont_initialize();
 }
 
 Device::~Device() = default;
@@ -31,7 +33,7 @@ double Device::NowNs() const {
   return SimNowNs();
 }
 
-void Device::WaitNs(double ns) {
+sc_time Device::DelayWithinLimit(double ns) {
   const uint64_t now = sc_core::sc_time_stamp().value();
   const uint64_t limit = MaxSimulatedTicks();
   const uint64_t room = now < limit ? limit - now : 0;
@@ -46,7 +48,11 @@ void Device::WaitNs(double ns) {
           scenario::kMaxSimulatedNs));
     }
   }
-  wait(sc_time::from_value(ticks));
+  return sc_time::from_value(ticks);
+}
+
+void Device::WaitNs(double ns) {
+  wait(DelayWithinLimit(ns));
 }
 
 void Device::Submit(RunRequest* run) {
@@ -117,13 +123,17 @@ void Device::SchedulerThread() {
   }
 }
 
-void Device::CompleterThread() {
-  while (true) {
-    while (completing_.empty())
-      wait(completing_event_);
+void Device::CompleterMethod() {
+  while (!completing_.empty()) {
     auto [run, at_ns] = completing_.front();
-    if (at_ns > NowNs())
-      WaitNs(at_ns - NowNs());
+    if (!completion_waited_ && at_ns > NowNs()) {
+      // Runs complete in order, so nothing queued meanwhile is due before this one: the method
+      // sleeps through completing_event_ until then.
+      completion_waited_ = true;
+      next_trigger(DelayWithinLimit(at_ns - NowNs()));
+      return;
+    }
+    completion_waited_ = false;
     completing_.pop_front();
     run->truth.completed_ns = NowNs();
     run->completed = true;
