@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/chunked_vector.h"
@@ -87,9 +88,12 @@ struct LaunchTruth {
   double last_device_end_ns = 0;
   double completed_ns = 0;
   bool failed = false;
-  // The roofline of the launch: the program's FLOPs and key, the bytes its commands booked on
-  // HBM, and their engine time by what bounded each (indexed by platform::Bound).
-  std::string program;
+  // The roofline of the launch: its program's key and FLOPs, the bytes its commands booked on
+  // HBM, and their engine time by what bounded each (indexed by platform::Bound). The key is the
+  // program's own: the host's compile cache keeps every program it made for the life of the
+  // process (the device records name their commands through them too), and a copy of the key
+  // was an allocation per launch.
+  std::string_view program;
   double flops = 0;
   int64_t hbm_bytes = 0;
   std::array<double, platform::kBoundCount> bound_ns{};

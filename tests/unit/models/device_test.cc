@@ -103,7 +103,7 @@ TEST(Device, ALongSessionReleasesRunsAsItGoesAndKeepsEveryTruth) {
   const sim::SessionData data = (*simulation)->EndSession();
   ASSERT_EQ(data.truth.launches.size(), static_cast<size_t>(kLaunches));
   EXPECT_LE((*simulation)->runs_held(), 1u);  // the unread "y" may keep its producer
-  const std::string& program = data.truth.launches[0].program;
+  const std::string_view program = data.truth.launches[0].program;
   EXPECT_FALSE(program.empty());
   for (size_t i = 0; i < data.truth.launches.size(); ++i) {
     const sim::LaunchTruth& launch = data.truth.launches[i];

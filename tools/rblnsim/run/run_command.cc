@@ -69,7 +69,7 @@ Status PrintRoofline(const scenario::Scenario& scenario,
   for (const sim::LaunchTruth& l : session.truth.launches) {
     if (l.failed || l.last_device_end_ns < l.first_device_start_ns)
       continue;
-    launches.push_back({l.op, l.program, l.flops, l.hbm_bytes,
+    launches.push_back({l.op, std::string(l.program), l.flops, l.hbm_bytes,
                         l.last_device_end_ns - l.first_device_start_ns, l.bound_ns,
                         l.host_overhead_ns + l.transport_ns});
   }
