@@ -175,15 +175,9 @@ void HostRuntime::Close(size_t index) {
     timeline_.events[index].end_ns = NowNs();
 }
 
-void HostRuntime::Op(const std::string& name, double self_ns, const std::function<void()>& body) {
+void HostRuntime::Op(const std::string& name, double self_ns) {
   const size_t index = Open(name);
-  if (body) {
-    Spend(self_ns / 2);
-    body();
-    Spend(self_ns - self_ns / 2);
-  } else {
-    Spend(self_ns);
-  }
+  Spend(self_ns);
   Close(index);
 }
 
