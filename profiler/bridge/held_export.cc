@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <string_view>
+#include <tuple>
 
 #include "base/release_memory.h"
 
@@ -46,9 +48,22 @@ size_t HeldExport::ShapeHash::operator()(const Shape& s) const {
   return static_cast<size_t>(h ^ (h >> 29));
 }
 
-HeldExport::SeenArray& HeldExport::SlotOf(SeenArrays& seen, const void* source) {
-  const auto address = reinterpret_cast<uintptr_t>(source);
-  return seen[(address ^ (address >> 7) ^ (address >> 15)) % seen.size()];
+HeldExport::SeenArray& HeldExport::SlotOf(SeenArrays& seen, const void* source, uint32_t count) {
+  constexpr size_t kSlots = std::tuple_size_v<SeenArrays>;
+  static_assert(std::has_single_bit(kSlots));
+  const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(source));
+  // Fibonacci hashing: the product's top bits depend on every bit of the address.
+  const size_t home =
+      static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(kSlots)));
+  SeenArray* free_slot = nullptr;
+  for (size_t probe = 0; probe < kSeenProbes; ++probe) {
+    SeenArray& slot = seen[(home + probe) % seen.size()];
+    if (slot.source == source && slot.count == count)
+      return slot;
+    if (slot.source == nullptr && free_slot == nullptr)
+      free_slot = &slot;
+  }
+  return free_slot != nullptr ? *free_slot : seen[home];
 }
 
 const char* HeldExport::KeepText(const char* text) {
@@ -63,7 +78,7 @@ uint32_t HeldExport::RunOf(const T* array,
                            CopyRun copy_run) {
   if (ReadableCount(array, count, &rows_.null_arrays) == 0)
     return 0;
-  SeenArray& seen = SlotOf(*seen_arrays, array);
+  SeenArray& seen = SlotOf(*seen_arrays, array, count);
   if (seen.source == array && seen.count == count)
     return seen.run;
   runs->push_back(copy_run());

@@ -37,6 +37,10 @@ class HeldExport {
   // The devices and lanes, no slices.
   const CopiedExport& rows() const { return rows_; }
   size_t slice_count() const { return slices_.size(); }
+  // The category sets and annotation arrays copied, the empty one aside: each distinct producer
+  // array once, however the slices take turns on them.
+  size_t category_runs() const { return category_runs_.size() - 1; }
+  size_t annotation_runs() const { return annotation_runs_.size() - 1; }
   uint64_t null_arrays() const { return rows_.null_arrays; }
 
   // Hands every slice, in export order, to |each| as a piece holding that slice alone (as
@@ -82,8 +86,13 @@ class HeldExport {
     uint32_t count = 0;
     uint32_t run = 0;
   };
-  using SeenArrays = std::array<SeenArray, 64>;
-  static SeenArray& SlotOf(SeenArrays& seen, const void* source);
+  using SeenArrays = std::array<SeenArray, 256>;
+  // Where |source| is remembered: its slot among the kSeenProbes from its hash, else a free one
+  // there, else (all taken) the first, whose array is forgotten. A lone slot per hash (of 64) let
+  // two of the dozen category arrays that slices take turns on share it by their addresses'
+  // chance, and each then displaced the other on every slice: copied again, with a new shape.
+  static constexpr size_t kSeenProbes = 8;
+  static SeenArray& SlotOf(SeenArrays& seen, const void* source, uint32_t count);
 
   const char* KeepText(const char* text);
   // The run copied from |array| (|count| entries), copied by |copy_run| unless the same array was

@@ -153,6 +153,58 @@ TEST(HeldExportTest, ALongExportDrainsIntoTheSameEventsAsAWholeCopy) {
   ExpectSameResult(ConvertHeldExport(std::move(held), window), whole);
 }
 
+// Slices take turns on a dozen or so category sets (a chiplet's engine types) and share their
+// launch's annotations: each array is copied once, wherever the producer's allocator put it.
+// Sets a few bytes apart, and a hundred launches' annotations passing through meanwhile, must
+// not make two sets displace each other.
+TEST(HeldExportTest, EachArrayTheSlicesShareIsCopiedOnce) {
+  constexpr int kSets = 16;
+  constexpr int kLaunches = 400;
+  constexpr int kSlicesPerLaunch = 6;
+  std::vector<std::string> set_names;
+  for (int i = 0; i < kSets; ++i)
+    set_names.push_back("engine " + std::to_string(i));
+  // One array holds every set, adjacent, as one small allocation each would often be.
+  std::vector<const char*> sets(2 * kSets);
+  for (int i = 0; i < kSets; ++i) {
+    sets[2 * i] = set_names[i].c_str();
+    sets[2 * i + 1] = "chiplet 0";
+  }
+  std::vector<std::string> launch_ids;
+  for (int i = 0; i < kLaunches; ++i)
+    launch_ids.push_back(std::to_string(i + 1));
+  std::vector<RblnKinetoAnnotation> annotations;
+  for (const std::string& id : launch_ids)
+    annotations.push_back({"launch_id", id.c_str(), 0});
+  RblnKinetoDevice devices[] = {{100, "rbln0"}};
+  RblnKinetoLane lanes[] = {{100, 1, "compute"}};
+  std::vector<RblnKinetoSlice> slices(kLaunches * kSlicesPerLaunch);
+  for (size_t i = 0; i < slices.size(); ++i) {
+    RblnKinetoSlice& s = slices[i];
+    s.device_pid = 100;
+    s.resource_tid = 1;
+    s.name = "i1_0_W0_mm_0";
+    s.categories = &sets[2 * ((i * 5) % kSets)];
+    s.categories_count = 2;
+    s.start_steady_ns = 10 * static_cast<int64_t>(i);
+    s.end_steady_ns = s.start_steady_ns + 5;
+    s.annotations = &annotations[i / kSlicesPerLaunch];
+    s.annotations_count = 1;
+    s.corr_id = static_cast<int64_t>(i / kSlicesPerLaunch) + 1;
+    const int32_t kind = RBLN_KINETO_KIND_COMPUTE;
+    std::memcpy(&s.kind, &kind, sizeof(kind));
+  }
+  const RblnKinetoExport exp{
+      devices, 1, lanes, 1, slices.data(), static_cast<uint32_t>(slices.size())};
+  HeldExport held = HeldExport::Hold(exp);
+  EXPECT_EQ(held.category_runs(), static_cast<size_t>(kSets));
+  EXPECT_EQ(held.annotation_runs(), static_cast<size_t>(kLaunches));
+  ConvertWindow window;
+  window.capture_end_ns = 10 * static_cast<int64_t>(slices.size());
+  ExpectSameResult(ConvertHeldExport(std::move(held), window),
+                   ConvertExport(CopyExport(exp), window));
+}
+
 // The result keeps room for the caller's own events (ConvertWindow::spare_events), so adding
 // them needs no second array.
 TEST(HeldExportTest, TheResultKeepsTheSpareRoomAskedFor) {
