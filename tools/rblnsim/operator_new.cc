@@ -1,7 +1,8 @@
 // The operator new and delete of our executables (rblnsim and the benchmarks, through
 // rblnsim_fast_allocator): malloc and free, whichever allocator serves them (mimalloc when built
 // with RBLNSIM_MIMALLOC), std::bad_alloc when memory runs out, and blocks of megabytes advised
-// as transparent huge pages (huge_pages.h) and faulted in on a second thread (prefault.h). The
+// as transparent huge pages (huge_pages.h), faulted in on a second thread (prefault.h), and the
+// last one freed kept for the next that fits it (spare_block.h). The
 // commands report running out of memory as an error ("out of memory while reading the trace", exit
 // 4), which needs operator new to throw; mimalloc's own replacement is C code that aborts instead,
 // and does not see a new handler installed from C++. Defined in the executable, these take
@@ -17,6 +18,7 @@
 #include "base/prefault_hint.h"
 #include "tools/rblnsim/huge_pages.h"
 #include "tools/rblnsim/prefault.h"
+#include "tools/rblnsim/spare_block.h"
 
 namespace {
 
@@ -60,10 +62,27 @@ void* AllocateWith(TryAllocate&& try_allocate) {
   }
 }
 
+// A freed large block waits here for the next large allocation it fits (spare_block.h). 64 MiB
+// at most: the arrays a 10^5-launch window frees and allocates again, not the gigabyte ones of a
+// 10^6-launch run, which sits within a few tens of megabytes of its peak target.
+constinit rblnsim::SpareBlock g_spare(std::size_t{64} << 20);
+
+// Frees a block the sized operator delete is given: one of AllocateLarge's when |size| is large
+// (operator new sends every such size there), which is offered as the spare.
+void FreeSized(void* p, std::size_t size) {
+  if (size >= rblnsim::kHugeBlockBytes)
+    p = g_spare.Keep(p, rblnsim::HugePageRounded(size));
+  std::free(p);
+}
+
 // The trace's event vector, the index's columns, a session's buffers: the blocks whose first
 // writes cost page faults are the big ones, and all of them come through here.
 // A large block is faulted in by the prefault thread while its caller goes on (prefault.h).
 void* AllocateLarge(std::size_t size) {
+  void* unfit = nullptr;
+  if (void* reused = g_spare.Take(rblnsim::HugePageRounded(size), &unfit))
+    return reused;  // its pages are resident already
+  std::free(unfit);
   void* p = AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
   // Room the caller reserved for later is left to fault in when it is written (prefault_hint.h).
   rblnsim::PrefaultInBackground(
@@ -132,11 +151,11 @@ void operator delete(void* p) noexcept {
 void operator delete[](void* p) noexcept {
   std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
+void operator delete(void* p, std::size_t size) noexcept {
+  FreeSized(p, size);
 }
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
+void operator delete[](void* p, std::size_t size) noexcept {
+  FreeSized(p, size);
 }
 void operator delete(void* p, const std::nothrow_t&) noexcept {
   std::free(p);
