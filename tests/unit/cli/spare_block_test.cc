@@ -47,7 +47,7 @@ TEST(SpareBlock, OnlyTheLastBlockIsKeptAndNoneBeyondTheBound) {
   char b[1];
   char c[1];
   EXPECT_EQ(spare.Keep(&a, 16 * kMiB), nullptr);
-  EXPECT_EQ(spare.Keep(&b, 64 * kMiB), &a);  // the previous spare is the caller's to free
+  EXPECT_EQ(spare.Keep(&b, 64 * kMiB), &a);      // the previous spare is the caller's to free
   EXPECT_EQ(spare.Keep(&c, 64 * kMiB + 1), &c);  // past the bound: freed, the spare stays
   void* unfit = nullptr;
   EXPECT_EQ(spare.Take(60 * kMiB, &unfit), &b);
