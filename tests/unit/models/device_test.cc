@@ -8,6 +8,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "models/compiler/program.h"
 #include "models/host/host_runtime.h"
@@ -168,6 +170,34 @@ TEST(Device, SoftmaxLaunchesFromTheKernelInsideItsCompositeFrame) {
   EXPECT_LE(marker->end_ns, kernel->end_ns);
   ASSERT_EQ(session.truth.launches.size(), 1u);
   EXPECT_EQ(session.truth.launches[0].op, "aten::_softmax");
+}
+
+// The host keeps one launch and its program key from launch to launch and writes the key again
+// only when the inputs changed: each launch must still run the program of its own inputs, the
+// shape and the dtype both part of the key, when ops on different tensors take turns.
+TEST(Device, EachLaunchRunsTheProgramOfItsOwnInputs) {
+  scenario::Scenario s;
+  s.env.rbln_profiler = true;
+  scenario::TensorSpec b = Tensor("b", {64, 64});
+  b.dtype = scenario::DType::kBf16;
+  s.workload.tensors = {Tensor("x", {64, 64}), Tensor("z", {128, 128}), b};
+  s.workload.warmup = {OpStep("mm", {"x", "x"}, "y"), CpuStep("y")};
+  s.workload.profile = {OpStep("mm", {"x", "x"}, "y"), OpStep("mm", {"z", "z"}, "w"),
+                        OpStep("mm", {"x", "x"}, "y"), OpStep("mm", {"b", "b"}, "c"),
+                        OpStep("mm", {"z", "z"}, "w"), CpuStep("w")};
+  const sim::SessionData session = RunSession(s);
+  ASSERT_EQ(session.truth.launches.size(), 5u);
+  std::vector<std::string> programs;
+  for (const sim::LaunchTruth& launch : session.truth.launches)
+    programs.emplace_back(launch.program);
+  EXPECT_NE(programs[0].find("fp16:64x64"), std::string::npos) << programs[0];
+  EXPECT_NE(programs[1].find("fp16:128x128"), std::string::npos) << programs[1];
+  EXPECT_NE(programs[3].find("bf16:64x64"), std::string::npos) << programs[3];
+  EXPECT_EQ(programs[2], programs[0]);
+  EXPECT_EQ(programs[4], programs[1]);
+  EXPECT_EQ(std::set<std::string>(programs.begin(), programs.end()).size(), 3u);
+  // The window compiles the two signatures the warm-up did not.
+  EXPECT_EQ(session.truth.recompiles.size(), 2u);
 }
 
 TEST(Device, RecordBufferOverflowCountsEveryDrop) {
