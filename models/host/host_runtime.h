@@ -4,7 +4,6 @@
 #ifndef RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 #define RBLNSIM_MODELS_HOST_HOST_RUNTIME_H_
 
-#include <functional>
 #include <list>
 #include <map>
 #include <memory>
