@@ -21,19 +21,14 @@ int64_t PositiveInteger(std::string_view text) {
 
 }  // namespace
 
-int64_t LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice) {
-  for (const CopiedAnnotation& annotation : exp.AnnotationsOf(slice)) {
+int64_t AnnotatedLaunchId(std::span<const CopiedAnnotation> annotations) {
+  for (const CopiedAnnotation& annotation : annotations) {
     if (annotation.name != platform::kLaunchIdArg)
       continue;
-    // Only the first "launch_id" counts, the same one the args keep; if it is not a positive
-    // integer the slice falls back to its corr_id like a slice without one.
-    if (annotation.value.has_value()) {
-      if (const int64_t id = PositiveInteger(*annotation.value); id > 0)
-        return id;
-    }
-    break;
+    // Only the first "launch_id" counts, the same one the args keep.
+    return annotation.value.has_value() ? PositiveInteger(*annotation.value) : 0;
   }
-  return slice.corr_id > 0 ? slice.corr_id : 0;
+  return 0;
 }
 
 void AssignFlows(const LaunchTags& tags, std::vector<trace::Event>* events, BridgeStats* stats) {

@@ -6,6 +6,7 @@
 #define RBLNSIM_PROFILER_BRIDGE_FLOWS_H_
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -43,11 +44,19 @@ inline bool IsLaunchDeviceCategory(trace::Category category) {
          category == trace::Category::kPrivateUse1Driver;
 }
 
-// The launch a slice belongs to: its integer "launch_id" annotation (a JSON number or a quoted
-// decimal), else its corr_id; 0 when neither is a positive integer. A plain integer, not a
+// The first "launch_id" annotation of |annotations| (a JSON number or a quoted decimal) as a
+// positive integer; 0 when there is none or it is not one. A plain integer, not a
 // std::optional: GCC returned that through the stack with a one-byte store for its flag read
 // back as a word, a store-forwarding stall per slice (perf annotate: half this function's time).
-int64_t LaunchIdOf(const CopiedExport& exp, const CopiedSlice& slice);
+int64_t AnnotatedLaunchId(std::span<const CopiedAnnotation> annotations);
+
+// The launch a slice belongs to: its annotated launch id (AnnotatedLaunchId), else its corr_id;
+// 0 when neither is a positive integer.
+inline int64_t LaunchIdOf(int64_t annotated_launch_id, const CopiedSlice& slice) {
+  if (annotated_launch_id > 0)
+    return annotated_launch_id;
+  return slice.corr_id > 0 ? slice.corr_id : 0;
+}
 
 // Sets flow_id/flow_role on |events| (|tags| and their flow_ids describe them, LaunchTags) and
 // counts launches, flows, duplicate markers, markers without device work and orphan device

@@ -17,8 +17,6 @@ namespace rblnsim::bridge {
 
 namespace {
 
-constexpr char kNullText[] = "(null)";
-
 std::string OrNull(CopiedString text, uint64_t* null_counter) {
   if (text.has_value())
     return std::string(*text);
@@ -35,70 +33,29 @@ void JoinCategories(std::span<const std::string_view> categories, std::string* j
   }
 }
 
-// Annotations first, in export order; then the bridge's own keys. A key may appear once per
-// slice (a JSON object with repeated keys is read differently by different tools), and the
-// bridge's keys win because they come from the slice's typed fields.
-trace::ArgList BuildArgs(const CopiedExport& exp,
-                         const CopiedSlice& slice,
-                         trace::Category category,
-                         SliceArgScratch* scratch,
-                         trace::ArgPool* pool,
-                         BridgeStats* stats) {
-  const bool launch_device = IsLaunchDeviceCategory(category);
-  // The bridge's own keys, named up front so annotations can yield to them; their values are
-  // appended last. No second vector per slice: this runs for every slice of a capture.
-  std::array<std::string_view, 4> own_keys{};
-  size_t own_count = 0;
-  if (slice.category_count != 0)
-    own_keys[own_count++] = "categories";
-  if (launch_device) {
-    own_keys[own_count++] = "device";
-    own_keys[own_count++] = "stream";
-    own_keys[own_count++] = "correlation";
-  } else if (slice.corr_id != 0) {
-    own_keys[own_count++] = "correlation";
-  }
+// Which of the bridge's own keys |slice| gets (BuildArgs adds them after the annotations).
+uint32_t OwnKeysOf(const CopiedSlice& slice, bool launch_device) {
+  uint32_t own = slice.category_count != 0 ? kOwnCategories : 0;
+  if (launch_device)
+    own |= kOwnDeviceStreamCorrelation;
+  else if (slice.corr_id != 0)
+    own |= kOwnCorrelation;
+  return own;
+}
 
-  // A slice has a handful of keys: a linear look beats a node-based set per slice.
+// The bridge's own keys after the annotations, then the args as one block in |pool|.
+trace::ArgList FinishArgs(const CopiedExport& exp,
+                          const CopiedSlice& slice,
+                          uint32_t own_keys,
+                          SliceArgScratch* scratch,
+                          trace::ArgPool* pool) {
   trace::ArgListBuilder& args = scratch->builder;
-  auto used = [&](const trace::ArgKey& key) {
-    for (size_t i = 0; i < own_count; ++i)
-      if (own_keys[i] == key.text())
-        return true;
-    return args.Has(key);
-  };
-  for (const CopiedAnnotation& annotation : exp.AnnotationsOf(slice)) {
-    std::string_view key = kNullText;
-    if (annotation.name.has_value())
-      key = *annotation.name;
-    else
-      ++stats->null_strings;
-    const trace::ArgKey stored(key);  // one lookup for the check and the add
-    if (used(stored)) {
-      ++stats->duplicate_arg_keys;
-      continue;
-    }
-    if (!annotation.value.has_value()) {
-      ++stats->null_strings;
-      args.Add(stored, annotation.value_is_quoted != 0
-                           ? trace::ArgValueView(std::string_view(kNullText))
-                           : trace::ArgValueView(trace::RawJsonView{"null"}));
-    } else if (annotation.value_is_quoted != 0) {
-      args.Add(stored, std::string_view(*annotation.value));
-    } else if (IsValidJsonValue(*annotation.value)) {
-      args.Add(stored, trace::RawJsonView{*annotation.value});
-    } else {
-      // Written verbatim it would corrupt the whole trace file; quoted it still shows.
-      ++stats->invalid_raw_annotations;
-      args.Add(stored, std::string_view(*annotation.value));
-    }
-  }
   // Looked up once for every slice.
   static const trace::ArgKey kCategories("categories");
   static const trace::ArgKey kDevice("device");
   static const trace::ArgKey kStream("stream");
   static const trace::ArgKey kCorrelation("correlation");
-  if (slice.category_count != 0) {
+  if ((own_keys & kOwnCategories) != 0) {
     JoinCategories(exp.CategoriesOf(slice), &scratch->categories);
     auto known = scratch->shared_categories.find(scratch->categories);
     if (known == scratch->shared_categories.end() &&
@@ -113,12 +70,12 @@ trace::ArgList BuildArgs(const CopiedExport& exp,
     else
       args.Add(kCategories, std::string_view(scratch->categories));
   }
-  if (launch_device) {
+  if ((own_keys & kOwnDeviceStreamCorrelation) != 0) {
     // HTA finds device events by args.stream > 0 and pairs them by args.correlation.
     args.AddInt(kDevice, slice.device_pid);
     args.AddInt(kStream, slice.resource_tid);
     args.AddInt(kCorrelation, slice.corr_id);
-  } else if (slice.corr_id != 0) {
+  } else if ((own_keys & kOwnCorrelation) != 0) {
     args.AddInt(kCorrelation, slice.corr_id);  // HTA wants it on the runtime side too
   }
   return args.Build(pool);
@@ -245,9 +202,12 @@ void ExportConverter::AddSlice(const CopiedExport& exp, const CopiedSlice& slice
   event.ts_ns = span->ts_ns;
   event.dur_ns = span->dur_ns;
 
-  tags_.Add(&event, LaunchIdOf(exp, slice),
+  const uint32_t own_keys = OwnKeysOf(slice, IsLaunchDeviceCategory(event.category));
+  const int64_t annotated_launch_id = AddAnnotationArgs(
+      exp.AnnotationsOf(slice), own_keys, &arg_scratch_.annotations, &arg_scratch_.builder, &stats);
+  tags_.Add(&event, LaunchIdOf(annotated_launch_id, slice),
             slice.kind == RBLN_KINETO_KIND_RUNTIME && event.name == kLaunchMarkerName);
-  event.args = BuildArgs(exp, slice, event.category, &arg_scratch_, result_.arg_pool.get(), &stats);
+  event.args = FinishArgs(exp, slice, own_keys, &arg_scratch_, result_.arg_pool.get());
   result_.events.push_back(std::move(event));
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/bridge/annotation_args.h"
 #include "profiler/bridge/bridge_result.h"
 #include "profiler/bridge/export_copy.h"
 #include "profiler/bridge/flows.h"
@@ -70,6 +71,7 @@ BridgeResult ConvertHeldExport(HeldExport held, const ConvertWindow& window);
 // Reused from slice to slice, so that a slice's args cost one allocation: their ArgList.
 struct SliceArgScratch {
   trace::ArgListBuilder builder;
+  AnnotationMemo annotations;  // the last slice's annotations as args
   std::string categories;
   // A capture's slices share a few "categories" texts (an engine and its chiplet): each is
   // interned once (trace/shared_text.h) and every slice's args hold its id. nullopt: the table

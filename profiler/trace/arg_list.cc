@@ -537,7 +537,7 @@ ArgListBuilder& ArgListBuilder::Add(std::string_view key, const ArgValueView& va
   return Add(ArgKey(key), value);
 }
 
-char* ArgListBuilder::Append(size_t bytes) {
+char* ArgListBuilder::Grow(size_t bytes) {
   if (size_ + bytes > capacity_) {
     // Grown by doubling and kept across events: after the first few events no arg allocates,
     // and nothing is zeroed that is written next.
@@ -550,8 +550,14 @@ char* ArgListBuilder::Append(size_t bytes) {
   }
   char* at = buffer_.get() + size_;
   size_ += bytes;
-  ++count_;
   return at;
+}
+
+ArgListBuilder& ArgListBuilder::AppendEncoded(std::string_view encoded_args, uint32_t count) {
+  if (!encoded_args.empty())
+    std::memcpy(Grow(encoded_args.size()), encoded_args.data(), encoded_args.size());
+  count_ += count;
+  return *this;
 }
 
 ArgListBuilder& ArgListBuilder::Add(const ArgKey& key, const ArgValueView& value) {

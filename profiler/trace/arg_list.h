@@ -185,9 +185,21 @@ class ArgListBuilder {
   // The same, with the block placed in |pool|, which must outlive the list.
   ArgList Build(ArgPool* pool);
 
+  // The args added since the last Clear or Build, encoded (valid until the builder changes).
+  // Appending a copy of them with their count adds the same args again, without the lookups and
+  // checks that made them: for a caller that adds one run of args to many events.
+  std::string_view encoded() const { return {buffer_.get(), size_}; }
+  ArgListBuilder& AppendEncoded(std::string_view encoded_args, uint32_t count);
+
  private:
   // Room for one more arg of |bytes| encoded bytes, counted; returns where to write it.
-  char* Append(size_t bytes);
+  char* Append(size_t bytes) {
+    char* at = Grow(bytes);
+    ++count_;
+    return at;
+  }
+  // Room for |bytes| more encoded bytes, not counted as an arg.
+  char* Grow(size_t bytes);
 
   std::unique_ptr<char[]> buffer_;  // the encoded args, as a block holds them after its header
   size_t size_ = 0;

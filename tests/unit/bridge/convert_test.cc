@@ -2,6 +2,9 @@
 // drop or repair.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "profiler/bridge/rbln_bridge.h"
 #include "profiler/bridge/slice_converter.h"
 #include "tests/unit/bridge/fake_producer.h"
@@ -129,6 +132,54 @@ TEST(BridgeConvertTest, AnnotationKeysAreUniqueAndTheBridgesOwnKeysWin) {
   for (const trace::ArgView arg : event.args)
     streams += arg.key == "stream";
   EXPECT_EQ(streams, 1);
+}
+
+// A launch's marker and device slices carry the same annotations; the converter reuses the
+// args it made for the last slice's (annotation_memo.h). Each slice must still come out as if it
+// were converted alone: its own keys winning, every count made once per slice.
+TEST(BridgeConvertTest, SlicesSharingAnnotationsConvertAsIfEachWereAlone) {
+  const std::vector<fakes::FakeAnnotation> shared = {
+      {"stream", "\"x\"", 0}, {"launch_id", "7", 0}, {"bad", "{", 0}, {std::nullopt, "v", 1}};
+  FakeSlice marker = SliceAt(100, 100, RBLN_KINETO_KIND_RUNTIME, 0, 5);
+  marker.name = std::string(kLaunchMarkerName);
+  std::vector<FakeSlice> slices = {marker, SliceAt(1, 1, RBLN_KINETO_KIND_COMPUTE, 10, 20),
+                                   SliceAt(1, 2, RBLN_KINETO_KIND_DMA, 20, 30),
+                                   SliceAt(1, 1, RBLN_KINETO_KIND_COMPUTE, 30, 40),
+                                   SliceAt(1, 2, RBLN_KINETO_KIND_DMA, 40, 50)};
+  for (FakeSlice& slice : slices) {
+    slice.annotations = shared;
+    slice.corr_id = 7;
+  }
+  slices.back().annotations = {{"launch_id", "8", 0}};
+  slices.back().corr_id = 8;
+
+  BridgeResult result;
+  {
+    FakeProducer fake;  // one at a time
+    fakes::AddStandardRows(&fake);
+    fake.slices = slices;
+    result = RunFake(&fake);
+  }
+  ASSERT_EQ(result.events.size(), slices.size());
+  for (size_t i = 0; i < slices.size(); ++i) {
+    SCOPED_TRACE(i);
+    FakeProducer alone;
+    fakes::AddStandardRows(&alone);
+    alone.slices = {slices[i]};
+    BridgeResult single = RunFake(&alone);
+    ASSERT_EQ(single.events.size(), 1u);
+    EXPECT_TRUE(result.events[i].args == single.events[0].args);
+  }
+  // The marker keeps the producer's "stream"; on device slices the bridge's own one wins.
+  EXPECT_EQ(result.events[0].FindArg("stream")->value, ArgValue(RawJson{"\"x\""}));
+  EXPECT_EQ(result.events[1].IntArg("stream"), 1);
+  EXPECT_EQ(result.events[2].IntArg("stream"), 2);
+  EXPECT_EQ(result.events[4].FindArg("launch_id")->value, ArgValue(RawJson{"8"}));
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(result.events[i].flow_id, 7u) << i;
+  EXPECT_EQ(result.stats.invalid_raw_annotations, 4u);
+  EXPECT_EQ(result.stats.null_strings, 4u);
+  EXPECT_EQ(result.stats.duplicate_arg_keys, 3u);
 }
 
 TEST(BridgeConvertTest, SlicesEntirelyOutsideTheWindowAreDroppedAndCounted) {

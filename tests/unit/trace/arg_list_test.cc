@@ -237,6 +237,28 @@ TEST(ArgListTest, BuilderStartsAfreshAfterBuildAndClear) {
   EXPECT_TRUE(ArgListBuilder().Build().empty());
 }
 
+// A run of args encoded once and appended to later events: the same args as adding them anew,
+// followed by whatever each event adds of its own, in a builder of any size.
+TEST(ArgListTest, EncodedArgsAppendedAgainReadBackTheSame) {
+  ArgListBuilder builder;
+  for (const Arg& arg : EveryKind())
+    builder.Add(arg.key, ViewOf(arg.value));
+  const std::string run(builder.encoded());
+  const auto count = static_cast<uint32_t>(builder.size());
+  const ArgList direct = builder.Build();
+  ArgListBuilder other;
+  for (int event = 0; event < 3; ++event) {
+    other.AppendEncoded(run, count).AddInt(ArgKey("own"), event);
+    std::vector<Arg> expected = EveryKind();
+    expected.push_back({"own", int64_t{event}});
+    const ArgList list = other.Build();
+    EXPECT_EQ(list.size(), expected.size());
+    EXPECT_EQ(Owned(list), expected) << event;
+  }
+  EXPECT_EQ(Owned(direct), EveryKind());
+  EXPECT_TRUE(ArgListBuilder().AppendEncoded("", 0).Build().empty());
+}
+
 TEST(ArgListTest, SharedKeysAreStoredAsIdsNotText) {
   // Any interned key costs two bytes in the block, whatever its length; a small integer four.
   const std::string key = "a key of forty-odd bytes, interned once per process";
