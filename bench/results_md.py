@@ -94,8 +94,13 @@ def render_sim_table(rows, out):
     if hop:
         out.append(f"Bare SystemC event hop (two threads, notify/wait): {hop:,.0f} hops/s.\n")
     if sim:
-        out.append("BM_Matmul*: the simulator alone (host and device models, records handed over; "
-                   "each BM_Matmul512 size is the median of three processes). "
+        timed = sim + [b for b in rows if b["name"].startswith("BM_SystemCEventHop")]
+        runs = {b.get("runs_median_of", 1) for b in timed}
+        median = (f"Each row and the event hop are the median run of {runs.pop()} processes. "
+                  if len(runs) == 1 and 1 not in runs else "")
+        out.append(median +
+                   "BM_Matmul*: the simulator alone (host and device models, records handed "
+                   "over). "
                    "BM_EndToEnd*: a profiled window as the CLI runs it, through the C-ABI: "
                    "simulate, producer export, bridge copy and projection into trace events; the "
                    "previous window's events are freed outside the timing, as the importer suite "

@@ -17,14 +17,15 @@ suite() {  # suite NAME: runs build/bench/NAME into $work/NAME.json
 }
 # The simulator suite runs one benchmark family per process: a family must not inherit the heap
 # that a 10^7-command run before it left behind (a traced CLI run starts fresh, too). The
-# families' results are merged into one suite file. BM_Matmul512, whose sizes the linearity
-# target compares, runs in three processes and each size keeps its median run: a single 5 s run
-# on a shared 2-core VM varies by a third, which decided that verdict more than the code did.
+# families' results are merged into one suite file. Every family runs in three processes and
+# each size keeps its median run. A single run on a shared 2-core VM varied by a third (the
+# linearity sizes), and a 10^5-launch window, timed once in a fresh process, by up to 3x: all of
+# it the kernel's first writes of the window's memory (0.06-1.88 s of system time against
+# 0.49-0.59 s of user time in three runs of one binary). That decided the verdicts more than the
+# code did.
 families=(BM_Matmul512 BM_Matmul8192 BM_EndToEnd512 BM_EndToEnd8192 BM_SystemCEventHop)
-linearity_runs=3
+runs=3
 for family in "${families[@]}"; do
-  runs=1
-  [[ $family == BM_Matmul512 ]] && runs=$linearity_runs
   for ((run = 1; run <= runs; ++run)); do
     echo "run_all.sh: rblnsim_sim_bench $family ($run of $runs)" >&2
     "$build/bench/rblnsim_sim_bench" --benchmark_filter="^$family/" --benchmark_format=console \
