@@ -1,8 +1,8 @@
 // The operator new and delete of our executables (rblnsim and the benchmarks, through
 // rblnsim_fast_allocator): malloc and free, whichever allocator serves them (mimalloc when built
 // with RBLNSIM_MIMALLOC), std::bad_alloc when memory runs out, and blocks of megabytes advised
-// as transparent huge pages (huge_pages.h), faulted in on a second thread (prefault.h), and the
-// last one freed kept for the next that fits it (spare_block.h). The
+// as transparent huge pages while those pay (huge_pages.h), faulted in on a second thread
+// (prefault.h), and the last one freed kept for the next that fits it (spare_block.h). The
 // commands report running out of memory as an error ("out of memory while reading the trace", exit
 // 4), which needs operator new to throw; mimalloc's own replacement is C code that aborts instead,
 // and does not see a new handler installed from C++. Defined in the executable, these take
@@ -67,6 +67,9 @@ void* AllocateWith(TryAllocate&& try_allocate) {
 // 10^6-launch run, which sits within a few tens of megabytes of its peak target.
 constinit rblnsim::SpareBlock g_spare(std::size_t{64} << 20);
 
+// Whether large blocks are still advised as huge pages (huge_pages.h).
+constinit rblnsim::HugePageAdvice g_huge_pages;
+
 // Frees a block the sized operator delete is given: one of AllocateLarge's when |size| is large
 // (operator new sends every such size there), which is offered as the spare.
 void FreeSized(void* p, std::size_t size) {
@@ -83,7 +86,8 @@ void* AllocateLarge(std::size_t size) {
   if (void* reused = g_spare.Take(rblnsim::HugePageRounded(size), &unfit))
     return reused;  // its pages are resident already
   std::free(unfit);
-  void* p = AllocateWith([size] { return rblnsim::AllocateHugePageBlock(size); });
+  void* p = AllocateWith([size] { return rblnsim::AllocateHugePageAlignedBlock(size); });
+  g_huge_pages.AdviseAndProbe(p, rblnsim::HugePageRounded(size));
   // Room the caller reserved for later is left to fault in when it is written (prefault_hint.h).
   rblnsim::PrefaultInBackground(
       p, rblnsim::HugePageRounded(std::min(size, rblnsim::PrefaultLimitBytes())));
@@ -105,7 +109,8 @@ void* AllocateAligned(std::size_t size, std::align_val_t align) {
     void* q = nullptr;
     return posix_memalign(&q, alignment, size == 0 ? 1 : size) == 0 ? q : nullptr;
   });
-  rblnsim::AdviseHugePages(p, size);
+  if (g_huge_pages.wanted())
+    rblnsim::AdviseHugePages(p, size);
   return p;
 }
 

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -123,6 +124,75 @@ TEST(HugePages, LargeBlockStartsOnAHugePageAndIsAdvisedToItsRoundedEnd) {
     EXPECT_TRUE(HasFlag(VmFlagsAt(block + HugePageRounded(size) - 1), "hg"));
   }
   std::free(block);
+}
+
+bool HasTransparentHugePages() {
+  return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good();
+}
+
+// A fresh advice object under |setting| of RBLNSIM_HUGE_PAGES (nullptr: unset); it reads the
+// variable when first asked.
+void SetHugePagesSetting(const char* setting) {
+  if (setting == nullptr)
+    unsetenv("RBLNSIM_HUGE_PAGES");
+  else
+    setenv("RBLNSIM_HUGE_PAGES", setting, 1);
+}
+
+TEST(HugePageAdvice, OffUnlessAskedFor) {
+  for (const char* setting : {static_cast<const char*>(nullptr), "0", "yes", ""}) {
+    SetHugePagesSetting(setting);
+    HugePageAdvice advice;
+    Mapping mapping(kHugeBlockBytes + kHugePageBytes);
+    ASSERT_TRUE(mapping.ok());
+    char* block = NextHugePage(mapping.data());
+    EXPECT_FALSE(advice.wanted()) << (setting ? setting : "unset");
+    EXPECT_FALSE(advice.AdviseAndProbe(block, kHugeBlockBytes, /*slow_seconds=*/1e9));
+    EXPECT_FALSE(HasFlag(VmFlagsAt(block), "hg"));
+  }
+  SetHugePagesSetting(nullptr);
+}
+
+TEST(HugePageAdvice, AskedForItAdvisesWhileHugePagesAreFast) {
+  if (!HasTransparentHugePages())
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  SetHugePagesSetting("1");
+  HugePageAdvice advice;
+  Mapping mapping(kHugeBlockBytes + kHugePageBytes);
+  ASSERT_TRUE(mapping.ok());
+  char* block = NextHugePage(mapping.data());
+  EXPECT_TRUE(advice.AdviseAndProbe(block, kHugeBlockBytes, /*slow_seconds=*/1e9));
+  EXPECT_TRUE(advice.wanted());
+  EXPECT_TRUE(HasFlag(VmFlagsAt(block), "hg"));
+  EXPECT_TRUE(HasFlag(VmFlagsAt(block + kHugeBlockBytes - 1), "hg"));
+  SetHugePagesSetting(nullptr);
+}
+
+TEST(HugePageAdvice, ASlowHugePageStopsTheAdviceForGood) {
+  if (!HasTransparentHugePages())
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  {
+    Mapping probe(kHugePageBytes);
+    if (!probe.ok() || madvise(probe.data(), 4096, MADV_POPULATE_WRITE) != 0)
+      GTEST_SKIP() << "this kernel cannot populate a range (before Linux 5.14)";
+  }
+  SetHugePagesSetting("1");
+  HugePageAdvice advice;
+  Mapping mapping(2 * kHugeBlockBytes + kHugePageBytes);
+  ASSERT_TRUE(mapping.ok());
+  char* block = NextHugePage(mapping.data());
+  // Any fault is slower than a negative limit.
+  EXPECT_FALSE(advice.AdviseAndProbe(block, kHugeBlockBytes, /*slow_seconds=*/-1));
+  EXPECT_FALSE(advice.wanted());
+  // The probed page stays as it was faulted; the rest of the block goes back to small pages.
+  EXPECT_TRUE(HasFlag(VmFlagsAt(block), "hg"));
+  EXPECT_TRUE(HasFlag(VmFlagsAt(block + kHugePageBytes), "nh"));
+  EXPECT_FALSE(HasFlag(VmFlagsAt(block + kHugePageBytes), "hg"));
+  // The next block is not advised, however fast its pages would be.
+  char* next = block + kHugeBlockBytes;
+  EXPECT_FALSE(advice.AdviseAndProbe(next, kHugeBlockBytes, /*slow_seconds=*/1e9));
+  EXPECT_FALSE(HasFlag(VmFlagsAt(next), "hg"));
+  SetHugePagesSetting(nullptr);
 }
 
 }  // namespace
