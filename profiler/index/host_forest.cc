@@ -83,7 +83,9 @@ void TraceIndex::BuildForest() {
   forest.event.resize(n);
   forest.parent.resize(n, kNone);
   forest.end.resize(n);
-  forest.name.resize(n);
+  const bool names = !events_.name.empty();
+  if (names)
+    forest.name.resize(n);
   forest.kind.resize(n);
   std::vector<uint32_t> open;  // enclosing ops of the current node, outermost first
   auto close_all = [&](uint32_t at) {
@@ -103,7 +105,8 @@ void TraceIndex::BuildForest() {
     forest.event[pos] = it.index;
     forest.kind[pos] = it.kind;
     forest.parent[pos] = open.empty() ? kNone : open.back();
-    forest.name[pos] = events_.name[it.index];
+    if (names)
+      forest.name[pos] = events_.name[it.index];
     events_.node[it.index] = pos;
     events_.flags[it.index] |= kHostNode;
     if (it.kind == HostKind::kMarker) {

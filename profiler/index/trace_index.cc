@@ -148,19 +148,28 @@ StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace) {
 }
 
 StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace, trace::Dialect dialect) {
+  return Build(trace, dialect, Parts{});
+}
+
+StatusOr<TraceIndex> TraceIndex::Build(const trace::Trace& trace,
+                                       trace::Dialect dialect,
+                                       Parts parts) {
   if (trace.events.size() >= kNone) {
     return Status::Error("trace has " + std::to_string(trace.events.size()) +
                          " events; the trace index holds at most 2^32-1");
   }
   try {
     TraceIndex index(trace, dialect);
-    index.events_.name.resize(trace.events.size());
+    if (parts.names)
+      index.events_.name.resize(trace.events.size());
     {
       // Interning the names is the largest single cost of a build, and nothing else before the
       // forest reads them: on a large trace a second thread interns while this one fills the
       // other columns and the launch table.
       ConcurrentTask names;
-      names.StartIf(trace.events.size() >= kEventsForNameThread, [&index] { index.FillNames(); });
+      if (parts.names) {
+        names.StartIf(trace.events.size() >= kEventsForNameThread, [&index] { index.FillNames(); });
+      }
       index.FillColumns();
       index.BuildLaunchTable();
       names.Wait();

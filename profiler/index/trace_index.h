@@ -14,6 +14,7 @@
 #define RBLNSIM_PROFILER_INDEX_TRACE_INDEX_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -117,7 +118,7 @@ bool IsPrivateUse1Event(const trace::Event& event);
 
 // Parallel vectors indexed by the event's position in trace.events.
 struct EventColumns {
-  std::vector<uint32_t> name;  // NameTable id
+  std::vector<uint32_t> name;  // NameTable id; empty in an index built without names
   std::vector<trace::Category> category;
   std::vector<uint32_t> row;  // index into TraceIndex::rows(): the event's (pid, tid)
   // The launch id with kHasLaunchId, else the External id with kHasExternalId: one column, as
@@ -131,7 +132,7 @@ struct EventColumns {
   std::vector<uint16_t> flags;
   std::vector<uint32_t> node;  // the event's host forest node, or kNone
 
-  size_t size() const { return name.size(); }
+  size_t size() const { return category.size(); }
   bool Has(size_t event, EventFlag flag) const { return (flags[event] & flag) != 0; }
 };
 
@@ -147,7 +148,7 @@ struct HostForest {
   std::vector<uint32_t> event;   // index into trace.events
   std::vector<uint32_t> parent;  // node of the innermost enclosing op/annotation, or kNone
   std::vector<uint32_t> end;     // one past the node's last descendant
-  std::vector<uint32_t> name;    // NameTable id (a copy of the event column, for locality)
+  std::vector<uint32_t> name;  // NameTable id (a copy of the event column, for locality), or empty
   std::vector<HostKind> kind;
   size_t markers = 0;
 
@@ -188,6 +189,13 @@ class TraceIndex {
   static StatusOr<TraceIndex> Build(const trace::Trace& trace);
   // Reads it as |dialect|: only that dialect's marker is a launch table marker.
   static StatusOr<TraceIndex> Build(const trace::Trace& trace, trace::Dialect dialect);
+  // What a build may leave out. Interning the names is the longest part of a large build (a
+  // name per device slice), and the contract checks read none: an index built without them has
+  // an empty names() and name columns, and Name() must not be asked.
+  struct Parts {
+    bool names = true;
+  };
+  static StatusOr<TraceIndex> Build(const trace::Trace& trace, trace::Dialect dialect, Parts parts);
   // From this many events on, Build interns the names on a second thread.
   static constexpr size_t kEventsForNameThread = size_t{1} << 16;
 
@@ -204,7 +212,11 @@ class TraceIndex {
   const LaunchTable& launches() const { return launches_; }
 
   const trace::Event& event(size_t i) const { return trace_->events[i]; }
-  std::string_view Name(size_t event) const { return names_.text(events_.name[event]); }
+  bool has_names() const { return !events_.name.empty() || events_.size() == 0; }
+  std::string_view Name(size_t event) const {
+    assert(has_names());
+    return names_.text(events_.name[event]);
+  }
   // Inline: out of line, GCC returned the optional through the stack with a one-byte store for
   // its flag read back as a word, a store-forwarding stall per call (perf annotate of
   // analyze --check: four fifths of this function's samples), and analyses ask it per event.

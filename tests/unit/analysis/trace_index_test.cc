@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "profiler/analysis/contract_checks.h"
 #include "profiler/analysis/dialect_rules.h"
 #include "profiler/analysis/latency_report.h"
 #include "profiler/analysis/launch_latency.h"
@@ -283,6 +285,71 @@ TEST(LaunchTableTest, CAbiTraceIsReadAsBefore) {
   EXPECT_EQ(imported->trace.events[table.markers[0]].name, "rbln_run");
   EXPECT_EQ(table.slices_by_launch.at(1).size(), 2u);
   EXPECT_TRUE(table.npu_lanes.empty());
+}
+
+// `rblnsim check` builds its index without names (TraceIndex::Parts): everything else must be
+// what a full build gives, and so must the contract's report, on a trace large enough for the
+// names' own thread and on traces of both dialects with rules broken.
+// Returns whether the contract held.
+bool ExpectSameIndexWithoutNames(const Trace& t) {
+  auto full = index::TraceIndex::Build(t, trace::DetectDialect(t));
+  auto bare = index::TraceIndex::Build(t, trace::DetectDialect(t), {.names = false});
+  if (!full.ok() || !bare.ok()) {
+    ADD_FAILURE() << "the index was not built";
+    return false;
+  }
+  EXPECT_TRUE(full->has_names());
+  EXPECT_FALSE(bare->has_names());
+  EXPECT_EQ(bare->names().size(), 0u);
+  EXPECT_TRUE(bare->events().name.empty());
+  EXPECT_TRUE(bare->forest().name.empty());
+  EXPECT_EQ(bare->events().size(), t.events.size());
+  EXPECT_EQ(bare->events().category, full->events().category);
+  EXPECT_EQ(bare->events().row, full->events().row);
+  EXPECT_EQ(bare->events().id, full->events().id);
+  EXPECT_EQ(bare->events().flags, full->events().flags);
+  EXPECT_EQ(bare->events().node, full->events().node);
+  EXPECT_EQ(bare->rows(), full->rows());
+  EXPECT_EQ(bare->forest().event, full->forest().event);
+  EXPECT_EQ(bare->forest().parent, full->forest().parent);
+  EXPECT_EQ(bare->forest().end, full->forest().end);
+  EXPECT_EQ(bare->forest().kind, full->forest().kind);
+  EXPECT_EQ(bare->launches().markers, full->launches().markers);
+  auto slices_of = [](const index::TraceIndex& index) {
+    std::vector<std::pair<int64_t, std::vector<size_t>>> all;
+    for (const auto& [id, slices] : index.launches().slices_by_launch)
+      all.emplace_back(id, std::vector<size_t>(slices.begin(), slices.end()));
+    return all;
+  };
+  EXPECT_EQ(slices_of(*bare), slices_of(*full));
+  const CheckOptions options;
+  const CheckReport report = CheckContract(*full, options);
+  EXPECT_EQ(FormatCheckReportJson(CheckContract(*bare, options)), FormatCheckReportJson(report));
+  return report.passed;
+}
+
+TEST(TraceIndexTest, AnIndexWithoutNamesHasEverythingElse) {
+  Trace current = ValidCurrentTrace(4);
+  EXPECT_TRUE(ExpectSameIndexWithoutNames(current));
+  current.events.erase(current.events.begin() +
+                       static_cast<std::ptrdiff_t>(EventIndex(current, CurrentTrace::Kernel(1))));
+  CurrentMarker(current, 2).ts_ns += 10 * CurrentTrace::kLaunchPeriodNs;  // out of its op
+  EXPECT_FALSE(ExpectSameIndexWithoutNames(current));
+  auto c_abi = trace::ImportChromeTraceFromBuffer(testing::ValidLaunchBuilder().Build(), "v");
+  ASSERT_TRUE(c_abi.ok());
+  EXPECT_TRUE(ExpectSameIndexWithoutNames(c_abi->trace));
+  c_abi->trace.events.erase(c_abi->trace.events.begin() +
+                            static_cast<std::ptrdiff_t>(EventIndex(c_abi->trace, "rbln_run")));
+  EXPECT_FALSE(ExpectSameIndexWithoutNames(c_abi->trace));
+  Trace large;
+  for (size_t i = 0; i < index::TraceIndex::kEventsForNameThread + 100; ++i) {
+    trace::Event& e = large.events.emplace_back();
+    e.name = i % 2 == 0 ? "aten::mm" : "slice_" + std::to_string(i);
+    e.ts_ns = static_cast<int64_t>(i);
+    e.dur_ns = 1;
+    e.category = i % 2 == 0 ? trace::Category::kCpuOp : trace::Category::kKernel;
+  }
+  ExpectSameIndexWithoutNames(large);
 }
 
 TEST(LaunchLatencyTest, CurrentMarkersAreLaunches) {

@@ -30,8 +30,9 @@ int CheckCommand(const CheckCommandOptions& options) {
     return ReportError(imported.status());
   }
   const analysis::CheckOptions check_options = CheckOptionsFor(options.contract, *imported);
-  auto index =
-      index::TraceIndex::Build(imported->trace, ContractDialect(check_options, imported->trace));
+  // The contract reads no names (TraceIndex::Parts).
+  auto index = index::TraceIndex::Build(
+      imported->trace, ContractDialect(check_options, imported->trace), {.names = false});
   if (!index.ok())
     return ReportError(index.status().WithPrefix(options.trace_path + ": "));
   const analysis::CheckReport report = analysis::CheckContract(*index, check_options);
