@@ -1,6 +1,9 @@
 #include "profiler/analysis/fallback_detect.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 
@@ -41,17 +44,19 @@ class Detector {
         f_(index.forest()),
         report_(report),
         n_(static_cast<uint32_t>(f_.size())) {
-    const index::NameTable& names = index.names();
-    to_ = names.Find("aten::to");
-    to_copy_ = names.Find("aten::_to_copy");
-    copy_ = names.Find("aten::copy_");
-    copy_from_ = names.Find("aten::_copy_from");
-    to_cpu_ = names.Find(platform::kToCpuFrame);
-    copy_back_ = names.Find(platform::kCopyBackFrame);
-    isinf_ = names.Find("aten::isinf");
-    isnan_ = names.Find("aten::isnan");
-    item_ = names.Find("aten::item");
-    compile_ = names.Find("rbln::compile");
+    // One scan of the names for all of them: each Find alone scans every name of the trace.
+    const std::string_view wanted[] = {
+        "aten::to",         "aten::_to_copy",      "aten::copy_",
+        "aten::_copy_from", platform::kToCpuFrame, platform::kCopyBackFrame,
+        "aten::isinf",      "aten::isnan",         "aten::item",
+        "rbln::compile"};
+    uint32_t* const ids[] = {&to_,        &to_copy_, &copy_,  &copy_from_, &to_cpu_,
+                             &copy_back_, &isinf_,   &isnan_, &item_,      &compile_};
+    static_assert(std::size(wanted) == std::size(ids));
+    uint32_t found[std::size(wanted)];
+    index.names().FindEach(wanted, found);
+    for (size_t i = 0; i < std::size(ids); ++i)
+      *ids[i] = found[i];
   }
 
   void Run() {

@@ -3,6 +3,7 @@
 #include "profiler/index/trace_index.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <functional>
 #include <new>
@@ -107,6 +108,34 @@ uint32_t NameTable::Find(std::string_view name) const {
     return kNone;
   }
   return slots_[SlotOf(name, Hash(name))].id;
+}
+
+void NameTable::FindEach(std::span<const std::string_view> names, std::span<uint32_t> ids) const {
+  assert(names.size() == ids.size());
+  if (!slots_.empty()) {
+    for (size_t i = 0; i < names.size(); ++i)
+      ids[i] = Find(names[i]);
+    return;
+  }
+  std::fill(ids.begin(), ids.end(), kNone);
+  // Most names of a trace have none of the wanted lengths: one bit test passes over them.
+  uint64_t lengths = 0;
+  for (std::string_view name : names)
+    lengths |= name.size() < 64 ? uint64_t{1} << name.size() : 0;
+  const bool any_long = std::any_of(names.begin(), names.end(),
+                                    [](std::string_view name) { return name.size() >= 64; });
+  size_t left = names.size();
+  for (uint32_t id = 0; id < size() && left > 0; ++id) {
+    const std::string_view text_of_id = text(id);
+    if (text_of_id.size() < 64 ? ((lengths >> text_of_id.size()) & 1) == 0 : !any_long)
+      continue;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (ids[i] == kNone && text_of_id == names[i]) {
+        ids[i] = id;  // ids are unique per name: the first match is the only one
+        --left;
+      }
+    }
+  }
 }
 
 uint32_t NameTable::Intern(uint32_t event, size_t hash) {

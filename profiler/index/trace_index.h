@@ -20,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -54,6 +55,9 @@ class NameTable {
   // kNone when no event has that name. Hashed while the names are interned; a scan of the ids
   // once ReleaseSlots() has run.
   uint32_t Find(std::string_view name) const;
+  // Find for each of |names| into |ids| (the same size): one scan of the ids for all of them
+  // once the slots are released, where Find would make one per name.
+  void FindEach(std::span<const std::string_view> names, std::span<uint32_t> ids) const;
   // The id of the name of event |event|.
   uint32_t Intern(uint32_t event) { return Intern(event, Hash((*events_)[event].name)); }
   // |hash| is Hash(that name). Interning many names, a caller hashes a few names ahead and calls

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,6 +141,33 @@ TEST(NameTableTest, ReleasedSlotsKeepIdsAndLookups) {
   ASSERT_TRUE(index.ok()) << index.status().message();
   EXPECT_EQ(index->names().slot_bytes(), 0u);
   EXPECT_EQ(index->names().Find("slice_999"), 999u);
+}
+
+// Many names looked up at once answer as Find does one at a time, with the probe table and after
+// it is released (a scan of the ids then), names absent, repeated or at either end included.
+TEST(NameTableTest, FindEachAnswersAsFind) {
+  std::vector<trace::Event> events = NumberedEvents(200);
+  const std::string long_name(70, 'x');  // past the lengths a scan tells apart by a bit
+  events[150].name = long_name;
+  index::NameTable table(&events);
+  InternFirst(200, &table);
+  const std::string absent_long_name(80, 'x');
+  const std::string_view wanted[] = {"n199", "absent", "n0",      "n42",           "n42",
+                                     "",     "n2000",  long_name, absent_long_name};
+  for (int released = 0; released < 2; ++released) {
+    SCOPED_TRACE(released);
+    if (released == 1)
+      table.ReleaseSlots();
+    uint32_t ids[std::size(wanted)];
+    table.FindEach(wanted, ids);
+    for (size_t i = 0; i < std::size(wanted); ++i)
+      EXPECT_EQ(ids[i], table.Find(wanted[i])) << wanted[i];
+    EXPECT_EQ(ids[0], 199u);
+    EXPECT_EQ(ids[1], index::kNone);
+    EXPECT_EQ(ids[4], 42u);
+    EXPECT_EQ(ids[7], 150u);
+    EXPECT_EQ(ids[8], index::kNone);
+  }
 }
 
 // A large trace's table is sized from samples of its events first. Whether its unique names
