@@ -11,7 +11,8 @@ namespace rblnsim::bridge {
 namespace {
 
 bool IsOwnKey(std::string_view name) {
-  return name == "categories" || name == "device" || name == "stream" || name == "correlation";
+  return name == kCategoriesKey || name == kDeviceKey || name == kStreamKey ||
+         name == kCorrelationKey;
 }
 
 // Short texts, mostly a key and a number: sizes first, and no call for an empty one.
@@ -32,13 +33,13 @@ void AddAnnotations(std::span<const CopiedAnnotation> annotations,
   std::array<std::string_view, 4> own{};
   size_t own_count = 0;
   if ((own_keys & kOwnCategories) != 0)
-    own[own_count++] = "categories";
+    own[own_count++] = kCategoriesKey;
   if ((own_keys & kOwnDeviceStreamCorrelation) != 0) {
-    own[own_count++] = "device";
-    own[own_count++] = "stream";
-    own[own_count++] = "correlation";
+    own[own_count++] = kDeviceKey;
+    own[own_count++] = kStreamKey;
+    own[own_count++] = kCorrelationKey;
   } else if ((own_keys & kOwnCorrelation) != 0) {
-    own[own_count++] = "correlation";
+    own[own_count++] = kCorrelationKey;
   }
   auto used = [&](const trace::ArgKey& key) {
     for (size_t i = 0; i < own_count; ++i)

@@ -22,6 +22,12 @@ namespace rblnsim::bridge {
 // A text standing in for a null string from the producer.
 inline constexpr char kNullText[] = "(null)";
 
+// The bridge's own arg keys, from a slice's typed fields.
+inline constexpr std::string_view kCategoriesKey = "categories";
+inline constexpr std::string_view kDeviceKey = "device";
+inline constexpr std::string_view kStreamKey = "stream";
+inline constexpr std::string_view kCorrelationKey = "correlation";
+
 // Which of the bridge's own keys a slice adds after its annotations: an annotation under one of
 // them yields to it, so the same annotations convert differently when these differ.
 inline constexpr uint32_t kOwnCategories = 1u << 0;

@@ -33,7 +33,7 @@ void JoinCategories(std::span<const std::string_view> categories, std::string* j
   }
 }
 
-// Which of the bridge's own keys |slice| gets (BuildArgs adds them after the annotations).
+// Which of the bridge's own keys |slice| gets (FinishArgs adds them after the annotations).
 uint32_t OwnKeysOf(const CopiedSlice& slice, bool launch_device) {
   uint32_t own = slice.category_count != 0 ? kOwnCategories : 0;
   if (launch_device)
@@ -51,10 +51,10 @@ trace::ArgList FinishArgs(const CopiedExport& exp,
                           trace::ArgPool* pool) {
   trace::ArgListBuilder& args = scratch->builder;
   // Looked up once for every slice.
-  static const trace::ArgKey kCategories("categories");
-  static const trace::ArgKey kDevice("device");
-  static const trace::ArgKey kStream("stream");
-  static const trace::ArgKey kCorrelation("correlation");
+  static const trace::ArgKey kCategories(kCategoriesKey);
+  static const trace::ArgKey kDevice(kDeviceKey);
+  static const trace::ArgKey kStream(kStreamKey);
+  static const trace::ArgKey kCorrelation(kCorrelationKey);
   if ((own_keys & kOwnCategories) != 0) {
     JoinCategories(exp.CategoriesOf(slice), &scratch->categories);
     auto known = scratch->shared_categories.find(scratch->categories);
