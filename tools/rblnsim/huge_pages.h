@@ -66,13 +66,6 @@ inline void* AllocateHugePageAlignedBlock(std::size_t size) {
   return p;
 }
 
-// The same block, all advised.
-inline void* AllocateHugePageBlock(std::size_t size) {
-  void* p = AllocateHugePageAlignedBlock(size);
-  AdviseHugePages(p, HugePageRounded(size));
-  return p;
-}
-
 // A huge page whose fault took longer than this costs more than the same 2 MiB in small pages
 // (about 1 ms on the machine of bench/RESULTS.md; a huge page 0.1-0.5 ms when the host has it).
 inline constexpr double kSlowHugePageFaultSeconds = 0.004;

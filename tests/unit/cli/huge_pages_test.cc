@@ -111,21 +111,6 @@ TEST(HugePages, SizesRoundUpToWholePages) {
   EXPECT_EQ(HugePageRounded(0), 0U);
 }
 
-TEST(HugePages, LargeBlockStartsOnAHugePageAndIsAdvisedToItsRoundedEnd) {
-  const std::size_t size = kHugeBlockBytes + 100;  // three huge pages, the last one barely used
-  char* block = static_cast<char*>(AllocateHugePageBlock(size));
-  ASSERT_NE(block, nullptr);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block) % kHugePageBytes, 0U);
-  block[0] = 1;
-  block[size - 1] = 1;
-  if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good()) {
-    // The first byte and the last byte of the rounded block: no page of it is left out.
-    EXPECT_TRUE(HasFlag(VmFlagsAt(block), "hg"));
-    EXPECT_TRUE(HasFlag(VmFlagsAt(block + HugePageRounded(size) - 1), "hg"));
-  }
-  std::free(block);
-}
-
 bool HasTransparentHugePages() {
   return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good();
 }
@@ -193,6 +178,28 @@ TEST(HugePageAdvice, ASlowHugePageStopsTheAdviceForGood) {
   EXPECT_FALSE(advice.AdviseAndProbe(next, kHugeBlockBytes, /*slow_seconds=*/1e9));
   EXPECT_FALSE(HasFlag(VmFlagsAt(next), "hg"));
   SetHugePagesSetting(nullptr);
+}
+
+// A large block as operator new makes it (tools/rblnsim/operator_new.cc): aligned, then advised
+// to its rounded end when huge pages are asked for and fast.
+TEST(HugePages, LargeBlockStartsOnAHugePageAndIsAdvisedToItsRoundedEnd) {
+  const std::size_t size = kHugeBlockBytes + 100;  // three huge pages, the last one barely used
+  char* block = static_cast<char*>(AllocateHugePageAlignedBlock(size));
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block) % kHugePageBytes, 0U);
+  SetHugePagesSetting("1");
+  HugePageAdvice advice;
+  const bool advised = advice.AdviseAndProbe(block, HugePageRounded(size), /*slow_seconds=*/1e9);
+  SetHugePagesSetting(nullptr);
+  block[0] = 1;
+  block[size - 1] = 1;
+  if (HasTransparentHugePages()) {
+    EXPECT_TRUE(advised);
+    // The first byte and the last byte of the rounded block: no page of it is left out.
+    EXPECT_TRUE(HasFlag(VmFlagsAt(block), "hg"));
+    EXPECT_TRUE(HasFlag(VmFlagsAt(block + HugePageRounded(size) - 1), "hg"));
+  }
+  std::free(block);
 }
 
 }  // namespace
